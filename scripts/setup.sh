@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Installs everything Attention Lab needs on a fresh Debian 12 machine, and nothing twice.
+#   - Debian packages (compilers come with the machine; Emscripten, Eigen, doctest, SDL2, ...)
+#   - a deb-src entry, then the Debian *source* packages imgui 1.86 and libsdl2 2.26.5,
+#     unpacked into .deps/ (git-ignored)
+#   - SDL2 built for WebAssembly with its own CMake under emcmake, cached in .deps/
+#   - npm packages for the browser tests (tests/browser/package-lock.json)
+# Quick when all of it is present. Usage: scripts/setup.sh [--no-wasm] [--no-browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+DEPS=$ROOT/.deps
+want_wasm=1; want_browser=1
+for a in "$@"; do
+  case $a in
+    --no-wasm) want_wasm=0 ;;
+    --no-browser) want_browser=0 ;;
+    *) echo "setup.sh: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+
+# --- 1. Debian packages ------------------------------------------------------------------
+pkgs=(build-essential cmake pkg-config python3 xz-utils ca-certificates
+      libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev libstb-dev
+      libsdl2-dev libgl-dev fonts-dejavu-core python3-fonttools python3-numpy)
+[ $want_wasm = 1 ] && pkgs+=(emscripten nodejs)
+[ $want_browser = 1 ] && pkgs+=(chromium npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node and npm may come from outside Debian on some machines; accept working binaries.
+if [[ " ${missing[*]} " == *" nodejs "* ]] && command -v node >/dev/null; then missing=("${missing[@]/nodejs}"); fi
+if [[ " ${missing[*]} " == *" npm "* ]] && command -v npm >/dev/null; then missing=("${missing[@]/npm}"); fi
+read -r -a missing <<<"${missing[*]}"
+mkdir -p "$DEPS"
+apt_updated=0
+apt_update() { [ $apt_updated = 1 ] || { log "apt-get update"; $SUDO apt-get update -qq; apt_updated=1; }; }
+if [ ${#missing[@]} -gt 0 ]; then
+  apt_update
+  log "installing: ${missing[*]} (log: .deps/apt.log)"
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" \
+       >"$DEPS/apt.log" 2>&1; then
+    tail -n 40 "$DEPS/apt.log" >&2
+    echo "setup.sh: apt-get install failed (full log in .deps/apt.log)" >&2
+    exit 1
+  fi
+fi
+
+[ $want_wasm = 1 ] || [ $want_browser = 1 ] || { log "native dependencies ready"; exit 0; }
+
+# --- 2. Debian source packages: imgui (both builds) and libsdl2 (wasm build) --------------
+mkdir -p "$DEPS/src"
+fetch_source() { # $1 = source package, $2 = orig tarball glob, $3 = folder to unpack into
+  local pkg=$1 glob=$2 dest=$3
+  [ -f "$dest/.unpacked" ] && return 0
+  local tarball
+  tarball=$(ls "$DEPS"/src/$glob 2>/dev/null | head -n1 || true)
+  if [ -z "$tarball" ]; then
+    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+      log "adding a deb-src entry for bookworm main"
+      $SUDO tee /etc/apt/sources.list.d/attnlab-deb-src.sources >/dev/null <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+      apt_updated=0
+    fi
+    apt_update
+    log "apt-get source --download-only $pkg"
+    (cd "$DEPS/src" && apt-get source --download-only -qq "$pkg")
+    tarball=$(ls "$DEPS"/src/$glob | head -n1)
+  fi
+  log "unpacking $(basename "$tarball")"
+  rm -rf "$dest"; mkdir -p "$dest"
+  tar -xf "$tarball" -C "$dest" --strip-components=1
+  touch "$dest/.unpacked"
+}
+fetch_source imgui 'imgui_1.86*.orig.tar.*' "$DEPS/imgui"
+[ $want_wasm = 1 ] && fetch_source libsdl2 'libsdl2_2.26.5*.orig.tar.*' "$DEPS/sdl2-src"
+
+# --- 3. SDL2 for WebAssembly, built once ----------------------------------------------------
+if [ $want_wasm = 1 ] && [ ! -f "$DEPS/sdl2-wasm/lib/libSDL2.a" ]; then
+  log "building SDL2 2.26.5 for WebAssembly (a few minutes, once)"
+  export NODE_PATH=/usr/share/nodejs
+  rm -rf "$DEPS/sdl2-wasm-build"
+  emcmake cmake -S "$DEPS/sdl2-src" -B "$DEPS/sdl2-wasm-build" -DCMAKE_BUILD_TYPE=Release \
+    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$DEPS/sdl2-wasm" >/dev/null
+  cmake --build "$DEPS/sdl2-wasm-build" -j"$(nproc)" >/dev/null
+  cmake --install "$DEPS/sdl2-wasm-build" >/dev/null
+fi
+
+# --- 4. npm packages for the browser tests -------------------------------------------------
+if [ $want_browser = 1 ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+  log "npm ci (tests/browser)"
+  (cd tests/browser && npm ci --no-audit --no-fund --silent)
+fi
+log "ready"

@@ -1,0 +1,55 @@
+// The lab's state and trace as JSON: the one format shared by the page API (window.attentionLab),
+// URL state and the `attnlab` command-line tool, so that the browser and the CLI agree.
+#pragma once
+
+#include "engine/lab.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace attn::api {
+
+using Json = nlohmann::json;
+
+// What the page calls "state": the engine's configuration plus the interface language.
+struct LabState {
+  LabConfig config;
+  std::string lang = "en";  // "en" or "ru"
+};
+
+// Why a state change was refused. `code` is the engine's when the engine refused it.
+enum class ApiError { kNone, kMalformedJson, kNotAnObject, kUnknownField, kWrongType, kBadValue, kEngine };
+
+struct PatchResult {
+  bool ok = true;
+  LabState state;           // the new state when ok, the unchanged one otherwise
+  ApiError api_error = ApiError::kNone;
+  LabError engine_error;    // set when api_error == kEngine
+  std::string field;        // the field at fault ("" for malformed JSON)
+  std::string message;      // English, one line
+};
+
+Json StateToJson(const LabState& state);
+
+// Applies the fields present in `patch` to `current` and validates the result with the engine.
+// Field names: sentence, query, projection, temperature, scaled, dModel, dK, seed, positional,
+// lang. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
+// value refuses the whole patch. When the sentence changes and no query is given, the query is
+// kept if it still exists and moved to the last token otherwise.
+PatchResult ApplyStatePatch(const LabState& current, const Json& patch);
+PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_text);
+
+// {"ok": true, "state": {...}} or {"ok": false, "field": ..., "error": ...}
+Json PatchResultToJson(const PatchResult& r);
+
+// Every intermediate of the engine's result, as plain nested arrays (rows = queries).
+Json TraceToJson(const LabState& state, const LabResult& result);
+
+// Serializes without ever throwing: bytes that are not UTF-8 become U+FFFD.
+std::string Dump(const Json& j);
+
+Json MatrixToJson(const MatF& m);  // (R, C) -> [[...], ...] row by row
+Json VectorToJson(const VecF& v);
+
+}  // namespace attn::api

@@ -1,0 +1,49 @@
+// The application's state and the only ways to change it. The UI panels read `AppState` and
+// write settings through ApplyPatch() (the same path as the page API and URL state), so that
+// every change is validated by the engine once, in one place.
+#pragma once
+
+#include "api/state_json.h"
+
+#include <functional>
+#include <string>
+
+namespace app {
+
+using attn::api::Json;
+
+struct AppState {
+  attn::api::LabState lab;  // the current *valid* settings
+  attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this
+
+  // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
+  // apart from lab.config.sentence, so the learner can go on typing.
+  std::string sentence_edit;
+
+  // The last refusal (from the text box, a control, setState or the URL), shown until the next
+  // accepted change.
+  bool has_refusal = false;
+  attn::api::PatchResult refusal;
+
+  // Interface-only state.
+  int phone_tab = 0;          // which panel the phone layout shows
+  int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
+  float ui_scale = 1.0f;      // 1 on a laptop; larger on a projector ("teacher mode")
+
+  // Called with the state JSON after every accepted change (URL state, page listeners).
+  std::function<void(const std::string&)> on_state_changed;
+};
+
+enum class Source { kUi, kSentenceBox, kApi };
+
+void InitApp(AppState& s);
+
+// Applies a partial state (same fields as window.attentionLab.setState). On success recomputes
+// and notifies; on refusal keeps the previous state and records the message for the UI.
+attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source = Source::kUi);
+attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text);
+
+std::string StateJson(const AppState& s);
+std::string TraceJson(const AppState& s);
+
+}  // namespace app

@@ -1,0 +1,82 @@
+// Single-head scaled dot-product self-attention, forward, with every intermediate kept.
+//
+// Shapes: N = tokens, D = d_model, Dk = d_k (queries and keys), Dv = d_v (values).
+// Layout: every N x N matrix is rows = queries, columns = keys (as in PyTorch).
+//
+//   Q = X W_Q, K = X W_K, V = X W_V                 (N, Dk) (N, Dk) (N, Dv)
+//   scores  = Q K^T                                 (N, N)   raw q_i . k_j
+//   scaled  = scores * scale / temperature          (N, N)   scale = 1/sqrt(Dk) or 1
+//   exps    = exp(scaled - rowmax(scaled))          (N, N)   the shift cancels in the ratio
+//   weights = exps / rowsum(exps)                   (N, N)   alpha_ij, rows sum to 1
+//   output  = weights V                             (N, Dv)  A_i = sum_j alpha_ij v_j
+#pragma once
+
+#include "embedding.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+enum class Projection {
+  kIdentity,  // q = k = v = x (W = I): exactly the seed's account, where q = v<1>
+  kRandom     // seeded W_Q, W_K, W_V ~ N(0, 1/D), as a trained layer would have
+};
+
+struct AttentionConfig {
+  Projection projection = Projection::kIdentity;
+  int d_k = 8;               // ignored for kIdentity (d_k = d_v = d_model there)
+  double temperature = 1.0;  // > 0
+  bool scaled = true;        // divide by sqrt(d_k)
+  std::uint64_t seed = 1;    // for the random projections
+};
+
+template <typename T>
+struct AttentionTrace {
+  Mat<T> X;        // (N, D) input embeddings
+  Mat<T> W_Q;      // (D, Dk)
+  Mat<T> W_K;      // (D, Dk)
+  Mat<T> W_V;      // (D, Dv)
+  Mat<T> Q;        // (N, Dk)
+  Mat<T> K;        // (N, Dk)
+  Mat<T> V;        // (N, Dv)
+  Mat<T> scores;   // (N, N) raw q_i . k_j
+  Mat<T> scaled;   // (N, N) scores * scale / temperature
+  Vec<T> row_max;  // (N) max_j scaled_ij, subtracted before exp
+  Mat<T> exps;     // (N, N) exp(scaled_ij - row_max_i)
+  Vec<T> row_sum;  // (N) sum_j exps_ij
+  Mat<T> weights;  // (N, N) alpha_ij = exps_ij / row_sum_i
+  std::vector<Mat<T>> weighted_values;  // N of (N, Dv): [i](j, :) = alpha_ij * v_j
+  Mat<T> output;   // (N, Dv) A_i = sum_j alpha_ij v_j
+  T scale = 1;     // the factor actually used: 1/sqrt(Dk) or 1
+  T temperature = 1;
+  int d_k = 0;     // actually used
+  int d_v = 0;
+};
+
+// Seeded projection matrix (rows, cols) with entries ~ N(0, 1/rows), deterministic per
+// (seed, which): which = 0 for W_Q, 1 for W_K, 2 for W_V.
+template <typename T>
+Mat<T> RandomProjection(int rows, int cols, std::uint64_t seed, int which);
+
+// Softmax of each row, max-shifted: finite for any finite input, never NaN.
+template <typename T>
+Mat<T> RowSoftmax(const Mat<T>& scaled);  // (N, M) -> (N, M)
+
+// The whole forward pass. X must be finite. Returns false (and an English message in
+// `error`) only if the scores overflow the scalar type (e.g. huge embedding overrides).
+template <typename T>
+bool AttentionForward(AttentionTrace<T>& out, const Mat<T>& X, const AttentionConfig& cfg,
+                      std::string* error = nullptr);
+
+extern template Mat<float> RandomProjection<float>(int, int, std::uint64_t, int);
+extern template Mat<double> RandomProjection<double>(int, int, std::uint64_t, int);
+extern template Mat<float> RowSoftmax<float>(const Mat<float>&);
+extern template Mat<double> RowSoftmax<double>(const Mat<double>&);
+extern template bool AttentionForward<float>(AttentionTrace<float>&, const Mat<float>&,
+                                             const AttentionConfig&, std::string*);
+extern template bool AttentionForward<double>(AttentionTrace<double>&, const Mat<double>&,
+                                              const AttentionConfig&, std::string*);
+
+}  // namespace attn

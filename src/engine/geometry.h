@@ -1,0 +1,32 @@
+// 2D views of vectors: PCA projection and convex hull, for the vectors panel.
+#pragma once
+
+#include "embedding.h"
+
+#include <vector>
+
+namespace attn {
+
+struct Pca2D {
+  MatF points;          // (M, 2) the inputs projected on the two leading components
+  MatF components;      // (d, 2) unit principal directions (columns), sign fixed so that the
+                        // largest-magnitude entry of each is positive
+  VecF mean;            // (d) subtracted before projecting
+  float explained = 0;  // fraction of total variance kept by the two components, in [0, 1];
+                        // 1 when the points have no variance at all
+  float explained1 = 0; // fraction kept by the first component alone
+  VecF origin;          // (2) where the zero vector lands: components^T (0 - mean)
+};
+
+// PCA over the rows of `points` (M, d), M >= 1, d >= 1. With d == 1 the second coordinate is 0.
+Pca2D ProjectPca2D(const MatF& points);
+
+// Convex hull of 2D points (M, 2) by Andrew's monotone chain: indices of the hull vertices in
+// counter-clockwise order, without repetition; collinear points on edges are left out.
+// Degenerate inputs give 1 or 2 indices.
+std::vector<int> ConvexHull2D(const MatF& points);
+
+// Row-major copy of a matrix, as pictures and textures want it: out[r * cols + c] = m(r, c).
+std::vector<float> ToRowMajor(const MatF& m);
+
+}  // namespace attn

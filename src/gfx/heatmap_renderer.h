@@ -1,0 +1,57 @@
+// Draws matrices as colour pictures on the GPU: each matrix is uploaded once per change as an
+// R32F texture and coloured by shaders/heatmap.frag through an ImDrawList callback, so a 64x64
+// heatmap costs one quad, not 4096 ImGui rectangles.
+#pragma once
+
+#include <imgui.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace gfx {
+
+class HeatmapRenderer {
+ public:
+  // Compiles the shaders; false (and a message) if the GL driver refuses them.
+  bool Init(std::string* error);
+  void Shutdown();
+  // After a lost WebGL context: forget the old objects (they are gone) and build new ones.
+  bool Recreate(std::string* error);
+  bool ready() const { return program_ != 0; }
+
+  // Uploads a (rows, cols) matrix given row-major: values[r * cols + c]. `slot` names the
+  // picture (e.g. 0 = the weights); uploading the same data twice is skipped.
+  void Upload(int slot, const std::vector<float>& values, int rows, int cols);
+
+  // Queues the picture of `slot` into the current window's draw list, filling [p0, p1].
+  void Draw(ImDrawList* dl, int slot, ImVec2 p0, ImVec2 p1, float vmin, float vmax);
+  // A horizontal colour ramp from vmin (left) to vmax (right).
+  void DrawRamp(ImDrawList* dl, ImVec2 p0, ImVec2 p1, float vmin, float vmax);
+
+  // Forgets the per-frame draw requests; call once per frame before drawing the UI.
+  void BeginFrame() { requests_.clear(); }
+
+ private:
+  struct Texture {
+    unsigned id = 0;
+    int rows = 0, cols = 0;
+    std::vector<float> data;
+  };
+  struct Request {  // lives until the frame is rendered (ImGui keeps only a pointer)
+    HeatmapRenderer* self;
+    unsigned texture;
+    float rect[4];
+    float range[2];
+    int mode;
+  };
+  static void Callback(const ImDrawList* dl, const ImDrawCmd* cmd);
+  void Queue(ImDrawList* dl, const Request& r);
+
+  unsigned program_ = 0, vao_ = 0, ramp_texture_ = 0;
+  int loc_projection_ = -1, loc_rect_ = -1, loc_range_ = -1, loc_mode_ = -1, loc_values_ = -1;
+  std::vector<Texture> textures_;
+  std::deque<Request> requests_;  // deque: pointers stay valid while we append
+};
+
+}  // namespace gfx

@@ -1,0 +1,183 @@
+// Attention Lab's entry point: SDL2 + OpenGL (WebGL2 in the browser, GL 3.3 core natively),
+// Dear ImGui, and the app. Reads top to bottom:
+//   1. SDL and the GL context   2. Dear ImGui   3. the app   4. the frame   5. the main loop
+#include "app/app.h"
+#include "gfx/heatmap_renderer.h"
+#include "platform/gl.h"
+#include "platform/platform.h"
+#include "ui/ui.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#endif
+
+namespace {
+
+struct Runtime {
+  SDL_Window* window = nullptr;
+  SDL_GLContext gl = nullptr;
+  app::AppState state;
+  gfx::HeatmapRenderer heatmap;
+  ui::Fonts fonts;
+  float font_ratio = 0, font_scale = 0;  // what the font atlas was built for
+  bool context_lost = false;
+  bool running = true;
+  bool announced = false;
+  int frames = 0;
+};
+
+// The ratio of drawable pixels to window (CSS) pixels: 2 on most phones and HiDPI laptops.
+float PixelRatio(SDL_Window* w) {
+  int ww = 0, wh = 0, dw = 0, dh = 0;
+  SDL_GetWindowSize(w, &ww, &wh);
+  SDL_GL_GetDrawableSize(w, &dw, &dh);
+  return ww > 0 && dw > 0 ? static_cast<float>(dw) / static_cast<float>(ww) : 1.0f;
+}
+
+// Rebuilds the font atlas when the pixel ratio (browser zoom, another screen) or the text size
+// changes, so text is always rasterized at the screen's own resolution.
+void UpdateFonts(Runtime& rt) {
+  const float ratio = PixelRatio(rt.window);
+  if (std::fabs(ratio - rt.font_ratio) < 0.01f && std::fabs(rt.state.ui_scale - rt.font_scale) < 0.01f) return;
+  rt.fonts = ui::LoadFonts(ratio, rt.state.ui_scale);
+  rt.font_ratio = ratio;
+  rt.font_scale = rt.state.ui_scale;
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+#ifdef __EMSCRIPTEN__
+// WebGL contexts can be lost (GPU reset, too many tabs); SDL does not handle it for us.
+EM_BOOL OnContextLost(int, const void*, void* user) {
+  static_cast<Runtime*>(user)->context_lost = true;
+  return EM_TRUE;
+}
+EM_BOOL OnContextRestored(int, const void*, void* user) {
+  Runtime& rt = *static_cast<Runtime*>(user);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init(ATTNLAB_IMGUI_GLSL_VERSION);
+  std::string error;
+  if (!rt.heatmap.Recreate(&error)) std::fprintf(stderr, "%s\n", error.c_str());
+  rt.font_ratio = 0;  // rebuild the font texture
+  rt.context_lost = false;
+  return EM_TRUE;
+}
+#endif
+
+// 4. One frame: events, the UI, drawing.
+void Frame(void* arg) {
+  Runtime& rt = *static_cast<Runtime*>(arg);
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_QUIT) rt.running = false;
+    if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) rt.running = false;
+  }
+  if (rt.context_lost) return;
+  UpdateFonts(rt);
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  rt.heatmap.BeginFrame();
+  rt.state.hovered_key = -1;
+  ui::Context ctx{rt.state, rt.heatmap, rt.fonts};
+  ui::DrawLab(ctx);
+  ImGui::Render();
+
+  const ImGuiIO& io = ImGui::GetIO();
+  glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
+             static_cast<int>(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  glClearColor(0.09f, 0.10f, 0.12f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(rt.window);
+
+  // ImGui lays a window out over two frames; tell the page after the first complete picture.
+  if (!rt.announced && ++rt.frames >= 2) {
+    rt.announced = true;
+    platform::NotifyPageReady();
+  }
+}
+
+}  // namespace
+
+int main(int, char**) {
+  static Runtime rt;  // static: the browser's main loop outlives main()
+
+  // 1. SDL and the GL context.
+#ifdef __EMSCRIPTEN__
+  // Keys go to the canvas only, so that a course page around the lab keeps its own keyboard.
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);  // WebGL2
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+#else
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+#endif
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    std::fprintf(stderr, "SDL_Init failed: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  const auto flags = static_cast<SDL_WindowFlags>(SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  rt.window = SDL_CreateWindow("Attention Lab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800, flags);
+  if (!rt.window) {
+    std::fprintf(stderr, "SDL_CreateWindow failed: %s\n", SDL_GetError());
+    return 1;
+  }
+  rt.gl = SDL_GL_CreateContext(rt.window);
+  if (!rt.gl) {
+    std::fprintf(stderr, "no OpenGL context: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_GL_MakeCurrent(rt.window, rt.gl);
+  SDL_GL_SetSwapInterval(1);
+
+  // 2. Dear ImGui.
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is computed every frame; nothing to remember
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ui::ApplyStyle();
+  ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
+  ImGui_ImplOpenGL3_Init(ATTNLAB_IMGUI_GLSL_VERSION);
+
+  // 3. The app, the GPU heatmap and the page connection.
+  app::InitApp(rt.state);
+  const std::string lang = platform::PreferredLanguage();
+  if (lang == "ru") app::ApplyPatch(rt.state, {{"lang", "ru"}});
+  std::string error;
+  if (!rt.heatmap.Init(&error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
+  platform::ConnectPage(rt.state);
+
+  // 5. The main loop: the browser calls Frame() on every animation frame; natively we loop.
+#ifdef __EMSCRIPTEN__
+  emscripten_set_webglcontextlost_callback("#canvas", &rt, EM_FALSE, OnContextLost);
+  emscripten_set_webglcontextrestored_callback("#canvas", &rt, EM_FALSE, OnContextRestored);
+  emscripten_set_main_loop_arg(Frame, &rt, 0, true);
+#else
+  while (rt.running) Frame(&rt);
+  rt.heatmap.Shutdown();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  SDL_GL_DeleteContext(rt.gl);
+  SDL_DestroyWindow(rt.window);
+  SDL_Quit();
+#endif
+  return 0;
+}

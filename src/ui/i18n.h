@@ -1,0 +1,84 @@
+// Interface text in English and Russian. Every string a panel shows is a `Text` here, so the two
+// languages stay side by side and a missing translation is visible in review.
+#pragma once
+
+#include "api/state_json.h"
+
+#include <string>
+
+namespace ui {
+
+enum class Lang { kEn, kRu };
+
+struct Text {
+  const char* en;
+  const char* ru;
+};
+
+void SetLang(Lang lang);
+Lang CurrentLang();
+Lang LangFromCode(const std::string& code);  // "ru" -> kRu, anything else -> kEn
+
+const char* L(const Text& t);  // the text in the current language
+// A widget label with a stable ImGui ID across languages: "<text>###<id>".
+const char* Label(const Text& t, const char* id);
+
+// A refused state change, in the current language.
+std::string RefusalMessage(const attn::api::PatchResult& r);
+
+namespace tr {
+inline constexpr Text kTitle{"Attention Lab", "Лаборатория внимания"};
+inline constexpr Text kTagline{"Does the sum A = Σ αᵢ·vᵢ lose which words mattered?",
+                               "Теряет ли сумма A = Σ αᵢ·vᵢ, какие слова были важны?"};
+inline constexpr Text kSentence{"Sentence", "Предложение"};
+inline constexpr Text kSentenceHint{"type a sentence (Latin or Cyrillic)", "введите предложение (латиница или кириллица)"};
+inline constexpr Text kTokensHint{"Tokens (click one to make it the query):", "Токены (нажмите, чтобы сделать запросом):"};
+inline constexpr Text kQuery{"query", "запрос"};
+inline constexpr Text kSettings{"Settings", "Настройки"};
+inline constexpr Text kProjection{"projections", "проекции"};
+inline constexpr Text kIdentity{"identity: q = k = v = x", "тождественные: q = k = v = x"};
+inline constexpr Text kRandom{"random W_Q, W_K, W_V", "случайные W_Q, W_K, W_V"};
+inline constexpr Text kScaled{"divide by √d_k", "делить на √d_k"};
+inline constexpr Text kTemperature{"temperature T", "температура T"};
+inline constexpr Text kDModel{"d_model", "d_model"};
+inline constexpr Text kDK{"d_k", "d_k"};
+inline constexpr Text kSeed{"seed", "seed"};
+inline constexpr Text kPositional{"positional encoding", "позиционное кодирование"};
+inline constexpr Text kIdentityDk{"identity: d_k = d_model", "тождественные: d_k = d_model"};
+inline constexpr Text kResetSeed{"Seed example", "Пример из вопроса"};
+inline constexpr Text kLanguage{"Language", "Язык"};
+inline constexpr Text kSteps{"Steps", "Шаги"};
+inline constexpr Text kStepsFor{"Attention of the query «%s» (token %d), step by step",
+                                "Внимание запроса «%s» (токен %d), шаг за шагом"};
+inline constexpr Text kColToken{"token i", "токен i"};
+inline constexpr Text kColScore{"q·kᵢ", "q·kᵢ"};
+inline constexpr Text kColScaled{"sᵢ = q·kᵢ·c/T", "sᵢ = q·kᵢ·c/T"};
+inline constexpr Text kColExp{"exp(sᵢ − m)", "exp(sᵢ − m)"};
+inline constexpr Text kColWeight{"scale(i) = αᵢ", "scale(i) = αᵢ"};
+inline constexpr Text kColWeighted{"αᵢ·vᵢ", "αᵢ·vᵢ"};
+inline constexpr Text kSum{"Σ", "Σ"};
+inline constexpr Text kScaleIs{"sᵢ = q·kᵢ · c ÷ T with c = 1/√d_k = %s (d_k = %d) and T = %s;   m = max sᵢ = %s (subtracted before exp for stability; it cancels)",
+                               "sᵢ = q·kᵢ · c ÷ T, где c = 1/√d_k = %s (d_k = %d) и T = %s;   m = max sᵢ = %s (вычитается перед exp для устойчивости и сокращается)"};
+inline constexpr Text kScaleIsUnscaled{"sᵢ = q·kᵢ ÷ T with T = %s (no √d_k scaling);   m = max sᵢ = %s (subtracted before exp for stability; it cancels)",
+                                       "sᵢ = q·kᵢ ÷ T, где T = %s (без деления на √d_k);   m = max sᵢ = %s (вычитается перед exp для устойчивости и сокращается)"};
+inline constexpr Text kFormula{"The formula with the current numbers", "Формула с текущими числами"};
+inline constexpr Text kOutputA{"Output A (a vector of d_v = %d numbers)", "Выход A (вектор из d_v = %d чисел)"};
+inline constexpr Text kWhereInfo{"Which words mattered is in the weights αᵢ, i.e. in the scores q·kᵢ, before the sum.",
+                                 "Какие слова важны, записано в весах αᵢ, то есть в оценках q·kᵢ, до суммирования."};
+inline constexpr Text kHeatmap{"Weights", "Веса"};
+inline constexpr Text kHeatmapCaption{"All weights αᵢⱼ: row = query i, column = key j; each row sums to 1",
+                                      "Все веса αᵢⱼ: строка — запрос i, столбец — ключ j; сумма по строке = 1"};
+inline constexpr Text kHover{"query «%s» → key «%s»: α = %s", "запрос «%s» → ключ «%s»: α = %s"};
+inline constexpr Text kVectors{"Vectors", "Векторы"};
+inline constexpr Text kVectorsCaption{"PCA of vᵢ, αᵢ·vᵢ and A: the first two components keep %.1f%% of the variance (PC1 %.1f%%)",
+                                      "PCA по vᵢ, αᵢ·vᵢ и A: две первые компоненты сохраняют %.1f%% дисперсии (PC1 %.1f%%)"};
+inline constexpr Text kVectorsLegend{"● vᵢ (values)   ○ αᵢ·vᵢ (scaled)   ◆ A = Σ αᵢ·vᵢ   shaded: convex hull of the vᵢ",
+                                     "● vᵢ (значения)   ○ αᵢ·vᵢ (масштабированные)   ◆ A = Σ αᵢ·vᵢ   тень: выпуклая оболочка vᵢ"};
+inline constexpr Text kVectorsNote{"A is a weighted average of the values (weights ≥ 0, sum 1), so it always lies inside their hull; the dashed path adds the αᵢ·vᵢ one by one from the origin.",
+                                   "A — взвешенное среднее значений (веса ≥ 0, сумма 1), поэтому A всегда внутри их оболочки; пунктир складывает αᵢ·vᵢ по очереди от начала координат."};
+inline constexpr Text kOrigin{"0", "0"};
+inline constexpr Text kRefused{"Not applied", "Не применено"};
+inline constexpr Text kShowing{"The lab still shows the last valid state.", "Показано последнее корректное состояние."};
+}  // namespace tr
+
+}  // namespace ui

@@ -1,0 +1,149 @@
+// Arranges the panels: a grid on a laptop or projector, tabs on a phone.
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace ui {
+
+namespace {
+
+constexpr float kPhoneWidth = 820.0f;  // narrower than this (CSS px): one panel at a time, in tabs
+
+void DrawHeader(Context& ctx, bool phone) {
+  app::AppState& s = ctx.state;
+  ImGui::TextUnformatted(L(tr::kTitle));
+  if (!phone) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", L(tr::kTagline));
+  }
+  // Language switch and text size, right-aligned.
+  const float w = ImGui::CalcTextSize("EN RU A− A+").x + ImGui::GetStyle().FramePadding.x * 8 +
+                  ImGui::GetStyle().ItemSpacing.x * 3;
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - w);
+  const bool ru = s.lab.lang == "ru";
+  if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
+  ImGui::SameLine();
+  if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
+  ImGui::SameLine();
+  if (ImGui::SmallButton("A−###smaller")) s.ui_scale = std::fmax(0.8f, s.ui_scale - 0.2f);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("A+###larger")) s.ui_scale = std::fmin(2.4f, s.ui_scale + 0.2f);
+  if (phone) ImGui::TextDisabled("%s", L(tr::kTagline));
+
+  if (s.has_refusal) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+    ImGui::TextWrapped("%s: %s %s", L(tr::kRefused), RefusalMessage(s.refusal).c_str(), L(tr::kShowing));
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+bool BeginPanel(const char* title, const char* id, ImVec2 size) {
+  ImGui::PushID(id);
+  const bool open = ImGui::BeginChild("panel", size, true);
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
+  ImGui::Separator();
+  return open;
+}
+
+void EndPanel() {
+  ImGui::EndChild();
+  ImGui::PopID();
+}
+
+const char* Num(float v, int decimals) {
+  static char buf[16][64];
+  static int next = 0;
+  char* out = buf[next];
+  next = (next + 1) % 16;
+  char tmp[48];
+  std::snprintf(tmp, sizeof tmp, "%.*f", decimals, static_cast<double>(v));
+  if (tmp[0] == '-') {
+    // "−" (U+2212) reads better than a hyphen in maths; "-0.000" is shown as "0.000".
+    bool all_zero = true;
+    for (const char* p = tmp + 1; *p; ++p)
+      if (*p >= '1' && *p <= '9') all_zero = false;
+    if (all_zero) std::snprintf(out, sizeof buf[0], "%s", tmp + 1);
+    else std::snprintf(out, sizeof buf[0], "\xE2\x88\x92%s", tmp + 1);
+  } else {
+    std::snprintf(out, sizeof buf[0], "%s", tmp);
+  }
+  return out;
+}
+
+std::string VectorText(const attn::VecF& v, int max_entries, int decimals) {
+  std::string out = "[";
+  const int n = static_cast<int>(v.size());
+  for (int i = 0; i < n && i < max_entries; ++i) {
+    if (i) out += ", ";
+    out += Num(v(i), decimals);
+  }
+  if (n > max_entries) out += ", …";
+  return out + "]";
+}
+
+void DrawLab(Context& ctx) {
+  app::AppState& s = ctx.state;
+  SetLang(LangFromCode(s.lab.lang));
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("Attention Lab###lab", nullptr, flags);
+  const bool phone = vp->WorkSize.x < kPhoneWidth;
+  DrawHeader(ctx, phone);
+
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (phone) {
+    if (ImGui::BeginTabBar("tabs")) {
+      struct Tab { const Text* name; const char* id; void (*draw)(Context&); };
+      static const Tab kTabs[] = {{&tr::kSentence, "t_sentence", nullptr},
+                                  {&tr::kSteps, "t_steps", DrawStepsPanel},
+                                  {&tr::kHeatmap, "t_heatmap", DrawHeatmapPanel},
+                                  {&tr::kVectors, "t_vectors", DrawVectorsPanel}};
+      for (int i = 0; i < 4; ++i) {
+        if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id))) {
+          s.phone_tab = i;
+          ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
+          if (kTabs[i].draw) {
+            kTabs[i].draw(ctx);
+          } else {
+            DrawSentencePanel(ctx);
+            DrawSettingsPanel(ctx);
+          }
+          ImGui::EndChild();
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+  } else {
+    // Top row: sentence + settings | weights | vectors. Bottom row: the steps, full width.
+    const float top_h = std::fmax(300.0f, avail.y * 0.50f);
+    const float col_w = (avail.x - 2 * st.ItemSpacing.x) / 3.0f;
+    ImGui::BeginChild("col_input", ImVec2(col_w, top_h), false);
+    DrawSentencePanel(ctx);
+    DrawSettingsPanel(ctx);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("col_heatmap", ImVec2(col_w, top_h), false);
+    DrawHeatmapPanel(ctx);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
+    DrawVectorsPanel(ctx);
+    ImGui::EndChild();
+    ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
+    DrawStepsPanel(ctx);
+    ImGui::EndChild();
+  }
+  ImGui::End();
+}
+
+}  // namespace ui

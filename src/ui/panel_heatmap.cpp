@@ -1,0 +1,99 @@
+// The N x N weights: row = query i, column = key j. Drawn by the GPU from a float texture
+// through shaders/heatmap.frag (viridis), with token labels, the query's row outlined, the
+// value under the mouse, and a legend.
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ui {
+
+namespace {
+constexpr int kWeightsSlot = 0;
+constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities: one fixed scale for all
+}  // namespace
+
+void DrawHeatmapPanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::AttentionTrace<float>& t = s.result.trace;
+  const auto& tokens = s.result.tokens;
+  const int n = static_cast<int>(t.weights.rows());
+  if (BeginPanel(L(tr::kHeatmap), "heatmap", ImVec2(0, 0))) {
+    ImGui::TextWrapped("%s", L(tr::kHeatmapCaption));
+    ctx.heatmap.Upload(kWeightsSlot, attn::ToRowMajor(t.weights), n, n);
+
+    // Room for the row labels on the left and the column labels on top.
+    float label_w = 0;
+    for (const auto& tok : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(tok.text.c_str()).x);
+    label_w = std::min(label_w + 8.0f, 110.0f);
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float side = std::max(40.0f, std::min(avail.x - label_w - 4.0f, avail.y - 3.5f * line));
+    const float cell = side / static_cast<float>(std::max(n, 1));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 p0(origin.x + label_w, origin.y + line);
+    const ImVec2 p1(p0.x + side, p0.y + side);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ctx.heatmap.Draw(dl, kWeightsSlot, p0, p1, kMin, kMax);
+
+    // Labels: rows are queries (left), columns are keys (top, where they fit).
+    const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 query_col = IM_COL32(245, 155, 40, 255);
+    for (int i = 0; i < n; ++i) {
+      const char* label = tokens[i].text.c_str();
+      const ImVec2 ts = ImGui::CalcTextSize(label);
+      const float cy = p0.y + cell * (i + 0.5f);
+      if (cell >= ts.y * 0.8f || i == s.lab.config.query) {
+        dl->PushClipRect(origin, ImVec2(p0.x - 4, p1.y), true);
+        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.lab.config.query ? query_col : text_col, label);
+        dl->PopClipRect();
+      }
+      if (cell >= ts.x + 4)
+        dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - ts.x * 0.5f, origin.y), text_col, label);
+    }
+    // Values in the cells when they fit (dark text on the light end of viridis).
+    if (cell >= ImGui::CalcTextSize("0.00").x + 6) {
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const float w = t.weights(i, j);
+          const char* txt = Num(w, 2);
+          const ImVec2 ts = ImGui::CalcTextSize(txt);
+          dl->AddText(ImVec2(p0.x + cell * (j + 0.5f) - ts.x * 0.5f, p0.y + cell * (i + 0.5f) - ts.y * 0.5f),
+                      w > 0.6f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 230), txt);
+        }
+    }
+    // The query's row.
+    const int q = s.lab.config.query;
+    dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p1.x + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
+
+    // Hover: which cell, and its value; a click on a row makes it the query.
+    ImGui::SetCursorScreenPos(p0);
+    ImGui::InvisibleButton("cells", ImVec2(side, side));
+    if (ImGui::IsItemHovered() && n > 0) {
+      const ImVec2 m = ImGui::GetIO().MousePos;
+      const int i = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, n - 1);
+      const int j = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, n - 1);
+      dl->AddRect(ImVec2(p0.x + cell * j, p0.y + cell * i), ImVec2(p0.x + cell * (j + 1), p0.y + cell * (i + 1)),
+                  IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+      ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
+      s.hovered_key = j;
+      if (ImGui::IsItemClicked()) app::ApplyPatch(s, {{"query", i}});
+    }
+
+    // Legend: the colour ramp over the fixed range [0, 1].
+    const float lw = std::min(side, 220.0f);
+    const ImVec2 l0(p0.x, p1.y + line * 0.5f), l1(p0.x + lw, p1.y + line * 1.1f);
+    ctx.heatmap.DrawRamp(dl, l0, l1, kMin, kMax);
+    dl->AddText(ImVec2(l0.x, l1.y + 2), text_col, "0");
+    const ImVec2 half = ImGui::CalcTextSize("0.5");
+    dl->AddText(ImVec2((l0.x + l1.x - half.x) * 0.5f, l1.y + 2), text_col, "0.5");
+    dl->AddText(ImVec2(l1.x - ImGui::CalcTextSize("1").x, l1.y + 2), text_col, "1");
+    dl->AddText(ImVec2(l1.x + 8, l0.y), text_col, "αᵢⱼ");
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, l1.y + line + 4));
+    ImGui::Dummy(ImVec2(1, 1));
+  }
+  EndPanel();
+}
+
+}  // namespace ui

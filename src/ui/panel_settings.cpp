@@ -1,0 +1,60 @@
+// Settings of the attention layer. Every control writes through app::ApplyPatch, like setState.
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+namespace ui {
+
+void DrawSettingsPanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::LabConfig& c = s.lab.config;
+  if (BeginPanel(L(tr::kSettings), "settings", ImVec2(0, 0))) {
+    const bool identity = c.projection == attn::Projection::kIdentity;
+    ImGui::TextUnformatted(L(tr::kProjection));
+    if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});
+    if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), !identity)) app::ApplyPatch(s, {{"projection", "random"}});
+
+    bool scaled = c.scaled;
+    if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, {{"scaled", scaled}});
+    ImGui::SameLine();
+    bool positional = c.positional;
+    if (ImGui::Checkbox(Label(tr::kPositional, "positional"), &positional))
+      app::ApplyPatch(s, {{"positional", positional}});
+
+    const float w = ImGui::GetContentRegionAvail().x * 0.55f;
+    float temperature = static_cast<float>(c.temperature);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderFloat(Label(tr::kTemperature, "temperature"), &temperature, 0.05f, 20.0f, "%.3g",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      app::ApplyPatch(s, {{"temperature", temperature}});
+
+    int d_model = c.d_model;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kDModel, "dModel"), &d_model, attn::kMinDim, attn::kMaxDim, "%d",
+                         ImGuiSliderFlags_AlwaysClamp))
+      app::ApplyPatch(s, {{"dModel", d_model}});
+
+    int d_k = c.d_k;
+    ImGui::BeginDisabled(identity);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kDK, "dK"), &d_k, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
+      app::ApplyPatch(s, {{"dK", d_k}});
+    ImGui::EndDisabled();
+    if (identity) ImGui::TextDisabled("%s", L(tr::kIdentityDk));
+
+    ImU32 seed = static_cast<ImU32>(c.seed);  // seeds are 0 .. 2^32 - 1
+    const ImU32 step = 1;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar(Label(tr::kSeed, "seed"), ImGuiDataType_U32, &seed, &step))
+      app::ApplyPatch(s, {{"seed", seed}});
+
+    if (ImGui::Button(Label(tr::kResetSeed, "reset"))) {
+      const attn::LabConfig d;
+      app::ApplyPatch(s, {{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
+                          {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
+                          {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional}});
+    }
+  }
+  EndPanel();
+}
+
+}  // namespace ui

@@ -1,0 +1,126 @@
+// The seed's account, row by row: for the query q, each token's score q·kᵢ, the scaled score,
+// exp, scale(i) = αᵢ and scale(i)·vᵢ, then their sum A; beside it, the formula with the numbers.
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <cstdio>
+#include <string>
+
+namespace ui {
+
+namespace {
+
+void DrawTable(Context& ctx, float width) {
+  app::AppState& s = ctx.state;
+  const attn::StepTable& st = s.result.steps;
+  const int dv = s.result.trace.d_v;
+  const int shown = dv <= 4 ? dv : 3;  // entries of αᵢ·vᵢ that fit; the tooltip has them all
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("steps", 7, flags, ImVec2(width, 0))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("i");
+  ImGui::TableSetupColumn(L(tr::kColToken));
+  ImGui::TableSetupColumn(L(tr::kColScore));
+  ImGui::TableSetupColumn(L(tr::kColScaled));
+  ImGui::TableSetupColumn(L(tr::kColExp));
+  ImGui::TableSetupColumn(L(tr::kColWeight));
+  ImGui::TableSetupColumn(L(tr::kColWeighted), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  ImGui::PushFont(ctx.fonts.mono);
+  for (int i = 0; i < static_cast<int>(st.rows.size()); ++i) {
+    const attn::StepRow& r = st.rows[i];
+    ImGui::TableNextRow();
+    if (i == st.query) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(120, 80, 20, 110));
+    ImGui::TableNextColumn(); ImGui::Text("%d", i);
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(r.token.c_str());
+    if (ImGui::IsItemHovered()) s.hovered_key = i;
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.score));
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.scaled));
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.exp, 4));
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.weight, 4));
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(VectorText(r.weighted, shown).c_str());
+    if (ImGui::IsItemHovered() && dv > shown) ImGui::SetTooltip("%s", VectorText(r.weighted, dv).c_str());
+  }
+  // The sums: Σ exp is the softmax's denominator; Σ αᵢ = 1; Σ αᵢ·vᵢ = A.
+  float weight_sum = 0;
+  for (const attn::StepRow& r : st.rows) weight_sum += r.weight;
+  ImGui::TableNextRow();
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(40, 70, 110, 140));
+  ImGui::TableNextColumn(); ImGui::TextUnformatted(L(tr::kSum));
+  ImGui::TableNextColumn(); ImGui::TextUnformatted("");
+  ImGui::TableNextColumn(); ImGui::TextUnformatted("");
+  ImGui::TableNextColumn(); ImGui::TextUnformatted("");
+  ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(st.exp_sum, 4));
+  ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(weight_sum, 4));
+  ImGui::TableNextColumn(); ImGui::Text("A = %s", VectorText(st.output, shown).c_str());
+  if (ImGui::IsItemHovered() && dv > shown) ImGui::SetTooltip("%s", VectorText(st.output, dv).c_str());
+  ImGui::PopFont();
+  ImGui::EndTable();
+}
+
+void DrawFormula(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::StepTable& st = s.result.steps;
+  const attn::AttentionTrace<float>& t = s.result.trace;
+  const auto& tok = s.result.tokens;
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kFormula));
+  char buf[512];
+  if (s.lab.config.scaled)
+    std::snprintf(buf, sizeof buf, L(tr::kScaleIs), Num(t.scale, 4), t.d_k, Num(t.temperature, 3), Num(st.row_max));
+  else
+    std::snprintf(buf, sizeof buf, L(tr::kScaleIsUnscaled), Num(t.temperature, 3), Num(st.row_max));
+  ImGui::TextWrapped("%s", buf);
+  ImGui::TextWrapped("scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)");
+  ImGui::PushFont(ctx.fonts.mono);
+  const int n = static_cast<int>(st.rows.size());
+  const int listed = n <= 12 ? n : 12;
+  for (int i = 0; i < listed; ++i) {
+    const attn::StepRow& r = st.rows[i];
+    ImGui::TextWrapped("α⟨%s⟩ = exp(%s − %s) / %s = %s / %s = %s", r.token.c_str(), Num(r.scaled),
+                       Num(st.row_max), Num(st.exp_sum, 4), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
+  }
+  if (listed < n) ImGui::TextDisabled("… (%d)", n - listed);
+  std::string sum = "A = ";
+  for (int i = 0; i < n; ++i) {
+    if (i) sum += " + ";
+    if (i == listed) { sum += "…"; break; }
+    sum += std::string(Num(st.rows[i].weight, 3)) + "·v⟨" + st.rows[i].token + "⟩";
+  }
+  ImGui::TextWrapped("%s", sum.c_str());
+  ImGui::TextWrapped("  = %s", VectorText(st.output, 8).c_str());
+  ImGui::PopFont();
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", L(tr::kWhereInfo));
+  (void)tok;
+}
+
+}  // namespace
+
+void DrawStepsPanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  char title[256];
+  const int q = s.lab.config.query;
+  std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
+  if (BeginPanel(title, "steps", ImVec2(0, 0))) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    if (avail > 900.0f) {  // wide: table and formula side by side
+      const float table_w = avail * 0.56f;
+      ImGui::BeginChild("steps_table", ImVec2(table_w, 0), false);
+      DrawTable(ctx, table_w);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("steps_formula", ImVec2(0, 0), false);
+      DrawFormula(ctx);
+      ImGui::EndChild();
+    } else {  // narrow: the formula under the table
+      ImGui::BeginChild("steps_table", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.5f), false);
+      DrawTable(ctx, 0);
+      ImGui::EndChild();
+      DrawFormula(ctx);
+    }
+  }
+  EndPanel();
+}
+
+}  // namespace ui

@@ -1,0 +1,50 @@
+#include "ui/ui.h"
+
+#include "attn_assets.h"  // generated: the subset DejaVu fonts embedded at build time
+
+namespace ui {
+
+void ApplyStyle() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& st = ImGui::GetStyle();
+  st.WindowRounding = 0.0f;
+  st.ChildRounding = 4.0f;
+  st.FrameRounding = 3.0f;
+  st.GrabRounding = 3.0f;
+  st.WindowPadding = ImVec2(10, 8);
+  st.ItemSpacing = ImVec2(8, 6);
+  st.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
+  st.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.16f, 1.0f);
+}
+
+Fonts LoadFonts(float pixel_ratio, float ui_scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  // Latin, Cyrillic (incl. the Latin-1 and Latin Extended-A that GetGlyphRangesCyrillic has),
+  // Greek, sub/superscripts, general punctuation, arrows, maths operators, shapes, ⟨⟩.
+  static const ImWchar kExtra[] = {0x0100, 0x017F, 0x0370, 0x03FF, 0x1D62, 0x1D6A, 0x2000, 0x206F,
+                                   0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF,
+                                   0x27E8, 0x27E9, 0x2C7C, 0x2C7C, 0xFFFD, 0xFFFD, 0};
+  static ImVector<ImWchar> ranges;
+  if (ranges.empty()) {
+    ImFontGlyphRangesBuilder b;
+    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());
+    b.AddRanges(kExtra);
+    b.BuildRanges(&ranges);
+  }
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;  // the bytes are static, in the program
+  cfg.OversampleH = 2;
+  const float size = 15.0f * ui_scale * pixel_ratio;
+  Fonts f;
+  f.text = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kAsset_DejaVuSans_subset_ttf),
+                                          static_cast<int>(kAsset_DejaVuSans_subset_ttf_size), size, &cfg,
+                                          ranges.Data);
+  f.mono = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kAsset_DejaVuSansMono_subset_ttf),
+                                          static_cast<int>(kAsset_DejaVuSansMono_subset_ttf_size), size, &cfg,
+                                          ranges.Data);
+  io.FontGlobalScale = 1.0f / pixel_ratio;  // rasterized at device pixels, laid out in CSS pixels
+  return f;
+}
+
+}  // namespace ui
