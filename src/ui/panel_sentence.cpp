@@ -10,7 +10,19 @@ namespace ui {
 
 void DrawSentencePanel(Context& ctx) {
   app::AppState& s = ctx.state;
-  const float h = std::max(150.0f, ImGui::GetContentRegionAvail().y * 0.42f);
+  // As tall as its content: the chips wrap like words, so count their rows first.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner_w = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
+  int chip_rows = 1;
+  float x = 0;
+  for (const auto& tok : s.result.tokens) {
+    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+    if (x > 0 && x + w > inner_w) { ++chip_rows; x = 0; }
+    x += w;
+  }
+  const float frame = ImGui::GetFrameHeightWithSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
+  const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2;
+  const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
   if (BeginPanel(L(tr::kSentence), "sentence", ImVec2(0, h))) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
