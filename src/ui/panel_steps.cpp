@@ -3,6 +3,7 @@
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -17,7 +18,10 @@ void DrawTable(Context& ctx, float width) {
   const int shown = dv <= 4 ? dv : 3;  // entries of αᵢ·vᵢ that fit; the tooltip has them all
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("steps", 7, flags, ImVec2(width, 0))) return;
+  // As tall as its rows (header, N tokens, the sums), scrolling beyond the space there is.
+  const float rows_h = (static_cast<float>(st.rows.size()) + 2.0f) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + 4.0f;
+  const float h = std::min(rows_h, ImGui::GetContentRegionAvail().y);
+  if (!ImGui::BeginTable("steps", 7, flags, ImVec2(width, h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("i");
   ImGui::TableSetupColumn(L(tr::kColToken));

@@ -20,7 +20,9 @@ void DrawVectorsPanel(Context& ctx) {
     char caption[512];
     std::snprintf(caption, sizeof caption, L(tr::kVectorsCaption), 100.0 * pca.explained, 100.0 * pca.explained1);
     ImGui::TextWrapped("%s", caption);
-    ImGui::TextDisabled("%s", L(tr::kVectorsLegend));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", L(tr::kVectorsLegend));
+    ImGui::PopStyleColor();
 
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;

@@ -1,0 +1,202 @@
+// The lab: validation of a configuration, and the one pipeline every front end calls.
+// Shapes: N = tokens, D = d_model, Dv = d_v.
+// No FMA contraction, for the same bits natively and in wasm (see attention.cpp).
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include "lab.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace attn {
+
+namespace {
+
+// Shortest decimal that reads back as the same double; "nan"/"inf" spelled the same on every
+// C library (glibc would print "-nan" for some NaNs).
+std::string FormatNumber(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[40];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+LabError Refuse(ConfigError code, const char* field, std::string message, double value) {
+  LabError e;
+  e.code = code;
+  e.field = field;
+  e.message = std::move(message);
+  e.value = value;
+  return e;
+}
+
+LabError CheckDim(const char* field, int value) {
+  if (value >= kMinDim && value <= kMaxDim) return LabError();
+  return Refuse(ConfigError::kDimOutOfRange, field,
+                std::string(field) + " must be an integer between " + std::to_string(kMinDim) +
+                    " and " + std::to_string(kMaxDim) + " (got " + std::to_string(value) + ")",
+                value);
+}
+
+// Validation of everything but the sentence, once its token count is known.
+LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
+  if (cfg.query < 0 || cfg.query >= n_tokens) {
+    return Refuse(ConfigError::kQueryOutOfRange, "query",
+                  "query must be a token index between 0 and " + std::to_string(n_tokens - 1) +
+                      " (got " + std::to_string(cfg.query) + ")",
+                  cfg.query);
+  }
+  LabError e = CheckDim("dModel", cfg.d_model);
+  if (!e.ok()) return e;
+  e = CheckDim("dK", cfg.d_k);  // checked in identity mode too: random mode will use it
+  if (!e.ok()) return e;
+  // Written so that NaN fails: every comparison with NaN is false.
+  if (!(std::isfinite(cfg.temperature) && cfg.temperature >= kMinTemperature &&
+        cfg.temperature <= kMaxTemperature)) {
+    return Refuse(ConfigError::kTemperatureInvalid, "temperature",
+                  "temperature must be a finite number between " + FormatNumber(kMinTemperature) +
+                      " and " + FormatNumber(kMaxTemperature) + " (got " +
+                      FormatNumber(cfg.temperature) + ")",
+                  cfg.temperature);
+  }
+  if (cfg.seed > kMaxSeed) {
+    return Refuse(ConfigError::kSeedOutOfRange, "seed",
+                  "seed must be an integer between 0 and " + std::to_string(kMaxSeed) + " (got " +
+                      std::to_string(cfg.seed) + ")",
+                  static_cast<double>(cfg.seed));
+  }
+  return LabError();
+}
+
+LabError SentenceError(const TokenizeResult& t) {
+  const double detail = static_cast<double>(t.detail);
+  switch (t.error) {
+    case TokenizeError::kNone:
+      break;
+    case TokenizeError::kEmpty:
+      return Refuse(ConfigError::kSentenceEmpty, "sentence",
+                    "sentence must contain at least one word (got an empty or whitespace-only "
+                    "sentence)",
+                    0);
+    case TokenizeError::kInvalidUtf8:
+      return Refuse(ConfigError::kSentenceInvalidUtf8, "sentence",
+                    "sentence must be valid UTF-8 (got a bad byte at offset " +
+                        std::to_string(t.detail) + ")",
+                    detail);
+    case TokenizeError::kTooLong:
+      return Refuse(ConfigError::kSentenceTooLong, "sentence",
+                    "sentence must be at most " + std::to_string(kMaxSentenceBytes) +
+                        " bytes long (got " + std::to_string(t.detail) + ")",
+                    detail);
+    case TokenizeError::kTooManyTokens:
+      return Refuse(ConfigError::kSentenceTooManyTokens, "sentence",
+                    "sentence must have at most " + std::to_string(kMaxTokens) + " tokens (got " +
+                        std::to_string(t.detail) + ")",
+                    detail);
+  }
+  return LabError();
+}
+
+}  // namespace
+
+LabError ValidateConfig(const LabConfig& cfg) {
+  const TokenizeResult t = Tokenize(cfg.sentence);
+  if (!t.ok()) return SentenceError(t);
+  return CheckNumbers(cfg, static_cast<int>(t.tokens.size()));
+}
+
+LabResult ComputeLab(const LabConfig& cfg) {
+  LabResult result;
+  // Validation tokenizes anyway; do it once and keep the tokens.
+  TokenizeResult t = Tokenize(cfg.sentence);
+  result.error = t.ok() ? CheckNumbers(cfg, static_cast<int>(t.tokens.size())) : SentenceError(t);
+  if (!result.error.ok()) return result;
+  result.tokens = std::move(t.tokens);
+  const int n = static_cast<int>(result.tokens.size());
+
+  std::vector<std::string> texts;
+  texts.reserve(result.tokens.size());
+  for (const Token& tok : result.tokens) texts.push_back(tok.text);
+  const MatF x = EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional);  // (N, D)
+
+  AttentionConfig acfg;
+  acfg.projection = cfg.projection;
+  acfg.d_k = cfg.d_k;
+  acfg.temperature = cfg.temperature;
+  acfg.scaled = cfg.scaled;
+  acfg.seed = cfg.seed;
+  std::string why;
+  if (!AttentionForward<float>(result.trace, x, acfg, &why)) {
+    // Unreachable from valid settings (embedding entries stay below 10, scores far below
+    // float's range); kept so that a future change fails loudly instead of drawing NaN.
+    result.error = Refuse(ConfigError::kNumericOverflow, "scores", why, 0);
+    return result;
+  }
+
+  result.steps = MakeStepTable(result.trace, result.tokens, cfg.query);
+
+  // Vectors panel: the values, the query's weighted values and its output in one PCA, so that
+  // all 2N + 1 arrows share the same plane.
+  const AttentionTrace<float>& tr = result.trace;
+  const int dv = tr.d_v;
+  MatF pts(2 * n + 1, dv);                                                         // (2N + 1, Dv)
+  pts.topRows(n) = tr.V;                                                           // (N, Dv) v_i
+  pts.middleRows(n, n) = tr.weighted_values[static_cast<std::size_t>(cfg.query)];  // alpha_i v_i
+  pts.bottomRows(1) = tr.output.row(cfg.query);                                    // (1, Dv) A
+  result.vectors = ProjectPca2D(pts);
+  result.value_hull = ConvexHull2D(result.vectors.points.topRows(n));
+  return result;
+}
+
+StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,
+                        int query) {
+  StepTable table;
+  table.query = query;
+  const int n = static_cast<int>(trace.weights.rows());
+  if (query < 0 || query >= n || static_cast<int>(trace.weighted_values.size()) != n) {
+    return table;  // no rows: nothing to show for a query that is not there
+  }
+  const std::size_t q = static_cast<std::size_t>(query);
+  table.row_max = trace.row_max(query);
+  table.exp_sum = trace.row_sum(query);
+  table.rows.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    StepRow& row = table.rows[static_cast<std::size_t>(i)];
+    row.token = static_cast<std::size_t>(i) < tokens.size()
+                    ? tokens[static_cast<std::size_t>(i)].text
+                    : std::string();
+    row.score = trace.scores(query, i);
+    row.scaled = trace.scaled(query, i);
+    row.exp = trace.exps(query, i);
+    row.weight = trace.weights(query, i);
+    row.weighted = trace.weighted_values[q].row(i).transpose();  // (Dv)
+  }
+  table.output = trace.output.row(query).transpose();  // (Dv)
+  return table;
+}
+
+const char* ProjectionName(Projection p) {
+  return p == Projection::kRandom ? "random" : "identity";
+}
+
+bool ParseProjection(const std::string& name, Projection* out) {
+  Projection p;
+  if (name == "identity") {
+    p = Projection::kIdentity;
+  } else if (name == "random") {
+    p = Projection::kRandom;
+  } else {
+    return false;
+  }
+  if (out) *out = p;
+  return true;
+}
+
+}  // namespace attn
