@@ -77,6 +77,18 @@ inline constexpr Text kVectorsLegend{"● vᵢ (values)   ○ αᵢ·vᵢ (scale
 inline constexpr Text kVectorsNote{"A is a weighted average of the values (weights ≥ 0, sum 1), so it always lies inside their hull; the dashed path adds the αᵢ·vᵢ one by one from the origin.",
                                    "A — взвешенное среднее значений (веса ≥ 0, сумма 1), поэтому A всегда внутри их оболочки; пунктир складывает αᵢ·vᵢ по очереди от начала координат."};
 inline constexpr Text kOrigin{"0", "0"};
+inline constexpr Text kTryTitle{"Try this", "Попробуйте"};
+inline constexpr Text kTry{
+    "• Click «суши»: each token's row of weights is its own pattern.\n"
+    "• Lower the temperature: the weights approach one-hot; raise it: they flatten.\n"
+    "• Switch off ÷√d_k and raise d_model: the scores grow and the softmax saturates.\n"
+    "• Random projections: q, k, v differ from x, as in a trained layer.\n"
+    "• The sum A keeps only d_v numbers; the pattern itself is in the scores q·kᵢ.",
+    "• Нажмите «суши»: у каждого токена своя строка весов — свой шаблон.\n"
+    "• Понизьте температуру: веса стремятся к one-hot; повысьте — выравниваются.\n"
+    "• Выключите ÷√d_k и увеличьте d_model: оценки растут, softmax насыщается.\n"
+    "• Случайные проекции: q, k, v отличаются от x, как в обученном слое.\n"
+    "• Сумма A хранит лишь d_v чисел; сам шаблон — в оценках q·kᵢ."};
 inline constexpr Text kRefused{"Not applied", "Не применено"};
 inline constexpr Text kShowing{"The lab still shows the last valid state.", "Показано последнее корректное состояние."};
 }  // namespace tr

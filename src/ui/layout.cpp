@@ -124,15 +124,17 @@ void DrawLab(Context& ctx) {
       ImGui::EndTabBar();
     }
   } else {
-    // Top row: sentence + settings | weights | vectors. Bottom row: the steps, full width.
-    const float top_h = std::fmax(300.0f, avail.y * 0.50f);
-    const float col_w = (avail.x - 2 * st.ItemSpacing.x) / 3.0f;
-    ImGui::BeginChild("col_input", ImVec2(col_w, top_h), false);
+    // Left: sentence and settings, full height. Right: weights | vectors on top, steps below.
+    const float left_w = std::fmax(300.0f, avail.x * 0.29f);
+    ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
     DrawSentencePanel(ctx);
     DrawSettingsPanel(ctx);
     ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("col_heatmap", ImVec2(col_w, top_h), false);
+    ImGui::BeginChild("col_main", ImVec2(0, 0), false);
+    const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.55f);
+    const float half_w = (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f;
+    ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
     DrawHeatmapPanel(ctx);
     ImGui::EndChild();
     ImGui::SameLine();
@@ -141,6 +143,7 @@ void DrawLab(Context& ctx) {
     ImGui::EndChild();
     ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
     DrawStepsPanel(ctx);
+    ImGui::EndChild();
     ImGui::EndChild();
   }
   ImGui::End();

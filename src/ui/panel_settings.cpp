@@ -53,6 +53,10 @@ void DrawSettingsPanel(Context& ctx) {
                           {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
                           {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional}});
     }
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kTryTitle));
+    ImGui::TextWrapped("%s", L(tr::kTry));
   }
   EndPanel();
 }

@@ -11,7 +11,7 @@ namespace ui {
 
 namespace {
 
-void DrawTable(Context& ctx, float width) {
+void DrawTable(Context& ctx, float width, float max_height) {
   app::AppState& s = ctx.state;
   const attn::StepTable& st = s.result.steps;
   const int dv = s.result.trace.d_v;
@@ -20,7 +20,7 @@ void DrawTable(Context& ctx, float width) {
                                 ImGuiTableFlags_SizingFixedFit;
   // As tall as its rows (header, N tokens, the sums), scrolling beyond the space there is.
   const float rows_h = (static_cast<float>(st.rows.size()) + 2.0f) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + 4.0f;
-  const float h = std::min(rows_h, ImGui::GetContentRegionAvail().y);
+  const float h = std::min(rows_h, max_height);
   if (!ImGui::BeginTable("steps", 7, flags, ImVec2(width, h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("i");
@@ -108,20 +108,20 @@ void DrawStepsPanel(Context& ctx) {
   std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
   if (BeginPanel(title, "steps", ImVec2(0, 0))) {
     const float avail = ImGui::GetContentRegionAvail().x;
-    if (avail > 900.0f) {  // wide: table and formula side by side
+    if (avail > 1000.0f) {  // wide: table and formula side by side
       const float table_w = avail * 0.56f;
       ImGui::BeginChild("steps_table", ImVec2(table_w, 0), false);
-      DrawTable(ctx, table_w);
+      DrawTable(ctx, table_w, ImGui::GetContentRegionAvail().y);
       ImGui::EndChild();
       ImGui::SameLine();
       ImGui::BeginChild("steps_formula", ImVec2(0, 0), false);
       DrawFormula(ctx);
       ImGui::EndChild();
     } else {  // narrow: the formula under the table
-      ImGui::BeginChild("steps_table", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.5f), false);
-      DrawTable(ctx, 0);
-      ImGui::EndChild();
+      DrawTable(ctx, 0, ImGui::GetContentRegionAvail().y * 0.5f);
+      ImGui::BeginChild("steps_formula", ImVec2(0, 0), false);
       DrawFormula(ctx);
+      ImGui::EndChild();
     }
   }
   EndPanel();
