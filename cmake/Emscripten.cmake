@@ -22,9 +22,16 @@ function(attnlab_configure_web_target target)
     -sEXPORTED_FUNCTIONS=_main,_attnlab_get_state,_attnlab_set_state,_attnlab_get_trace,_attnlab_paste
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
     $<$<CONFIG:Debug>:-sASSERTIONS=2>)
-  # The page, its script and styles sit next to index.js.
+  # The page, its script and styles sit next to index.js; copied whenever one of them changes
+  # (not only when the wasm relinks).
   file(GLOB web_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/*")
-  add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${web_files} "${site}"
-    COMMENT "Copying web/ into ${site}" VERBATIM)
+  set(copied "")
+  foreach(f IN LISTS web_files)
+    get_filename_component(name "${f}" NAME)
+    add_custom_command(OUTPUT "${site}/${name}"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
+      DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
+    list(APPEND copied "${site}/${name}")
+  endforeach()
+  add_custom_target(attnlab_site ALL DEPENDS ${copied})
 endfunction()
