@@ -46,7 +46,10 @@ Json StateToJson(const LabState& s) {
               {"temperature", c.temperature}, {"scaled", c.scaled},
               {"dModel", c.d_model},        {"dK", c.d_k},
               {"seed", c.seed},             {"positional", c.positional},
-              {"lang", s.lang}};
+              {"heads", c.heads},           {"head", c.head},
+              {"normalizer", NormalizerName(c.normalizer)},
+              {"causal", c.causal},         {"dV", c.d_v},
+              {"target", c.target},         {"lang", s.lang}};
 }
 
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
@@ -54,7 +57,7 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     return Refuse(current, ApiError::kNotAnObject, "", "the state must be a JSON object");
   LabState next = current;
   LabConfig& c = next.config;
-  bool query_given = false;
+  bool query_given = false, head_given = false, target_given = false;
   std::string msg;
   for (const auto& [key, v] : patch.items()) {
     double x = 0;
@@ -72,12 +75,28 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
       if (!v.is_number())
         return Refuse(current, ApiError::kWrongType, key, "temperature must be a number (got " + Describe(v) + ")");
       c.temperature = v.get<double>();
-    } else if (key == "scaled" || key == "positional") {
+    } else if (key == "scaled" || key == "positional" || key == "causal") {
       if (!v.is_boolean()) return Refuse(current, ApiError::kWrongType, key, key + " must be true or false (got " + Describe(v) + ")");
-      (key == "scaled" ? c.scaled : c.positional) = v.get<bool>();
-    } else if (key == "dModel" || key == "dK") {
+      (key == "scaled" ? c.scaled : key == "positional" ? c.positional : c.causal) = v.get<bool>();
+    } else if (key == "heads") {
+      if (!ReadInteger(v, "heads", kMinHeads, kMaxHeads, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
+      c.heads = static_cast<int>(x);
+    } else if (key == "head") {
+      if (!ReadInteger(v, "head", 0, kMaxHeads - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
+      c.head = static_cast<int>(x);
+      head_given = true;
+    } else if (key == "normalizer") {
+      if (!v.is_string() || !ParseNormalizer(v.get<std::string>(), &c.normalizer))
+        return Refuse(current, ApiError::kBadValue, key,
+                      "normalizer must be one of softmax, sparsemax, relunorm, sigmoid, none, hardmax (got " +
+                          Describe(v) + ")");
+    } else if (key == "dModel" || key == "dK" || key == "dV") {
       if (!ReadInteger(v, key.c_str(), kMinDim, kMaxDim, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      (key == "dModel" ? c.d_model : c.d_k) = static_cast<int>(x);
+      (key == "dModel" ? c.d_model : key == "dK" ? c.d_k : c.d_v) = static_cast<int>(x);
+    } else if (key == "target") {
+      if (!ReadInteger(v, "target", -1, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
+      c.target = static_cast<int>(x);
+      target_given = true;
     } else if (key == "seed") {
       if (!ReadInteger(v, "seed", 0, static_cast<double>(kMaxSeed), &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
       c.seed = static_cast<std::uint64_t>(x);
@@ -94,7 +113,10 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     const TokenizeResult t = Tokenize(c.sentence);
     if (t.ok() && c.query >= static_cast<int>(t.tokens.size()))
       c.query = static_cast<int>(t.tokens.size()) - 1;
+    if (t.ok() && !target_given && c.target >= static_cast<int>(t.tokens.size())) c.target = -1;
   }
+  // Fewer heads without a head: the chosen head moves to the last one that still exists.
+  if (!head_given && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;
   const LabError e = ValidateConfig(c);
   if (!e.ok()) {
     PatchResult r = Refuse(current, ApiError::kEngine, e.field, e.message);
@@ -166,14 +188,66 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
                        {"temperature", t.temperature}, {"scaled", state.config.scaled},
                        {"scale", t.scale}, {"dModel", state.config.d_model},
                        {"dK", t.d_k}, {"dV", t.d_v}, {"seed", state.config.seed},
-                       {"positional", state.config.positional}};
+                       {"positional", state.config.positional}, {"heads", state.config.heads},
+                       {"head", state.config.head},
+                       {"normalizer", NormalizerName(state.config.normalizer)},
+                       {"causal", state.config.causal}, {"target", res.target}};
+  // Every head, as h x n x d arrays; then their concatenation and the projected output.
+  Json hq = Json::array(), hk = Json::array(), hv = Json::array(), hw = Json::array(),
+       ho = Json::array(), he = Json::array(), wq = Json::array(), wk = Json::array(),
+       wv = Json::array();
+  for (std::size_t h = 0; h < res.mha.heads.size(); ++h) {
+    const HeadTrace<float>& ht = res.mha.heads[h];
+    hq.push_back(MatrixToJson(ht.Q));
+    hk.push_back(MatrixToJson(ht.K));
+    hv.push_back(MatrixToJson(ht.V));
+    hw.push_back(MatrixToJson(ht.weights));
+    ho.push_back(MatrixToJson(ht.output));
+    he.push_back(VectorToJson(ht.entropy));
+    wq.push_back(MatrixToJson(res.projections.W_Q[h]));
+    wk.push_back(MatrixToJson(res.projections.W_K[h]));
+    wv.push_back(MatrixToJson(res.projections.W_V[h]));
+  }
+  out["heads"] = Json{{"Q", hq}, {"K", hk}, {"V", hv}, {"weights", hw}, {"output", ho},
+                      {"entropy", he}, {"W_Q", wq}, {"W_K", wk}, {"W_V", wv}};
+  out["W_O"] = MatrixToJson(res.projections.W_O);
+  out["concat"] = MatrixToJson(res.mha.concat);
+  out["finalOutput"] = MatrixToJson(res.mha.output);
+  Json mask = Json::array();
+  for (Eigen::Index i = 0; i < res.mha.mask.rows(); ++i) {
+    Json row = Json::array();
+    for (Eigen::Index j = 0; j < res.mha.mask.cols(); ++j) row.push_back(static_cast<bool>(res.mha.mask(i, j)));
+    mask.push_back(std::move(row));
+  }
+  out["mask"] = mask;
+  // Is the pattern recoverable from A? (chosen head, the query's row)
+  const InformationReport& info = res.information;
+  Json ranges = Json::array();
+  for (Eigen::Index i = 0; i < info.ranges.rows(); ++i) ranges.push_back({info.ranges(i, 0), info.ranges(i, 1)});
+  auto vec = [](const VecD& v) {
+    Json a = Json::array();
+    for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+    return a;
+  };
+  out["information"] = Json{{"target", res.target},
+                            {"alternative", vec(info.collision.alpha2)},
+                            {"output", vec(info.collision.output)},
+                            {"output2", vec(info.collision.output2)},
+                            {"maxOutputDiff", info.collision.max_output_diff},
+                            {"unique", info.collision.unique},
+                            {"ranges", ranges},
+                            {"affineRank", info.info.affine_rank},
+                            {"sameOutputDim", info.info.same_output_dim},
+                            {"recoverable", info.info.recoverable}};
   const StepTable& st = res.steps;
   Json rows = Json::array();
   for (const StepRow& r : st.rows)
     rows.push_back(Json{{"token", r.token}, {"score", r.score}, {"scaled", r.scaled},
-                        {"exp", r.exp}, {"weight", r.weight}, {"weighted", VectorToJson(r.weighted)}});
+                        {"exp", r.exp}, {"weight", r.weight}, {"masked", r.masked},
+                        {"weighted", VectorToJson(r.weighted)}});
   out["steps"] = Json{{"query", st.query}, {"token", res.tokens[st.query].text},
                       {"rowMax", st.row_max}, {"expSum", st.exp_sum},
+                      {"entropy", st.entropy}, {"weightSum", st.weight_sum},
                       {"rows", rows}, {"output", VectorToJson(st.output)}};
   out["vectors"] = Json{{"points", MatrixToJson(res.vectors.points)},
                         {"explained", res.vectors.explained},

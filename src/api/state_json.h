@@ -34,9 +34,10 @@ Json StateToJson(const LabState& state);
 
 // Applies the fields present in `patch` to `current` and validates the result with the engine.
 // Field names: sentence, query, projection, temperature, scaled, dModel, dK, seed, positional,
-// lang. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
+// heads, head, normalizer, causal, dV, target, lang. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
 // value refuses the whole patch. When the sentence changes and no query is given, the query is
-// kept if it still exists and moved to the last token otherwise.
+// kept if it still exists and moved to the last token otherwise; likewise the chosen head when
+// the number of heads shrinks.
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch);
 PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_text);
 

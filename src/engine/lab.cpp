@@ -1,6 +1,6 @@
 // The lab: validation of a configuration, and the one pipeline every front end calls.
-// Shapes: N = tokens, D = d_model, Dv = d_v.
-// No FMA contraction, for the same bits natively and in wasm (see attention.cpp).
+// Shapes: N = tokens, D = d_model, H = heads, Dv = d_v.
+// No FMA contraction, for the same bits natively and in wasm (see linalg.h).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
@@ -57,6 +57,26 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
   if (!e.ok()) return e;
   e = CheckDim("dK", cfg.d_k);  // checked in identity mode too: random mode will use it
   if (!e.ok()) return e;
+  e = CheckDim("dV", cfg.d_v);
+  if (!e.ok()) return e;
+  if (cfg.target < -1 || cfg.target >= n_tokens) {
+    return Refuse(ConfigError::kTargetOutOfRange, "target",
+                  "target must be -1 (automatic) or a token index between 0 and " +
+                      std::to_string(n_tokens - 1) + " (got " + std::to_string(cfg.target) + ")",
+                  cfg.target);
+  }
+  if (cfg.heads < kMinHeads || cfg.heads > kMaxHeads) {
+    return Refuse(ConfigError::kHeadsOutOfRange, "heads",
+                  "heads must be an integer between " + std::to_string(kMinHeads) + " and " +
+                      std::to_string(kMaxHeads) + " (got " + std::to_string(cfg.heads) + ")",
+                  cfg.heads);
+  }
+  if (cfg.head < 0 || cfg.head >= cfg.heads) {
+    return Refuse(ConfigError::kHeadOutOfRange, "head",
+                  "head must be a head index between 0 and " + std::to_string(cfg.heads - 1) +
+                      " (got " + std::to_string(cfg.head) + ")",
+                  cfg.head);
+  }
   // Written so that NaN fails: every comparison with NaN is false.
   if (!(std::isfinite(cfg.temperature) && cfg.temperature >= kMinTemperature &&
         cfg.temperature <= kMaxTemperature)) {
@@ -126,19 +146,39 @@ LabResult ComputeLab(const LabConfig& cfg) {
   for (const Token& tok : result.tokens) texts.push_back(tok.text);
   const MatF x = EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional);  // (N, D)
 
-  AttentionConfig acfg;
-  acfg.projection = cfg.projection;
-  acfg.d_k = cfg.d_k;
-  acfg.temperature = cfg.temperature;
-  acfg.scaled = cfg.scaled;
-  acfg.seed = cfg.seed;
+  // pass 1: every head (self-attention: keys and values are X too)
+  result.projections = cfg.projection == Projection::kIdentity
+                           ? IdentityWeights<float>(cfg.d_model, cfg.heads)
+                           : RandomWeights<float>(cfg.d_model, cfg.heads, cfg.d_k, cfg.d_v,
+                                                  cfg.seed);
+  if (cfg.projection == Projection::kIdentity && cfg.d_v < cfg.d_model) {
+    // Fewer value dimensions: v = the first d_v coordinates of x (W_V = I[:, :d_v]), and W_O
+    // puts each head's d_v numbers back on those coordinates, averaged over the heads.
+    const int d = cfg.d_model, dv = cfg.d_v, heads = cfg.heads;
+    for (MatF& wv : result.projections.W_V) wv = MatF::Identity(d, d).leftCols(dv);  // (D, Dv)
+    result.projections.W_O.setZero(static_cast<Eigen::Index>(heads) * dv, d);       // (H*Dv, D)
+    for (int k = 0; k < heads; ++k)
+      for (int c = 0; c < dv; ++c)
+        result.projections.W_O(static_cast<Eigen::Index>(k) * dv + c, c) = 1.0f / static_cast<float>(heads);
+  }
+  MultiHeadConfig mcfg;
+  mcfg.head.normalizer = cfg.normalizer;
+  mcfg.head.temperature = cfg.temperature;
+  mcfg.head.scaled = cfg.scaled;
+  mcfg.causal = cfg.causal;
   std::string why;
-  if (!AttentionForward<float>(result.trace, x, acfg, &why)) {
+  if (!MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why)) {
     // Unreachable from valid settings (embedding entries stay below 10, scores far below
     // float's range); kept so that a future change fails loudly instead of drawing NaN.
     result.error = Refuse(ConfigError::kNumericOverflow, "scores", why, 0);
     return result;
   }
+
+  // pass 2: the chosen head as the single-head trace the panels read
+  const std::size_t h = static_cast<std::size_t>(cfg.head);
+  AttentionTraceFromHead<float>(result.trace, x, result.projections.W_Q[h],
+                                result.projections.W_K[h], result.projections.W_V[h],
+                                result.mha.heads[h], result.mha.mask, cfg.normalizer);
 
   result.steps = MakeStepTable(result.trace, result.tokens, cfg.query);
 
@@ -152,6 +192,16 @@ LabResult ComputeLab(const LabConfig& cfg) {
   pts.bottomRows(1) = tr.output.row(cfg.query);                                    // (1, Dv) A
   result.vectors = ProjectPca2D(pts);
   result.value_hull = ConvexHull2D(result.vectors.points.topRows(n));
+
+  // Information panel: the query's weights and the chosen head's values, in double.
+  const MatD values = tr.V.cast<double>();                                  // (N, Dv)
+  const VecD alpha = tr.weights.row(cfg.query).transpose().cast<double>();  // (N)
+  int top = 0;
+  for (int i = 1; i < n; ++i)
+    if (alpha(i) > alpha(top)) top = i;
+  result.target = cfg.target >= 0 ? cfg.target : (top + 1) % n;
+  result.information = AnalyzeInformation(values, alpha, result.target);
+  if (n <= 6) result.same_output_vertices = SameOutputVertices(values, alpha);
   return result;
 }
 
@@ -166,6 +216,12 @@ StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<To
   const std::size_t q = static_cast<std::size_t>(query);
   table.row_max = trace.row_max(query);
   table.exp_sum = trace.row_sum(query);
+  table.entropy = trace.entropy.size() == n ? trace.entropy(query) : 0.0f;
+  table.weight_sum = 0;
+  for (Eigen::Index i = 0; i < trace.weights.cols(); ++i) {
+    table.weight_sum += trace.weights(query, i);  // in order
+  }
+  const bool has_mask = trace.mask.rows() == n && trace.mask.cols() == trace.weights.cols();
   table.rows.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     StepRow& row = table.rows[static_cast<std::size_t>(i)];
@@ -176,6 +232,7 @@ StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<To
     row.scaled = trace.scaled(query, i);
     row.exp = trace.exps(query, i);
     row.weight = trace.weights(query, i);
+    row.masked = has_mask && !trace.mask(query, i);
     row.weighted = trace.weighted_values[q].row(i).transpose();  // (Dv)
   }
   table.output = trace.output.row(query).transpose();  // (Dv)

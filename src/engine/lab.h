@@ -5,6 +5,8 @@
 
 #include "attention.h"
 #include "geometry.h"
+#include "information.h"
+#include "multihead.h"
 #include "tokenizer.h"
 
 #include <cstdint>
@@ -19,6 +21,8 @@ constexpr int kMaxDim = 64;
 constexpr double kMinTemperature = 1e-3;
 constexpr double kMaxTemperature = 1e3;
 constexpr std::uint64_t kMaxSeed = 4294967295ull;  // 2^32 - 1: exact in a JS number
+constexpr int kMinHeads = 1;
+constexpr int kMaxHeads = 8;
 
 struct LabConfig {
   std::string sentence = "я люблю суши";
@@ -30,6 +34,15 @@ struct LabConfig {
   int d_k = 8;  // used by Projection::kRandom; identity uses d_model
   std::uint64_t seed = 1;
   bool positional = true;
+  int heads = 1;                                // kMinHeads..kMaxHeads
+  Normalizer normalizer = Normalizer::kSoftmax;  // how scaled scores become weights
+  bool causal = false;                          // token i attends to tokens 0..i only
+  int head = 0;                                 // the chosen head (0..heads-1): trace, steps,
+                                                // vectors follow it
+  int d_v = 8;     // width of the values: random W_V is (D, d_v); identity keeps the first
+                   // min(d_v, d_model) coordinates of x ("project the values to fewer dimensions")
+  int target = -1; // the information panel's second scenario moves weight onto this token;
+                   // -1 = the token after the one the query leans on most (the seed's t -> t+1)
 };
 
 // A refusal: which field, and why (English, one line). `code` lets the UI translate it.
@@ -43,49 +56,71 @@ enum class ConfigError {
   kDimOutOfRange,       // d_model or d_k
   kTemperatureInvalid,  // NaN, infinite, <= 0 or out of range
   kSeedOutOfRange,
-  kNumericOverflow      // scores overflowed float
+  kNumericOverflow,     // scores overflowed float
+  kHeadsOutOfRange,     // heads not in kMinHeads..kMaxHeads
+  kHeadOutOfRange,      // head not in 0..heads-1
+  kTargetOutOfRange     // target not in -1..N-1
 };
 
 struct LabError {
   ConfigError code = ConfigError::kNone;
-  std::string field;    // "sentence", "query", "dModel", "dK", "temperature", "seed", ...
+  std::string field;    // "sentence", "query", "dModel", "dK", "heads", "head", "temperature",
+                        // "seed", "scores" (numeric overflow)
   std::string message;  // English, one line
   double value = 0;     // the offending number or count, for translated messages
   bool ok() const { return code == ConfigError::kNone; }
 };
 
-// One row of the steps panel: what token i contributes to the query's output.
+// One row of the steps panel: what token i contributes to the query's output. The names are
+// softmax's; for every normalizer  weight == exp / exp_sum  (numerator / denominator, see the
+// table in multihead.h and AttentionTrace).
 struct StepRow {
   std::string token;
   float score = 0;   // q . k_i
   float scaled = 0;  // score * scale / temperature
-  float exp = 0;     // exp(scaled - max)
-  float weight = 0;  // scale(i) = alpha_i
+  float exp = 0;     // the numerator: softmax exp(scaled - max), sparsemax max(scaled - tau, 0),
+                     // relunorm relu(scaled) (or 1), sigmoid sigmoid(scaled), none scaled,
+                     // hardmax 1/k on the k maxima; 0 when masked
+  float weight = 0;  // alpha_i = exp / exp_sum
   VecF weighted;     // (Dv) alpha_i * v_i
+  bool masked = false;  // the query may not attend to token i (weight 0)
 };
 
 struct StepTable {
   int query = 0;
-  float row_max = 0;  // the shift m subtracted before exp
-  float exp_sum = 0;  // sum_i exp(scaled_i - m)
+  float row_max = 0;  // the shift: softmax the max m subtracted before exp, sparsemax the
+                      // threshold tau, the others 0
+  float exp_sum = 0;  // the denominator: softmax sum_i exp(scaled_i - m), relunorm sum_i
+                      // relu(scaled_i) (or the number of allowed tokens), the others 1
   std::vector<StepRow> rows;
   VecF output;        // (Dv) A = sum_i alpha_i v_i
+  float entropy = 0;     // the row's entropy in nats (HeadTrace::entropy)
+  float weight_sum = 0;  // sum_i alpha_i, in order (1 for softmax, sparsemax, relunorm, hardmax
+                         // up to rounding; anything for sigmoid and none; 0 if all masked)
 };
 
 struct LabResult {
   LabError error;              // when !error.ok() nothing below is valid
   std::vector<Token> tokens;
-  AttentionTrace<float> trace;
-  StepTable steps;             // for config.query
-  // Vectors panel: PCA over the rows [v_0..v_{N-1}; alpha_0 v_0..alpha_{N-1} v_{N-1}; A].
+  AttentionTrace<float> trace;  // the chosen head (config.head), its output before W_O
+  MultiHeadTrace<float> mha;    // every head, their concatenation and the projected output
+  MultiHeadWeights<float> projections;  // W_Q, W_K, W_V of every head, and W_O
+  StepTable steps;             // for config.query, in the chosen head
+  // Vectors panel (chosen head): PCA over the rows [v_0..v_{N-1}; alpha_0 v_0..; A].
   Pca2D vectors;               // points: (2N + 1, 2)
   std::vector<int> value_hull; // hull of the first N projected points (the values)
+  // Information panel (chosen head, the query's row): is the pattern recoverable from A?
+  int target = 0;                       // the target actually used (config.target resolved)
+  InformationReport information;        // AnalyzeInformation(V, alpha, target)
+  std::vector<VecD> same_output_vertices;  // vertices of the weights giving the same A (N <= 6)
 };
 
 // Checks every field; the first problem found is returned (sentence first).
 LabError ValidateConfig(const LabConfig& cfg);
 
-// Validates, tokenizes, embeds and runs attention. Never throws for bad input.
+// Validates, tokenizes, embeds and runs multi-head self-attention (MultiHeadForward<float>):
+// identity projection = IdentityWeights(d_model, heads) (every head q = k = v = x, W_O the
+// average), random = RandomWeights(d_model, heads, d_k, d_k, seed). Never throws for bad input.
 LabResult ComputeLab(const LabConfig& cfg);
 
 // Step table of one query from a finished trace.

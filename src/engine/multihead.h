@@ -6,7 +6,11 @@
 // Conventions (PyTorch's scaled_dot_product_attention / nn.MultiheadAttention, batch_first):
 //   every (N, M) matrix is rows = queries, columns = keys;
 //   scores = Q K^T, scaled = scores * scale / temperature, scale = 1/sqrt(Dk) by default;
-//   mask(i, j) == true means query i MAY attend to key j; masked positions get weight 0;
+//   mask(i, j) == true means query i MAY attend to key j (SDPA's boolean attn_mask; note that
+//   nn.MultiheadAttention's key_padding_mask/attn_mask use the opposite sense);
+//   causal: key j is allowed for query i iff j <= i, aligned top-left as SDPA's is_causal
+//   (torch.tril(ones(N, M))); when N > M the rows i >= M see every key;
+//   masked positions get weight 0 and take no part in the normalization;
 //   a row with every key masked gets all-zero weights and a zero output (never NaN), and no
 //   gradient flows through it. (PyTorch returns NaN there; we define it.)
 //
@@ -15,6 +19,21 @@
 //            O_h = P_h V_h                                        (N, Dv)
 //   concat = [O_1 ... O_H]                                        (N, H*Dv)
 //   output = concat W_O                                           (N, Do)
+//
+// Every normalizer is written, row by row, as  weight = numerator / denominator  (the steps
+// panel shows the three), with a per-row `shift`:
+//   normalizer  shift          numerator (allowed j)     denominator
+//   softmax     m = max_j s_j  exp(s_j - m)              sum_j exp(s_j - m)
+//   sparsemax   tau            max(s_j - tau, 0)         1
+//   relunorm    0              relu(s_j)                 sum_j relu(s_j)   (> 0)
+//                              1   (no s_j > 0: uniform) number of allowed keys
+//   sigmoid     0              sigmoid(s_j)              1
+//   none        0              s_j                       1
+//   hardmax     0              1/k on the k maxima, or 0 1
+// Masked entries have numerator 0; a fully masked row has shift 0, numerators 0, denominator 1.
+// weight == numerator / denominator holds to the last bit (the weights are computed so);
+// for sparsemax the numerator is max(s_j - tau, 0) up to rounding (computed from the row
+// shifted by its max, which sparsemax ignores, so that float keeps its digits).
 #pragma once
 
 #include "embedding.h"
@@ -39,17 +58,25 @@ enum class Normalizer {
 };
 
 const char* NormalizerName(Normalizer n);  // "softmax", "sparsemax", "relunorm", "sigmoid", "none", "hardmax"
+// Exact names only; *out is left untouched on failure.
 bool ParseNormalizer(const std::string& name, Normalizer* out);
 bool NormalizerHasGradient(Normalizer n);  // false only for hardmax
 
-// Masks: causal (key j <= query i, aligned at the end when M != N: j <= i + M - N), all-true.
+// Masks: causal (key j <= query i, top-left aligned as SDPA's is_causal), all-true.
 Mask CausalMask(int n, int m);
 Mask FullMask(int n, int m);
+// The mask actually used: all true, AND causal when asked, AND `explicit_mask` when not empty
+// (it must then be (n, m); a mask of another shape is ignored: MultiHeadForward refuses it).
+Mask CombineMasks(int n, int m, bool causal, const Mask& explicit_mask);
+// mask(i, j), where an empty (0x0) mask allows everything.
+inline bool MaskAllows(const Mask& mask, Eigen::Index i, Eigen::Index j) {
+  return mask.size() == 0 || mask(i, j);
+}
 
 struct HeadConfig {
   Normalizer normalizer = Normalizer::kSoftmax;
   double temperature = 1.0;     // > 0
-  std::optional<double> scale;  // the factor on Q K^T; empty = 1/sqrt(Dk)
+  std::optional<double> scale;  // the factor on Q K^T (any finite number); empty = 1/sqrt(Dk)
   bool scaled = true;           // when `scale` is empty: false means scale = 1
 };
 
@@ -61,11 +88,16 @@ struct HeadTrace {
   Mat<T> V;        // (M, Dv)
   Mat<T> scores;   // (N, M) Q K^T
   Mat<T> scaled;   // (N, M) scores * scale / temperature (masked entries kept as computed)
-  Mat<T> weights;  // (N, M) the normalizer's output; 0 where masked
+  Vec<T> shift;        // (N) the row's shift (table above: softmax max, sparsemax tau, else 0)
+  Mat<T> numerator;    // (N, M) the table above; 0 where masked
+  Vec<T> denominator;  // (N) the table above; 1 for a fully masked row
+  Mat<T> weights;  // (N, M) the normalizer's output = numerator / denominator; 0 where masked
   Mat<T> output;   // (N, Dv) weights V
-  Vec<T> entropy;  // (N) -sum_j p_ij log p_ij over p_ij > 0 (of the weights renormalized to sum
-                   // 1 for sigmoid/none when their row sum is > 0), for the temperature panel
+  Vec<T> entropy;  // (N) in nats, -sum_j p_ij log p_ij over p_ij > 0, for the temperature
+                   // panel; for sigmoid and none p_ij = max(w_ij, 0) / sum_k max(w_ik, 0)
+                   // (a distribution made of the positive weights); 0 when no weight is > 0
   T scale = 1;     // the factor actually used
+  T temperature = 1;  // the temperature actually used (rounded to T)
 };
 
 template <typename T>
@@ -79,17 +111,27 @@ struct HeadGrads {
 };
 
 // Forward of one head. mask may be empty (0x0) for "attend everywhere"; otherwise (N, M).
+// Returns false with an English one-line message on bad shapes, a temperature that is not a
+// finite number > 0, a non-finite scale, non-finite inputs or results (the trace is then
+// unspecified). Q, K, V may be fields of `out` itself.
 template <typename T>
-void HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<T>& V,
-                 const Mask& mask, const HeadConfig& cfg);
-// Backward of one head: dOut is dL/d output (N, Dv). Hardmax gives zero dQ, dK (dV is exact).
+bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<T>& V,
+                 const Mask& mask, const HeadConfig& cfg, std::string* error = nullptr);
+// Backward of one head: dOut is dL/d output (N, Dv); overwrites every field of g. Hardmax gives
+// zero dQ, dK, dscaled, dscores (dweights and dV are exact). Returns false (g unspecified) when
+// dOut is not (N, Dv) for this trace.
 template <typename T>
-void HeadBackward(HeadGrads<T>& g, const Mat<T>& dOut, const HeadTrace<T>& fwd, const Mask& mask,
-                  const HeadConfig& cfg);
+bool HeadBackward(HeadGrads<T>& g, const Mat<T>& dOut, const HeadTrace<T>& fwd, const Mask& mask,
+                  const HeadConfig& cfg, std::string* error = nullptr);
 
 // The normalizers alone, row by row, and their backward (vector-Jacobian product).
 template <typename T>
 Mat<T> NormalizeRows(const Mat<T>& scaled, const Mask& mask, Normalizer n);  // (N, M) -> (N, M)
+// The same with the parts of the table above: weights (N, M), shift (N), numerator (N, M),
+// denominator (N). NormalizeRows returns exactly these weights.
+template <typename T>
+void NormalizeRowsParts(Mat<T>& weights, Vec<T>& shift, Mat<T>& numerator, Vec<T>& denominator,
+                        const Mat<T>& scaled, const Mask& mask, Normalizer n);
 template <typename T>
 Mat<T> NormalizeRowsBackward(const Mat<T>& dweights, const Mat<T>& weights, const Mat<T>& scaled,
                              const Mask& mask, Normalizer n);  // dL/dP -> dL/d scaled, (N, M)
@@ -104,9 +146,13 @@ struct MultiHeadWeights {
 };
 
 // identity: every head has q = k = v = x (Dk = Dv = D) and W_O averages the heads
-//           ([I; ...; I] / H), so one head reproduces the seed's account exactly.
+//           ([I; ...; I] / H), so every head reproduces the seed's account exactly, and so does
+//           the final output for H = 1 and 2 (for more heads it is that output within a few
+//           roundings: the partial sums of o/H need not be representable).
 // random:   seeded W_Q, W_K ~ N(0, 1/D) (D, Dk), W_V (D, Dv), W_O ~ N(0, 1/(H*Dv)) (H*Dv, D);
-//           head h of seed s draws from streams distinct from every other head and matrix.
+//           RandomProjection's streams with which = 4h + 0 (W_Q), 4h + 1 (W_K), 4h + 2 (W_V)
+//           for head h, and which = 3 for W_O: head 0 has exactly the v0 single-head matrices,
+//           and every head and matrix draws from its own stream.
 template <typename T>
 MultiHeadWeights<T> IdentityWeights(int d_model, int heads);
 template <typename T>
@@ -137,15 +183,43 @@ struct MultiHeadConfig {
 };
 
 // Self-attention when `Y` is null (keys and values from X), cross-attention otherwise.
-// Returns false with an English message on shape mismatches or non-finite results.
+// Heads may differ in Dk and Dv (W_O then has sum_h Dv_h rows). Returns false with an English
+// one-line message on shape mismatches, non-finite inputs or non-finite results.
 template <typename T>
 bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
                       const MultiHeadWeights<T>& w, const MultiHeadConfig& cfg,
                       std::string* error = nullptr);
 // dOutput: (N, Do). For self-attention every path into X is summed into dX and dY is empty.
+// `fwd` must come from MultiHeadForward with the same X, Y, w and cfg (its mask is reused).
+// Overwrites every field of g; returns false (g unspecified) when dOutput is not (N, Do).
 template <typename T>
-void MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiHeadTrace<T>& fwd,
+bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiHeadTrace<T>& fwd,
                        const Mat<T>& X, const Mat<T>* Y, const MultiHeadWeights<T>& w,
-                       const MultiHeadConfig& cfg);
+                       const MultiHeadConfig& cfg, std::string* error = nullptr);
+
+// Explicit instantiations live in multihead.cpp (float for the lab, double for the tests).
+#define ATTN_MULTIHEAD_EXTERN(T)                                                                \
+  extern template bool HeadForward<T>(HeadTrace<T>&, const Mat<T>&, const Mat<T>&,              \
+                                      const Mat<T>&, const Mask&, const HeadConfig&,            \
+                                      std::string*);                                            \
+  extern template bool HeadBackward<T>(HeadGrads<T>&, const Mat<T>&, const HeadTrace<T>&,       \
+                                       const Mask&, const HeadConfig&, std::string*);           \
+  extern template Mat<T> NormalizeRows<T>(const Mat<T>&, const Mask&, Normalizer);              \
+  extern template void NormalizeRowsParts<T>(Mat<T>&, Vec<T>&, Mat<T>&, Vec<T>&, const Mat<T>&, \
+                                             const Mask&, Normalizer);                          \
+  extern template Mat<T> NormalizeRowsBackward<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&,  \
+                                                  const Mask&, Normalizer);                     \
+  extern template MultiHeadWeights<T> IdentityWeights<T>(int, int);                             \
+  extern template MultiHeadWeights<T> RandomWeights<T>(int, int, int, int, std::uint64_t);      \
+  extern template bool MultiHeadForward<T>(MultiHeadTrace<T>&, const Mat<T>&, const Mat<T>*,    \
+                                           const MultiHeadWeights<T>&, const MultiHeadConfig&,  \
+                                           std::string*);                                       \
+  extern template bool MultiHeadBackward<T>(MultiHeadGrads<T>&, const Mat<T>&,                  \
+                                            const MultiHeadTrace<T>&, const Mat<T>&,            \
+                                            const Mat<T>*, const MultiHeadWeights<T>&,          \
+                                            const MultiHeadConfig&, std::string*);
+ATTN_MULTIHEAD_EXTERN(float)
+ATTN_MULTIHEAD_EXTERN(double)
+#undef ATTN_MULTIHEAD_EXTERN
 
 }  // namespace attn

@@ -46,6 +46,9 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
       case ConfigError::kTemperatureInvalid: return "Температура должна быть конечным числом от 0.001 до 1000.";
       case ConfigError::kSeedOutOfRange: return "seed должен быть целым от 0 до 4294967295.";
       case ConfigError::kNumericOverflow: return "Оценки вышли за пределы float: уменьшите величины.";
+      case ConfigError::kHeadsOutOfRange: return "Число голов должно быть целым от 1 до 8.";
+      case ConfigError::kHeadOutOfRange: return "Номер головы вне диапазона 0..h−1.";
+      case ConfigError::kTargetOutOfRange: return "target должен быть −1 (автоматически) или номером токена.";
       case ConfigError::kNone: break;
     }
   }

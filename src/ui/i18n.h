@@ -77,6 +77,44 @@ inline constexpr Text kVectorsLegend{"● vᵢ (values)   ○ αᵢ·vᵢ (scale
 inline constexpr Text kVectorsNote{"A is a weighted average of the values (weights ≥ 0, sum 1), so it always lies inside their hull; the dashed path adds the αᵢ·vᵢ one by one from the origin.",
                                    "A — взвешенное среднее значений (веса ≥ 0, сумма 1), поэтому A всегда внутри их оболочки; пунктир складывает αᵢ·vᵢ по очереди от начала координат."};
 inline constexpr Text kOrigin{"0", "0"};
+inline constexpr Text kHeads{"heads h", "головы h"};
+inline constexpr Text kHeadOf{"Head %d of %d", "Голова %d из %d"};
+inline constexpr Text kHeadsStrip{"All heads (click one to follow it):", "Все головы (нажмите, чтобы выбрать):"};
+inline constexpr Text kNormalizer{"normalizer", "нормировка"};
+inline constexpr Text kNormSoftmax{"softmax", "softmax"};
+inline constexpr Text kNormSparsemax{"sparsemax (exact zeros)", "sparsemax (точные нули)"};
+inline constexpr Text kNormRelu{"relu(s) / Σ relu(s)", "relu(s) / Σ relu(s)"};
+inline constexpr Text kNormSigmoid{"sigmoid (no normalization)", "сигмоида (без нормировки)"};
+inline constexpr Text kNormNone{"none (raw scores as weights)", "нет (сырые оценки как веса)"};
+inline constexpr Text kNormHardmax{"hardmax (one-hot)", "hardmax (one-hot)"};
+inline constexpr Text kHardmaxNote{"hardmax is forward only: its gradient is zero everywhere, so nothing can be learned through it.",
+                                   "hardmax — только прямой проход: его градиент всюду равен нулю, через него ничему не научиться."};
+inline constexpr Text kMask{"mask", "маска"};
+inline constexpr Text kMaskNone{"none", "нет"};
+inline constexpr Text kMaskCausal{"causal (earlier tokens only)", "каузальная (только предыдущие)"};
+inline constexpr Text kEntropyHeader{"H", "H"};
+inline constexpr Text kEntropyNote{"H = each row's entropy in nats (uniform over N keys: ln N; one-hot: 0)",
+                                   "H = энтропия каждой строки в натах (равномерно по N ключам: ln N; one-hot: 0)"};
+inline constexpr Text kMasked{"masked", "маска"};
+inline constexpr Text kColNumSparsemax{"max(sᵢ − τ, 0)", "max(sᵢ − τ, 0)"};
+inline constexpr Text kColNumRelu{"relu(sᵢ)", "relu(sᵢ)"};
+inline constexpr Text kColNumSigmoid{"σ(sᵢ)", "σ(sᵢ)"};
+inline constexpr Text kColNumNone{"sᵢ", "sᵢ"};
+inline constexpr Text kColNumHardmax{"one-hot", "one-hot"};
+inline constexpr Text kRuleSoftmax{"scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)",
+                                   "scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)"};
+inline constexpr Text kRuleSparsemax{"αᵢ = max(sᵢ − τ, 0) with τ = %s chosen so that Σ αᵢ = 1: low scores get exactly 0",
+                                     "αᵢ = max(sᵢ − τ, 0), где τ = %s подобран так, что Σ αᵢ = 1: малые оценки дают ровно 0"};
+inline constexpr Text kRuleRelu{"αᵢ = relu(sᵢ) / Σⱼ relu(sⱼ) (no positive score: equal weights)",
+                                "αᵢ = relu(sᵢ) / Σⱼ relu(sⱼ) (нет положительных оценок — равные веса)"};
+inline constexpr Text kRuleSigmoid{"αᵢ = σ(sᵢ) = 1 / (1 + e^(−sᵢ)), each on its own: the weights sum to %s, not 1",
+                                   "αᵢ = σ(sᵢ) = 1 / (1 + e^(−sᵢ)), каждая сама по себе: сумма весов %s, а не 1"};
+inline constexpr Text kRuleNone{"αᵢ = sᵢ: the raw scores, unbounded; they sum to %s",
+                                "αᵢ = sᵢ: сырые оценки без ограничений; их сумма %s"};
+inline constexpr Text kRuleHardmax{"αᵢ = 1 on the largest score (shared on ties), 0 elsewhere",
+                                   "αᵢ = 1 у наибольшей оценки (поровну при равенстве), иначе 0"};
+inline constexpr Text kVectorsNoteUnnormalized{"With this normalizer the weights need not be ≥ 0 or sum to 1, so A is not an average and can leave the hull of the values: that is what softmax guarantees against.",
+                                               "С этой нормировкой веса не обязаны быть ≥ 0 и давать в сумме 1, поэтому A — не среднее и может выйти из оболочки значений: именно от этого защищает softmax."};
 inline constexpr Text kTryTitle{"Try this", "Попробуйте"};
 inline constexpr Text kTry{
     "• Click «суши»: each token's row of weights is its own pattern.\n"

@@ -5,12 +5,14 @@
 #include "ui/ui.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace ui {
 
 namespace {
-constexpr int kWeightsSlot = 0;
+constexpr int kWeightsSlot = 0;     // the chosen head, large
+constexpr int kFirstHeadSlot = 1;   // then one small picture per head
 constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities: one fixed scale for all
 }  // namespace
 
@@ -23,13 +25,40 @@ void DrawHeatmapPanel(Context& ctx) {
     ImGui::TextWrapped("%s", L(tr::kHeatmapCaption));
     ctx.heatmap.Upload(kWeightsSlot, attn::ToRowMajor(t.weights), n, n);
 
+    // Several heads: all of them small, side by side; a click follows that head.
+    const int heads = static_cast<int>(s.result.mha.heads.size());
+    if (heads > 1) {
+      ImGui::TextDisabled("%s", L(tr::kHeadsStrip));
+      const float gap = ImGui::GetStyle().ItemSpacing.x;
+      const float small = std::min(56.0f, (ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads);
+      ImDrawList* sdl = ImGui::GetWindowDrawList();
+      for (int h = 0; h < heads; ++h) {
+        ctx.heatmap.Upload(kFirstHeadSlot + h, attn::ToRowMajor(s.result.mha.heads[h].weights), n, n);
+        if (h) ImGui::SameLine();
+        const ImVec2 a = ImGui::GetCursorScreenPos();
+        ImGui::PushID(h);
+        if (ImGui::InvisibleButton("head", ImVec2(small, small))) app::ApplyPatch(s, {{"head", h}});
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
+        ImGui::PopID();
+        const ImVec2 b(a.x + small, a.y + small);
+        ctx.heatmap.Draw(sdl, kFirstHeadSlot + h, a, b, kMin, kMax);
+        sdl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
+                     h == s.lab.config.head ? IM_COL32(245, 155, 40, 255) : IM_COL32(90, 90, 100, 255), 0, 0,
+                     h == s.lab.config.head ? 2.5f : 1.0f);
+        char num[16];
+        std::snprintf(num, sizeof num, "%d", h + 1);
+        sdl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(255, 255, 255, 230), num);
+      }
+    }
+
     // Room for the row labels on the left and the column labels on top.
     float label_w = 0;
     for (const auto& tok : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(tok.text.c_str()).x);
     label_w = std::min(label_w + 8.0f, 110.0f);
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float side = std::max(40.0f, std::min(avail.x - label_w - 4.0f, avail.y - 3.5f * line));
+    const float entropy_w = ImGui::CalcTextSize("H 0.000").x + 10.0f;  // the rows' entropy, on the right
+    const float side = std::max(40.0f, std::min(avail.x - label_w - entropy_w - 4.0f, avail.y - 4.6f * line));
     const float cell = side / static_cast<float>(std::max(n, 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 p0(origin.x + label_w, origin.y + line);
@@ -63,6 +92,28 @@ void DrawHeatmapPanel(Context& ctx) {
                       w > 0.6f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 230), txt);
         }
     }
+    // Masked cells: hatched, so that a 0 from the mask reads differently from a learned 0.
+    const attn::Mask& mask = s.result.mha.mask;
+    if (mask.rows() == n && mask.cols() == n && cell >= 6.0f) {
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (!mask(i, j)) {
+            const ImVec2 a(p0.x + cell * j, p0.y + cell * i), b(a.x + cell, a.y + cell);
+            dl->AddLine(a, b, IM_COL32(160, 160, 170, 120), 1.0f);
+            dl->AddLine(ImVec2(a.x + cell * 0.5f, a.y), ImVec2(b.x, a.y + cell * 0.5f), IM_COL32(160, 160, 170, 120), 1.0f);
+            dl->AddLine(ImVec2(a.x, a.y + cell * 0.5f), ImVec2(a.x + cell * 0.5f, b.y), IM_COL32(160, 160, 170, 120), 1.0f);
+          }
+    }
+    // Each row's entropy, from the engine (nats): how spread out that query's attention is.
+    const attn::Vec<float>& entropy = s.result.mha.heads[s.lab.config.head].entropy;
+    if (entropy.size() == n) {
+      if (cell >= ImGui::GetTextLineHeight() * 0.8f)
+        for (int i = 0; i < n; ++i)
+          dl->AddText(ImVec2(p1.x + 6, p0.y + cell * (i + 0.5f) - ImGui::GetTextLineHeight() * 0.5f),
+                      IM_COL32(180, 200, 220, 255), Num(entropy(i), 2));
+      dl->AddText(ImVec2(p1.x + 6, origin.y), IM_COL32(180, 200, 220, 255), L(tr::kEntropyHeader));
+    }
+
     // The query's row.
     const int q = s.lab.config.query;
     dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p1.x + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
@@ -91,7 +142,9 @@ void DrawHeatmapPanel(Context& ctx) {
     dl->AddText(ImVec2(l1.x - ImGui::CalcTextSize("1").x, l1.y + 2), text_col, "1");
     dl->AddText(ImVec2(l1.x + 8, l0.y), text_col, "αᵢⱼ");
     ImGui::SetCursorScreenPos(ImVec2(origin.x, l1.y + line + 4));
-    ImGui::Dummy(ImVec2(1, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", L(tr::kEntropyNote));
+    ImGui::PopStyleColor();
   }
   EndPanel();
 }

@@ -21,6 +21,39 @@ void DrawSettingsPanel(Context& ctx) {
       app::ApplyPatch(s, {{"positional", positional}});
 
     const float w = ImGui::GetContentRegionAvail().x * 0.55f;
+    // How scores become weights.
+    struct Choice { attn::Normalizer n; const Text* label; };
+    static const Choice kNormalizers[] = {
+        {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
+        {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
+        {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
+    const char* current = "";
+    for (const Choice& ch : kNormalizers)
+      if (ch.n == c.normalizer) current = L(*ch.label);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo(Label(tr::kNormalizer, "normalizer"), current)) {
+      for (const Choice& ch : kNormalizers)
+        if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer))
+          app::ApplyPatch(s, {{"normalizer", attn::NormalizerName(ch.n)}});
+      ImGui::EndCombo();
+    }
+    if (!attn::NormalizerHasGradient(c.normalizer)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
+      ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
+      ImGui::PopStyleColor();
+    }
+    ImGui::TextUnformatted(L(tr::kMask));
+    ImGui::SameLine();
+    if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
+    ImGui::SameLine();
+    if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
+
+    int heads = c.heads;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kHeads, "heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d",
+                         ImGuiSliderFlags_AlwaysClamp))
+      app::ApplyPatch(s, {{"heads", heads}});
+
     float temperature = static_cast<float>(c.temperature);
     ImGui::SetNextItemWidth(w);
     if (ImGui::SliderFloat(Label(tr::kTemperature, "temperature"), &temperature, 0.05f, 20.0f, "%.3g",
@@ -51,7 +84,9 @@ void DrawSettingsPanel(Context& ctx) {
       const attn::LabConfig d;
       app::ApplyPatch(s, {{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
                           {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
-                          {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional}});
+                          {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional},
+                          {"heads", d.heads}, {"head", d.head}, {"normalizer", "softmax"},
+                          {"causal", d.causal}});
     }
     ImGui::Spacing();
     ImGui::Separator();

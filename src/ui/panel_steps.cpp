@@ -11,6 +11,19 @@ namespace ui {
 
 namespace {
 
+// The column that holds each normalizer's numerator (weight = numerator / denominator).
+const Text& NumeratorHeader(attn::Normalizer n) {
+  switch (n) {
+    case attn::Normalizer::kSparsemax: return tr::kColNumSparsemax;
+    case attn::Normalizer::kReluNorm: return tr::kColNumRelu;
+    case attn::Normalizer::kSigmoid: return tr::kColNumSigmoid;
+    case attn::Normalizer::kNone: return tr::kColNumNone;
+    case attn::Normalizer::kHardmax: return tr::kColNumHardmax;
+    case attn::Normalizer::kSoftmax: break;
+  }
+  return tr::kColExp;
+}
+
 void DrawTable(Context& ctx, float width, float max_height) {
   app::AppState& s = ctx.state;
   const attn::StepTable& st = s.result.steps;
@@ -27,7 +40,7 @@ void DrawTable(Context& ctx, float width, float max_height) {
   ImGui::TableSetupColumn(L(tr::kColToken));
   ImGui::TableSetupColumn(L(tr::kColScore));
   ImGui::TableSetupColumn(L(tr::kColScaled));
-  ImGui::TableSetupColumn(L(tr::kColExp));
+  ImGui::TableSetupColumn(L(NumeratorHeader(s.lab.config.normalizer)));
   ImGui::TableSetupColumn(L(tr::kColWeight));
   ImGui::TableSetupColumn(L(tr::kColWeighted), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
@@ -36,19 +49,19 @@ void DrawTable(Context& ctx, float width, float max_height) {
     const attn::StepRow& r = st.rows[i];
     ImGui::TableNextRow();
     if (i == st.query) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(120, 80, 20, 110));
+    if (r.masked) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TableNextColumn(); ImGui::Text("%d", i);
     ImGui::TableNextColumn(); ImGui::TextUnformatted(r.token.c_str());
     if (ImGui::IsItemHovered()) s.hovered_key = i;
     ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.score));
     ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.scaled));
-    ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.exp, 4));
+    ImGui::TableNextColumn(); ImGui::TextUnformatted(r.masked ? L(tr::kMasked) : Num(r.exp, 4));
     ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.weight, 4));
     ImGui::TableNextColumn(); ImGui::TextUnformatted(VectorText(r.weighted, shown).c_str());
     if (ImGui::IsItemHovered() && dv > shown) ImGui::SetTooltip("%s", VectorText(r.weighted, dv).c_str());
+    if (r.masked) ImGui::PopStyleColor();
   }
-  // The sums: Σ exp is the softmax's denominator; Σ αᵢ = 1; Σ αᵢ·vᵢ = A.
-  float weight_sum = 0;
-  for (const attn::StepRow& r : st.rows) weight_sum += r.weight;
+  // The sums: the denominator (Σ exp for softmax); Σ αᵢ (1 when normalized); Σ αᵢ·vᵢ = A.
   ImGui::TableNextRow();
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(40, 70, 110, 140));
   ImGui::TableNextColumn(); ImGui::TextUnformatted(L(tr::kSum));
@@ -56,7 +69,7 @@ void DrawTable(Context& ctx, float width, float max_height) {
   ImGui::TableNextColumn(); ImGui::TextUnformatted("");
   ImGui::TableNextColumn(); ImGui::TextUnformatted("");
   ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(st.exp_sum, 4));
-  ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(weight_sum, 4));
+  ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(st.weight_sum, 4));
   ImGui::TableNextColumn(); ImGui::Text("A = %s", VectorText(st.output, shown).c_str());
   if (ImGui::IsItemHovered() && dv > shown) ImGui::SetTooltip("%s", VectorText(st.output, dv).c_str());
   ImGui::PopFont();
@@ -75,14 +88,28 @@ void DrawFormula(Context& ctx) {
   else
     std::snprintf(buf, sizeof buf, L(tr::kScaleIsUnscaled), Num(t.temperature, 3), Num(st.row_max));
   ImGui::TextWrapped("%s", buf);
-  ImGui::TextWrapped("scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)");
+  const attn::Normalizer norm = s.lab.config.normalizer;
+  switch (norm) {
+    case attn::Normalizer::kSoftmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleSoftmax)); break;
+    case attn::Normalizer::kSparsemax: std::snprintf(buf, sizeof buf, L(tr::kRuleSparsemax), Num(st.row_max, 4)); break;
+    case attn::Normalizer::kReluNorm: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleRelu)); break;
+    case attn::Normalizer::kSigmoid: std::snprintf(buf, sizeof buf, L(tr::kRuleSigmoid), Num(st.weight_sum, 4)); break;
+    case attn::Normalizer::kNone: std::snprintf(buf, sizeof buf, L(tr::kRuleNone), Num(st.weight_sum, 4)); break;
+    case attn::Normalizer::kHardmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleHardmax)); break;
+  }
+  ImGui::TextWrapped("%s", buf);
   ImGui::PushFont(ctx.fonts.mono);
   const int n = static_cast<int>(st.rows.size());
   const int listed = n <= 12 ? n : 12;
   for (int i = 0; i < listed; ++i) {
     const attn::StepRow& r = st.rows[i];
-    ImGui::TextWrapped("α⟨%s⟩ = exp(%s − %s) / %s = %s / %s = %s", r.token.c_str(), Num(r.scaled),
-                       Num(st.row_max), Num(st.exp_sum, 4), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
+    if (r.masked)
+      ImGui::TextDisabled("α⟨%s⟩ = 0 (%s)", r.token.c_str(), L(tr::kMasked));
+    else if (norm == attn::Normalizer::kSoftmax)
+      ImGui::TextWrapped("α⟨%s⟩ = exp(%s − %s) / %s = %s / %s = %s", r.token.c_str(), Num(r.scaled),
+                         Num(st.row_max), Num(st.exp_sum, 4), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
+    else
+      ImGui::TextWrapped("α⟨%s⟩ = %s / %s = %s", r.token.c_str(), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
   }
   if (listed < n) ImGui::TextDisabled("… (%d)", n - listed);
   std::string sum = "A = ";
@@ -105,7 +132,12 @@ void DrawStepsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   char title[256];
   const int q = s.lab.config.query;
-  std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
+  int used = std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
+  if (s.lab.config.heads > 1 && used > 0 && used < static_cast<int>(sizeof title)) {
+    std::snprintf(title + used, sizeof title - used, " · ");
+    used += 4;  // " · " is 4 bytes in UTF-8
+    std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head + 1, s.lab.config.heads);
+  }
   if (BeginPanel(title, "steps", ImVec2(0, 0))) {
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > 1000.0f) {  // wide: table and formula side by side

@@ -100,7 +100,9 @@ void DrawVectorsPanel(Context& ctx) {
     }
     dl->PopClipRect();
     ImGui::Dummy(size);
-    ImGui::TextWrapped("%s", L(tr::kVectorsNote));
+    const attn::Normalizer norm = s.lab.config.normalizer;
+    const bool convex = norm != attn::Normalizer::kSigmoid && norm != attn::Normalizer::kNone;
+    ImGui::TextWrapped("%s", L(convex ? tr::kVectorsNote : tr::kVectorsNoteUnnormalized));
   }
   EndPanel();
 }

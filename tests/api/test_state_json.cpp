@@ -126,3 +126,81 @@ TEST_CASE("Dump never throws on bytes that are not UTF-8") {
   const Json j = {{"s", std::string("a\xff" "b")}};
   CHECK_NOTHROW((void)attn::api::Dump(j));
 }
+
+TEST_CASE("heads, head, normalizer and causal round-trip through the state") {
+  const auto r = ApplyStatePatch(LabState{}, Json{{"heads", 3}, {"head", 2}, {"normalizer", "sparsemax"},
+                                                  {"causal", true}, {"projection", "random"}});
+  REQUIRE(r.ok);
+  const Json j = attn::api::StateToJson(r.state);
+  CHECK(j["heads"] == 3);
+  CHECK(j["head"] == 2);
+  CHECK(j["normalizer"] == "sparsemax");
+  CHECK(j["causal"] == true);
+  for (const char* bad : {R"({"heads": 0})", R"({"heads": 9})", R"({"heads": 3, "head": 3})",
+                          R"({"normalizer": "softermax"})", R"({"normalizer": 1})", R"({"causal": "yes"})"}) {
+    CAPTURE(bad);
+    const auto refused = ApplyStatePatchText(r.state, bad);
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.state.config.heads == 3);
+  }
+}
+
+TEST_CASE("fewer heads move the chosen head to the last one that exists") {
+  LabState st;
+  st.config.heads = 4;
+  st.config.head = 3;
+  const auto r = ApplyStatePatch(st, Json{{"heads", 2}});
+  REQUIRE(r.ok);
+  CHECK(r.state.config.head == 1);
+}
+
+TEST_CASE("the trace has every head as h x n x d arrays and the projected output") {
+  LabState st;
+  st.config.heads = 3;
+  st.config.head = 1;
+  st.config.projection = attn::Projection::kRandom;
+  st.config.d_k = 4;
+  st.config.d_v = 4;
+  st.config.causal = true;
+  const attn::LabResult res = attn::ComputeLab(st.config);
+  REQUIRE(res.error.ok());
+  const Json t = attn::api::TraceToJson(st, res);
+  REQUIRE(t["heads"]["weights"].size() == 3);
+  CHECK(t["heads"]["weights"][0].size() == 3);
+  CHECK(t["heads"]["Q"][2][0].size() == 4);
+  CHECK(t["finalOutput"].size() == 3);
+  CHECK(t["finalOutput"][0].size() == 8);   // back to d_model through W_O
+  CHECK(t["concat"][0].size() == 12);       // 3 heads x d_v 4
+  CHECK(t["mask"][0][1] == false);          // causal: the first token sees only itself
+  CHECK(t["mask"][2][0] == true);
+  // The 2-D fields are the chosen head's.
+  CHECK(t["weights"] == t["heads"]["weights"][1]);
+  CHECK(t["heads"]["weights"][1][0][1].get<double>() == 0.0);
+}
+
+TEST_CASE("dV and target are state fields; the trace has the information object") {
+  auto r = ApplyStatePatch(LabState{}, Json{{"dV", 1}, {"target", 0}});
+  REQUIRE(r.ok);
+  CHECK(attn::api::StateToJson(r.state)["dV"] == 1);
+  CHECK(attn::api::StateToJson(r.state)["target"] == 0);
+  for (const char* bad : {R"({"dV": 0})", R"({"dV": 65})", R"({"target": 3})", R"({"target": -2})", R"({"target": "x"})"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(ApplyStatePatchText(LabState{}, bad).ok);
+  }
+  const attn::LabResult res = attn::ComputeLab(r.state.config);
+  REQUIRE(res.error.ok());
+  const Json t = attn::api::TraceToJson(r.state, res);
+  const Json& info = t["information"];
+  CHECK(info["recoverable"] == false);  // 3 values in 1-D
+  CHECK(info["affineRank"] == 1);
+  CHECK(info["alternative"].size() == 3);
+  CHECK(info["ranges"].size() == 3);
+  CHECK(info["ranges"][0].size() == 2);
+  CHECK(info["maxOutputDiff"].get<double>() < 1e-6);
+  // A shorter sentence resets a target that no longer exists to automatic.
+  r = ApplyStatePatch(r.state, Json{{"target", 2}});
+  REQUIRE(r.ok);
+  r = ApplyStatePatch(r.state, Json{{"sentence", "hello world"}});
+  REQUIRE(r.ok);
+  CHECK(r.state.config.target == -1);
+}

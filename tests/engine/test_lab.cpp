@@ -120,11 +120,12 @@ TEST_CASE("the default lab: я люблю суши, query 1") {
                     sizeof(float) * static_cast<std::size_t>(r.trace.output.size())) == 0);
 }
 
-TEST_CASE("the lab in random-projection mode uses d_k for keys and values") {
+TEST_CASE("the lab in random-projection mode uses d_k for keys and d_v for values") {
   LabConfig cfg;
   cfg.projection = attn::Projection::kRandom;
   cfg.d_model = 6;
   cfg.d_k = 3;
+  cfg.d_v = 3;
   cfg.seed = 99;
   const LabResult r = attn::ComputeLab(cfg);
   REQUIRE(r.error.ok());
@@ -306,4 +307,46 @@ TEST_CASE("MakeStepTable and projection names") {
   CHECK_FALSE(attn::ParseProjection("Random", &p));
   CHECK_FALSE(attn::ParseProjection("", &p));
   CHECK(p == attn::Projection::kIdentity);  // untouched on failure
+}
+
+TEST_CASE("d_v projects the values: identity keeps the first d_v coordinates of x") {
+  LabConfig cfg;  // «я люблю суши», identity, d_model 8
+  cfg.d_v = 2;
+  const LabResult r = attn::ComputeLab(cfg);
+  REQUIRE(r.error.ok());
+  REQUIRE(r.trace.V.cols() == 2);
+  CHECK(r.trace.V == r.trace.X.leftCols(2));
+  CHECK(r.trace.Q == r.trace.X);  // queries and keys keep every dimension
+  // Three values in 2-D are affinely independent in general: nothing is lost yet...
+  CHECK(r.information.info.recoverable);
+  // ...in 1-D they are not: another pattern gives exactly the same A.
+  cfg.d_v = 1;
+  const LabResult r1 = attn::ComputeLab(cfg);
+  REQUIRE(r1.error.ok());
+  CHECK_FALSE(r1.information.info.recoverable);
+  CHECK(r1.information.collision.changed);
+  CHECK(r1.information.collision.max_output_diff < 1e-6);
+}
+
+TEST_CASE("the seed example: with identity projections in d = 8 nothing is lost") {
+  const LabResult r = attn::ComputeLab(LabConfig{});
+  REQUIRE(r.error.ok());
+  CHECK(r.information.info.recoverable);
+  CHECK(r.information.info.affine_rank == 2);
+  CHECK(r.target == 2);  // the query leans on «люблю» (1); the story moves weight to «суши» (2)
+  for (int i = 0; i < 3; ++i)
+    CHECK(r.information.ranges(i, 1) - r.information.ranges(i, 0) < 1e-9);
+  REQUIRE(r.same_output_vertices.size() == 1);
+}
+
+TEST_CASE("target is validated: -1 (automatic) or a token index") {
+  LabConfig cfg;
+  cfg.target = 3;
+  CHECK(attn::ValidateConfig(cfg).field == "target");
+  cfg.target = -2;
+  CHECK(attn::ValidateConfig(cfg).field == "target");
+  cfg.target = 0;
+  CHECK(attn::ValidateConfig(cfg).ok());
+  cfg.d_v = 0;
+  CHECK(attn::ValidateConfig(cfg).field == "dV");
 }

@@ -1,0 +1,132 @@
+// The input of `attnlab collide`: values, attention weights and a target token, as JSON, checked
+// field by field before anything is allocated (the same rules and messages as raw_input.h).
+//
+// Shapes: N = tokens, Dv = d_v.
+//   "values": (N, Dv) numbers, row i = v_i     "weights": (N) numbers >= 0 summing to 1
+//   "target": an integer token index in [0, N)  "minimizeTop": true or false (default false)
+// Every error is one line that names the field and says what was expected, e.g.
+//   "weights": expected n = 3 weights summing to 1 (within 1e-06), got a sum of 0.9
+#pragma once
+
+#include "cli/raw_input.h"
+#include "engine/information.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace attn::cli {
+
+// Every LP over the weights that give the same output is a dense (r + 1)×N tableau (r <= Dv
+// the values' affine rank), and the ranges solve up to 2N of them: the cost grows like N³·r.
+// N = 512 takes up to ~2 s, N = 4096 would take hours, so collide stops at 512 tokens.
+constexpr int kMaxCollideTokens = 512;
+static_assert(static_cast<std::int64_t>(kMaxCollideTokens) * (kMaxDim + 4) + 2 * kMaxDim <= kMaxNumbers,
+              "collide's numbers in and out (n·d + n in; 3n + 2d out) stay within the global limit");
+
+constexpr double kWeightSumTol = 1e-6;    // |sum of the weights - 1| allowed
+constexpr double kNegativeWeightTol = 1e-12;  // a weight in [-tol, 0) is rounding: read as 0
+
+struct CollideInput {
+  int n = 0, d = 0;
+  Mat<double> values;  // (N, Dv)
+  Vec<double> weights;  // (N), every entry >= 0 (rounding below 0 set to 0)
+  int target = 0;
+  bool minimize_top = false;
+};
+
+inline const char* const kCollideFields[] = {"values", "weights", "target", "minimizeTop"};
+
+// The shortest decimal that reads back as the same double.
+inline std::string ShortNumber(double x) {
+  char buf[32];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+// Reads and checks the whole input. False with a one-line message (the field first) otherwise.
+inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* error) {
+  using detail::Nested;
+  using detail::NestedReader;
+  using detail::Quoted;
+  auto fail = [&](const std::string& message) {
+    *error = message;
+    return false;
+  };
+  auto str = [](std::int64_t x) { return std::to_string(x); };
+
+  // 1. an object with known fields, values, weights and target present
+  if (!j.is_object())
+    return fail("expected a JSON object {\"values\": ..., \"weights\": ..., \"target\": ...}, got " +
+                detail::TypeWord(j));
+  for (const auto& item : j.items()) {
+    bool known = false;
+    for (const char* f : kCollideFields) known = known || item.key() == f;
+    if (!known)
+      return fail(detail::Describe(Json(item.key())) +
+                  ": unknown field (expected values, weights, target, minimizeTop)");
+  }
+  for (const char* f : {"values", "weights", "target"})
+    if (!j.contains(f)) return fail(Quoted(f) + ": missing (values, weights and target are required)");
+
+  // 2. values: n×d, not empty, not ragged, finite numbers, n <= 512 and d <= 4096
+  Nested vs;
+  if (!NestedReader("values", "n×d nested arrays of numbers (row i = the value vector of token i)", false,
+                    {{"n", "d"}})
+           .Read(j["values"], 2, 2, &vs, error))
+    return false;
+  const int n = vs.dims[0], d = vs.dims[1];
+  if (n > kMaxCollideTokens)
+    return fail("\"values\": expected at most " + str(kMaxCollideTokens) + " tokens (rows) for collide, got n = " +
+                str(n) + " (each linear program costs ~n²·d and the ranges solve up to 2n of them)");
+
+  // 3. weights: n numbers, >= 0, summing to 1
+  const std::string expected_w = "n = " + str(n) + " numbers like the rows of \"values\" (weights >= 0 summing to 1)";
+  Nested ws;
+  if (!NestedReader("weights", expected_w, false, {{"n"}}).Read(j["weights"], 1, 1, &ws, error)) return false;
+  if (ws.dims[0] != n)
+    return fail("\"weights\": expected " + expected_w + ", got " + str(ws.dims[0]) +
+                (ws.dims[0] == 1 ? " number" : " numbers"));
+  Vec<double> w(n);
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = j["weights"][static_cast<size_t>(i)].get<double>();
+    if (x < -kNegativeWeightTol)
+      return fail("\"weights\": expected weights >= 0, got weights[" + str(i) + "] = " + ShortNumber(x));
+    w(i) = x > 0 ? x : 0.0;  // rounding below 0, and -0, read as 0
+    sum += w(i);
+  }
+  if (!(std::abs(sum - 1) <= kWeightSumTol))
+    return fail("\"weights\": expected weights summing to 1 (within " + ShortNumber(kWeightSumTol) +
+                "), got a sum of " + ShortNumber(sum));
+
+  // 4. target: an integer in [0, n)
+  const Json& t = j["target"];
+  const std::string expected_t = "a token index, an integer from 0 to " + str(n - 1) + " (n = " + str(n) + ")";
+  if (!t.is_number()) return fail("\"target\": expected " + expected_t + ", got " + detail::TypeWord(t));
+  const double tv = t.get<double>();  // integers up to 2^53 exactly; larger ones are out of range anyway
+  if (t.is_number_float() && !(std::floor(tv) == tv))
+    return fail("\"target\": expected " + expected_t + ", got " + detail::TypeWord(t) + ", not an integer");
+  if (!(tv >= 0 && tv < n)) return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t));
+
+  // 5. minimizeTop
+  bool minimize_top = false;
+  if (j.contains("minimizeTop")) {
+    if (!j["minimizeTop"].is_boolean())
+      return fail("\"minimizeTop\": expected true or false, got " + detail::TypeWord(j["minimizeTop"]));
+    minimize_top = j["minimizeTop"].get<bool>();
+  }
+
+  // 6. all checked: copy the numbers
+  *in = CollideInput{};
+  in->n = n;
+  in->d = d;
+  in->values = detail::ToMatrices(j["values"], vs)[0];
+  in->weights = std::move(w);
+  in->target = static_cast<int>(tv);
+  in->minimize_top = minimize_top;
+  return true;
+}
+
+}  // namespace attn::cli
