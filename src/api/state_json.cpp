@@ -49,7 +49,8 @@ Json StateToJson(const LabState& s) {
               {"heads", c.heads},           {"head", c.head},
               {"normalizer", NormalizerName(c.normalizer)},
               {"causal", c.causal},         {"dV", c.d_v},
-              {"target", c.target},         {"lang", s.lang}};
+              {"target", c.target},         {"lang", s.lang},
+              {"view", s.view}};
 }
 
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
@@ -104,6 +105,14 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
       if (!v.is_string() || (v != "en" && v != "ru"))
         return Refuse(current, ApiError::kBadValue, key, "lang must be \"en\" or \"ru\" (got " + Describe(v) + ")");
       next.lang = v.get<std::string>();
+    } else if (key == "view") {
+      static const char* kViews[] = {"sentence", "steps", "weights", "vectors", "information"};
+      bool known = false;
+      for (const char* name : kViews) known = known || (v.is_string() && v == name);
+      if (!known)
+        return Refuse(current, ApiError::kBadValue, key,
+                      "view must be one of sentence, steps, weights, vectors, information (got " + Describe(v) + ")");
+      next.view = v.get<std::string>();
     } else {
       return Refuse(current, ApiError::kUnknownField, key, "unknown field \"" + key + "\"");
     }

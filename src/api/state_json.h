@@ -15,7 +15,9 @@ using Json = nlohmann::json;
 // What the page calls "state": the engine's configuration plus the interface language.
 struct LabState {
   LabConfig config;
-  std::string lang = "en";  // "en" or "ru"
+  std::string lang = "en";   // "en" or "ru"
+  std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
+                              // "information" (a course page can open the lab on its topic)
 };
 
 // Why a state change was refused. `code` is the engine's when the engine refused it.
@@ -34,7 +36,7 @@ Json StateToJson(const LabState& state);
 
 // Applies the fields present in `patch` to `current` and validates the result with the engine.
 // Field names: sentence, query, projection, temperature, scaled, dModel, dK, seed, positional,
-// heads, head, normalizer, causal, dV, target, lang. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
+// heads, head, normalizer, causal, dV, target, lang, view. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
 // value refuses the whole patch. When the sentence changes and no query is given, the query is
 // kept if it still exists and moved to the last token otherwise; likewise the chosen head when
 // the number of heads shrinks.

@@ -1,5 +1,7 @@
 #include "app/app.h"
 
+#include <algorithm>
+
 namespace app {
 
 namespace {
@@ -39,6 +41,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   }
   s.lab = r.state;
   s.result = std::move(result);
+  s.custom = AppState::CustomWeights{};
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;
@@ -55,6 +58,36 @@ attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text)
     return r;
   }
   return ApplyPatch(s, patch, Source::kApi);
+}
+
+void SetCustomWeight(AppState& s, int token, double value) {
+  const attn::LabResult& r = s.result;
+  if (!r.error.ok()) return;
+  const attn::VecD base = s.custom.active ? s.custom.alpha
+                                          : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const attn::MatD values = r.trace.V.cast<double>();  // (N, Dv)
+  s.custom.alpha = attn::SetWeightOnSimplex(base, token, value);
+  s.custom.info = attn::AnalyzeInformation(values, s.custom.alpha, r.target);
+  s.custom.vertices = values.rows() <= 6 ? attn::SameOutputVertices(values, s.custom.alpha) : std::vector<attn::VecD>{};
+  s.custom.active = true;
+}
+
+void ClearCustomWeights(AppState& s) { s.custom = AppState::CustomWeights{}; }
+
+void RunProbeSweep(AppState& s) {
+  s.probe.clear();
+  const int n = std::max(2, static_cast<int>(s.result.tokens.size()));
+  auto run = [&](int d_v, int heads) {
+    attn::ProbeConfig cfg;
+    cfg.tokens = n;
+    cfg.d_v = d_v;
+    cfg.heads = heads;
+    cfg.seed = s.lab.config.seed;
+    const attn::ProbeResult r = attn::RunProbe(cfg);
+    s.probe.push_back({n, d_v, heads, r.accuracy, r.chance});
+  };
+  for (int d_v : {1, 2, 4, 8, 16}) run(d_v, 1);
+  for (int heads : {2, 4}) run(16, heads);
 }
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }

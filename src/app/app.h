@@ -6,6 +6,7 @@
 #include "api/state_json.h"
 
 #include <functional>
+#include <vector>
 #include <string>
 
 namespace app {
@@ -25,8 +26,26 @@ struct AppState {
   bool has_refusal = false;
   attn::api::PatchResult refusal;
 
+  // The probe experiment (information panel): accuracy of a readout that sees only A, run on
+  // demand because it trains a model (a fraction of a second).
+  struct ProbePoint {
+    int tokens, d_v, heads;
+    double accuracy, chance;
+  };
+  std::vector<ProbePoint> probe;
+
+  // The information panel's scenario 1 with weights the learner dragged (instead of the
+  // query's own); cleared by any accepted state change.
+  struct CustomWeights {
+    bool active = false;
+    attn::VecD alpha;                     // (N) on the simplex
+    attn::InformationReport info;         // AnalyzeInformation for these weights
+    std::vector<attn::VecD> vertices;     // SameOutputVertices for these weights
+  } custom;
+
   // Interface-only state.
   int phone_tab = 0;          // which panel the phone layout shows
+  std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
   int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
   float ui_scale = 1.0f;      // 1 on a laptop; larger on a projector ("teacher mode")
 
@@ -42,6 +61,15 @@ void InitApp(AppState& s);
 // and notifies; on refusal keeps the previous state and records the message for the UI.
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source = Source::kUi);
 attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text);
+
+// Drags weight `token` of scenario 1 to `value` (the engine keeps the weights on the simplex and
+// recomputes the information report for them); ClearCustomWeights returns to the query's own.
+void SetCustomWeight(AppState& s, int token, double value);
+void ClearCustomWeights(AppState& s);
+
+// Runs the probe over d_v in {1, 2, 4, 8, 16} at the current number of tokens, and over 1, 2, 4
+// heads at d_v = 16, filling s.probe.
+void RunProbeSweep(AppState& s);
 
 std::string StateJson(const AppState& s);
 std::string TraceJson(const AppState& s);

@@ -274,8 +274,12 @@ int RunCollide(const std::string& path) {
   const attn::InformationReport rep =
       attn::AnalyzeInformation(*engine_values, in.weights, in.target, in.minimize_top);
   const attn::Collision& c = rep.collision;
+  auto internal = [&](const std::string& message) {  // a bug, not bad input: exit 1, as main's
+    std::cerr << "attnlab: internal error: " << message << "\n";
+    return 1;
+  };
   if (c.alpha2.size() != in.n || rep.ranges.rows() != in.n || rep.ranges.cols() != 2)
-    return refuse("internal error: the engine gave no answer for these shapes");
+    return internal("collide: the engine gave no answer for these shapes");
   // The outputs in the units of the input values.
   const attn::VecD output = WeightedSum(in.values, in.weights);
   const attn::VecD output2 = WeightedSum(in.values, c.alpha2);
@@ -301,7 +305,7 @@ int RunCollide(const std::string& path) {
   }
   for (Eigen::Index i = 0; i < rep.ranges.rows(); ++i)
     if (!std::isfinite(rep.ranges(i, 0)) || !std::isfinite(rep.ranges(i, 1)))
-      return refuse("internal error: ranges[" + std::to_string(i) + "] is not finite");
+      return internal("collide: ranges[" + std::to_string(i) + "] is not finite");
 
   std::string out = "{";
   AppendVector(&out, "weights2", c.alpha2, true);
@@ -371,32 +375,32 @@ Limits: h, n, m, d_k, d_v <= 4096, and at most 16777216 numbers in and out in to
 Bad input: one line on stderr naming the field, exit code 2, nothing on stdout.)";
 
 const char* const kCollideHelp = R"(Input: a JSON object (INPUT names the file; '-' or none reads stdin)
-  "values"       n×d nested arrays   the value vectors v_i, one row per token    (required)
-                 of numbers
-  "weights"      n numbers           the attention weights α: >= 0, summing to 1 (required)
-                                     within 1e-6; a weight in [-1e-12, 0) counts as 0
-  "target"       integer 0..n-1      the token j to move weight onto             (required)
-  "minimizeTop"  true or false       then, among the patterns with the most weight on j, one
-                                     with the least on the token α leans on most (default false)
+  "values"        n×d      nested arrays of numbers: row i = the value vector v_i  (required)
+  "weights"       n        the attention weights α: numbers >= 0 summing to 1     (required)
+                           (within 1e-6; a weight in [-1e-12, 0) counts as 0)
+  "target"        integer  the token j to move weight onto, 0..n-1                (required)
+  "minimizeTop"   boolean  then, among the patterns with the most weight on j, take one with
+                           the least on the token α leans on most (default false)
 Output (stdout): the output A = Σᵢ αᵢ·vᵢ and a second pattern α' that gives the same A:
-  "weights2"       n    α' >= 0 with the same sum and Vᵀα' = A, the most weight on j; α itself
-                        when nothing can move; else a vertex (at most affineRank + 1 nonzeros)
-  "output"         d    A  = Vᵀα
-  "output2"        d    A' = Vᵀα'
-  "ranges"         n×2  [min, max] of α'ᵢ over every such α': what A alone tells about the
-                        weight of token i (a single point: fully known from A)
-  "affineRank"     r    dimension of the values' affine hull (0 for one token or equal values)
-  "recoverable"    bool r = n - 1: the values are affinely independent and A determines α
-  "sameOutputDim"  n-1-r dimension of the set of weights that give the same A
-  "unique"         bool no other weights give this A (recoverable, or α on a vertex)
-  "top"            int  the token α leans on most (lowest index on ties)
-  "maxOutputDiff"  max |A - A'| over the d entries (rounding only)
+  "weights2"      n        α' >= 0, same sum as α, Vᵀα' = A, the most weight on j: α itself
+                           when nothing can move, else a vertex (<= affineRank + 1 nonzeros)
+  "output"        d        A  = Vᵀα
+  "output2"       d        A' = Vᵀα'
+  "ranges"        n×2      [min, max] of α'ᵢ over every such α': what A alone tells about the
+                           weight of token i (a single point: fully known from A)
+  "affineRank"    integer  r = dimension of the values' affine hull (0: one token or equal values)
+  "recoverable"   boolean  r = n - 1: the values are affinely independent, A determines α
+  "sameOutputDim" integer  n - 1 - r: dimension of the set of weights that give the same A
+  "unique"        boolean  no other weights give this A (recoverable, or α on a vertex)
+  "top"           integer  the token α leans on most (lowest index on ties)
+  "maxOutputDiff" number   max over the d entries of |A - A'| (rounding only)
 Example: three tokens on a line; all weight on the middle one gives the same A as half on each end
   echo '{"values": [[0], [1], [2]], "weights": [0, 1, 0], "target": 2}' | attnlab collide
-  EXAMPLE_OUTPUT
+  {"weights2": [0.5, 0, 0.5], "output": [1], "output2": [1], "ranges": [[0, 0.5], [0, 1], [0, 0.5]], "affineRank": 1, "recoverable": false, "sameOutputDim": 1, "unique": false, "top": 1, "maxOutputDiff": 0}
 Numbers are computed in double (the linear programs to ~1e-9) and printed so that they read back
 exactly; values of any size (up to 1e308) are fine.
-Limits: n <= 512 tokens (each linear program costs ~n²·d), d <= 4096.
+Limits: n <= 512 tokens, d <= 4096. Each linear program costs ~n²·d and the ranges solve up to
+2n of them: 64 tokens take milliseconds, 512 tokens seconds (up to ~30 s when d is near n).
 Bad input: one line on stderr naming the field, exit code 2, nothing on stdout.)";
 
 }  // namespace

@@ -993,6 +993,23 @@ bool SolveSmall(MatD G, VecD r, VecD* x, double tol) {  // G: (k, k), r: (k)
 
 }  // namespace
 
+VecD SetWeightOnSimplex(const VecD& alpha, int i, double value) {
+  const Eigen::Index n = alpha.size();
+  if (i < 0 || i >= n) return alpha;
+  const double v = std::isfinite(value) ? std::min(1.0, std::max(0.0, value)) : alpha(i);
+  double rest = 0;  // what the other weights had
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (j != i) rest += std::max(0.0, alpha(j));
+  VecD out(n);  // (N)
+  for (Eigen::Index j = 0; j < n; ++j) {
+    if (j == i) out(j) = v;
+    else if (rest > 0) out(j) = std::max(0.0, alpha(j)) * (1.0 - v) / rest;  // keep their proportions
+    else out(j) = n > 1 ? (1.0 - v) / static_cast<double>(n - 1) : 0.0;
+  }
+  if (n == 1) out(0) = 1.0;  // one token: the only point of the simplex
+  return out;
+}
+
 std::vector<VecD> SameOutputVertices(const MatD& V, const VecD& alpha) {
   std::vector<VecD> out;
   const Eigen::Index n = V.rows(), dv = V.cols();

@@ -138,6 +138,10 @@ struct InformationReport {
 InformationReport AnalyzeInformation(const MatD& V, const VecD& alpha, int target,
                                      bool then_minimize_top = false);
 
+// The learner drags one weight: alpha_i becomes `value` (clamped to [0, 1]) and the others are
+// rescaled in proportion so the result stays on the simplex (shared equally when they were all 0).
+VecD SetWeightOnSimplex(const VecD& alpha, int i, double value);
+
 // Every vertex of P(alpha) (the weights giving the same A), by enumerating the basic feasible
 // solutions: for small N only (N <= 6, 2^N subsets), for the simplex picture. Each vertex is
 // (N); duplicates within 1e-9 are removed. Empty for N > 6 or mismatched sizes.

@@ -115,6 +115,36 @@ inline constexpr Text kRuleHardmax{"αᵢ = 1 on the largest score (shared on ti
                                    "αᵢ = 1 у наибольшей оценки (поровну при равенстве), иначе 0"};
 inline constexpr Text kVectorsNoteUnnormalized{"With this normalizer the weights need not be ≥ 0 or sum to 1, so A is not an average and can leave the hull of the values: that is what softmax guarantees against.",
                                                "С этой нормировкой веса не обязаны быть ≥ 0 и давать в сумме 1, поэтому A — не среднее и может выйти из оболочки значений: именно от этого защищает softmax."};
+inline constexpr Text kInformation{"Information", "Информация"};
+inline constexpr Text kInfoTitle{"Is information lost in the sum A = Σ αᵢ·vᵢ?", "Теряется ли информация в сумме A = Σ αᵢ·vᵢ?"};
+inline constexpr Text kVerdictKept{"Nothing is lost here: the %d values (d_v = %d) are affinely independent (affine rank %d), so only one weight pattern gives this A — read it back from A with error %s.",
+                                   "Здесь ничего не теряется: %d значений (d_v = %d) аффинно независимы (аффинный ранг %d), поэтому этот A даёт только один набор весов — он восстанавливается из A с ошибкой %s."};
+inline constexpr Text kVerdictLost{"The sum hides part of the pattern: %d tokens, but the values span only %d affine dimensions (d_v = %d), so a %d-dimensional family of weight patterns gives exactly this A.",
+                                   "Сумма скрывает часть шаблона: токенов %d, но значения занимают лишь %d аффинных измерений (d_v = %d), поэтому этот же A дают веса из целого %d-мерного семейства."};
+inline constexpr Text kVerdictUniqueHere{"This particular A still pins the weights down (the pattern sits on a corner), but most patterns would not be.",
+                                         "Этот конкретный A всё же однозначно задаёт веса (шаблон в вершине), но большинство шаблонов — нет."};
+inline constexpr Text kShiftOnto{"shift the weight onto", "перенести вес на"};
+inline constexpr Text kAuto{"automatic (the next token)", "автоматически (следующий токен)"};
+inline constexpr Text kDV{"d_v (value width)", "d_v (ширина значений)"};
+inline constexpr Text kScenario1{"Scenario 1: the query's weights α", "Сценарий 1: веса запроса α"};
+inline constexpr Text kScenario1Custom{"Scenario 1: your weights α (dragged)", "Сценарий 1: ваши веса α (перетащены)"};
+inline constexpr Text kDragHint{"drag the orange bars to try your own pattern", "перетащите оранжевые полосы, чтобы задать свой шаблон"};
+inline constexpr Text kBackToQuery{"back to the query's weights", "вернуть веса запроса"};
+inline constexpr Text kScenario2{"Scenario 2: α′ with the most weight on «%s»", "Сценарий 2: α′ с наибольшим весом на «%s»"};
+inline constexpr Text kSameA{"max |A − A′| = %s: the two outputs are the same vector", "max |A − A′| = %s: два выхода — один и тот же вектор"};
+inline constexpr Text kDifferentPattern{"…from patterns that differ by up to %s in a weight.", "…при весах, отличающихся до %s."};
+inline constexpr Text kRanges{"What A alone tells about each word", "Что один A говорит о каждом слове"};
+inline constexpr Text kRangeLine{"«%s»: the weight could be anything from %s to %s (it is %s)", "«%s»: вес может быть любым от %s до %s (на деле %s)"};
+inline constexpr Text kRangePoint{"«%s»: the weight is exactly %s, recoverable from A", "«%s»: вес ровно %s, восстанавливается из A"};
+inline constexpr Text kSimplex{"The weights as a point in the simplex; the line/area through it gives the same A",
+                               "Веса как точка симплекса; линия/область через неё даёт тот же A"};
+inline constexpr Text kSimplexTooMany{"(the simplex picture is drawn for 3 or 4 tokens)", "(симплекс рисуется для 3 или 4 токенов)"};
+inline constexpr Text kSeedAnswer{"The seed's answer, made concrete: which words mattered is decided in the scores q·kᵢ before the sum (see Steps); the sum keeps only d_v numbers, and several heads keep several patterns.",
+                                  "Ответ из вопроса, наглядно: какие слова важны, решается в оценках q·kᵢ до суммы (см. «Шаги»); сумма хранит лишь d_v чисел, а несколько голов хранят несколько шаблонов."};
+inline constexpr Text kProbeRun{"Run the probe", "Запустить зонд"};
+inline constexpr Text kProbeExplain{"A readout trained to name the most-weighted token from A alone, on random sentences of %d tokens:",
+                                    "Классификатор, обученный по одному A назвать токен с наибольшим весом, на случайных предложениях из %d токенов:"};
+inline constexpr Text kProbeRow{"d_v = %2d, %d head(s): accuracy %s (chance %s)", "d_v = %2d, голов %d: точность %s (случайно %s)"};
 inline constexpr Text kTryTitle{"Try this", "Попробуйте"};
 inline constexpr Text kTry{
     "• Click «суши»: each token's row of weights is its own pattern.\n"

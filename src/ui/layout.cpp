@@ -95,6 +95,12 @@ void DrawLab(Context& ctx) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("Attention Lab###lab", nullptr, flags);
+  // A new `view` (setState, URL) brings its tab to the front once; then the learner's clicks rule.
+  const bool bring = s.shown_view != s.lab.view;
+  s.shown_view = s.lab.view;
+  auto front = [&](const char* view) {
+    return bring && s.lab.view == view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+  };
   const bool phone = vp->WorkSize.x < kPhoneWidth;
   DrawHeader(ctx, phone);
 
@@ -102,13 +108,14 @@ void DrawLab(Context& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (phone) {
     if (ImGui::BeginTabBar("tabs")) {
-      struct Tab { const Text* name; const char* id; void (*draw)(Context&); };
-      static const Tab kTabs[] = {{&tr::kSentence, "t_sentence", nullptr},
-                                  {&tr::kSteps, "t_steps", DrawStepsPanel},
-                                  {&tr::kHeatmap, "t_heatmap", DrawHeatmapPanel},
-                                  {&tr::kVectors, "t_vectors", DrawVectorsPanel}};
-      for (int i = 0; i < 4; ++i) {
-        if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id))) {
+      struct Tab { const Text* name; const char* id; const char* view; void (*draw)(Context&); };
+      static const Tab kTabs[] = {{&tr::kSentence, "t_sentence", "sentence", nullptr},
+                                  {&tr::kSteps, "t_steps", "steps", DrawStepsPanel},
+                                  {&tr::kHeatmap, "t_heatmap", "weights", DrawHeatmapPanel},
+                                  {&tr::kVectors, "t_vectors", "vectors", DrawVectorsPanel},
+                                  {&tr::kInformation, "t_information", "information", DrawInformationPanel}};
+      for (int i = 0; i < 5; ++i) {
+        if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, front(kTabs[i].view))) {
           s.phone_tab = i;
           ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
           if (kTabs[i].draw) {
@@ -141,9 +148,22 @@ void DrawLab(Context& ctx) {
     ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
     DrawVectorsPanel(ctx);
     ImGui::EndChild();
-    ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
-    DrawStepsPanel(ctx);
-    ImGui::EndChild();
+    // Below: the steps, or the information question, as tabs.
+    if (ImGui::BeginTabBar("bottom_tabs")) {
+      if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
+        ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
+        DrawStepsPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
+        ImGui::BeginChild("row_information", ImVec2(0, 0), false);
+        DrawInformationPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
     ImGui::EndChild();
   }
   ImGui::End();

@@ -32,6 +32,7 @@ void DrawSettingsPanel(Context& ctx);  // panel_settings.cpp: projection, scalin
 void DrawStepsPanel(Context& ctx);     // panel_steps.cpp: the step table and the formula
 void DrawHeatmapPanel(Context& ctx);   // panel_heatmap.cpp: the N x N weights
 void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
+void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
 
 // Shared helpers (layout.cpp).
 bool BeginPanel(const char* title, const char* id, ImVec2 size);

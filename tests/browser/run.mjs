@@ -402,6 +402,10 @@ const tests = [
         cases.push(['2 heads, head 1, causal, sparsemax', { sentence: 'the cat sat on the mat', query: 4, projection: 'random', dModel: 8, dK: 4, seed: 3, heads: 2, head: 1, causal: true, normalizer: 'sparsemax', temperature: 1, positional: true }]);
         cases.push(['sigmoid, 4 heads', { heads: 4, head: 3, causal: false, normalizer: 'sigmoid', scaled: true }]);
       }
+      if ('dV' in fields) {
+        cases.push(['values in 1-D, target 0 (information)', { sentence: 'я люблю суши', query: 1, heads: 1, head: 0, normalizer: 'softmax', projection: 'identity', dModel: 8, dV: 1, target: 0 }]);
+        cases.push(['random, 6 tokens, dV 3 (information)', { sentence: 'мы любим кофе, а вы', query: 2, projection: 'random', dV: 3, target: -1 }]);
+      }
       let worst = 0, numbers = 0;
       for (const [name, partial] of cases) {
         const r = await t.page.evaluate((p) => {
@@ -417,6 +421,34 @@ const tests = [
         worst = Math.max(worst, c.maxDiff); numbers += c.numbers;
       }
       t.note(`${numbers} numbers compared, max abs diff ${worst}`);
+      assertClean(t);
+    },
+  },
+  {
+    name: 'information: the seed\'s two scenarios (nothing lost at d = 8, a collision at d_v = 1)',
+    async run(t) {
+      await openLab(t, 'index.html#view=information');
+      const r = await t.page.evaluate(() => {
+        const seed = attentionLab.getTrace().information;
+        const view = attentionLab.getState().view;
+        const res = attentionLab.setState({ dV: 1 });
+        return { seed, view, res, low: attentionLab.getTrace().information, weights: attentionLab.getTrace().weights[1] };
+      });
+      assertEq(r.view, 'information', 'view from the URL');
+      assert(r.seed.recoverable === true, `seed sentence at d = 8 should be recoverable: ${short(r.seed)}`);
+      assertEq(r.seed.affineRank, 2, 'affine rank of three generic values');
+      for (const [lo, hi] of r.seed.ranges) assert(hi - lo < 1e-9, `a range is not a point: ${lo}..${hi}`);
+      assert(r.res.ok, `setState({dV: 1}) refused: ${short(r.res)}`);
+      assert(r.low.recoverable === false, 'd_v = 1: three values on a line cannot be recoverable');
+      assert(r.low.maxOutputDiff < 1e-6, `A and A' differ by ${r.low.maxOutputDiff}`);
+      const moved = Math.max(...r.low.alternative.map((a, i) => Math.abs(a - r.weights[i])));
+      assert(moved > 0.01, `the second pattern should differ from the first (moved ${moved})`);
+      const sum = r.low.alternative.reduce((a, b) => a + b, 0);
+      assert(Math.abs(sum - 1) < 1e-6 && r.low.alternative.every((a) => a >= -1e-12), `alternative is not on the simplex (sum ${sum})`);  // the weights are float: they sum to 1 within ~1e-7
+      r.low.ranges.forEach(([lo, hi], i) => assert(lo - 1e-9 <= r.weights[i] && r.weights[i] <= hi + 1e-9, `range ${i} does not contain the weight`));
+      await settle(t.page, 800);
+      const s = await canvasStats(t, 'information.png');
+      assertNonBlank(s, 'information view');
       assertClean(t);
     },
   },

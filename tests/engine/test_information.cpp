@@ -789,3 +789,21 @@ TEST_CASE("SameOutputVertices agree with the LP ranges on random small cases") {
     }
   }
 }
+
+TEST_CASE("SetWeightOnSimplex keeps the others' proportions and the sum") {
+  attn::VecD a(3);
+  a << 0.2, 0.3, 0.5;
+  const attn::VecD b = attn::SetWeightOnSimplex(a, 2, 0.75);
+  CHECK(b(2) == doctest::Approx(0.75));
+  CHECK(b(0) == doctest::Approx(0.1));   // 0.2 * 0.25 / 0.5
+  CHECK(b(1) == doctest::Approx(0.15));  // 0.3 * 0.25 / 0.5
+  CHECK(b.sum() == doctest::Approx(1.0));
+  attn::VecD one_hot(3);
+  one_hot << 0, 0, 1;
+  const attn::VecD c = attn::SetWeightOnSimplex(one_hot, 2, 0.4);  // the others had nothing
+  CHECK(c(0) == doctest::Approx(0.3));
+  CHECK(c(1) == doctest::Approx(0.3));
+  CHECK(attn::SetWeightOnSimplex(a, 0, 7.0)(0) == doctest::Approx(1.0));  // clamped
+  CHECK(attn::SetWeightOnSimplex(a, 0, std::nan(""))(0) == doctest::Approx(0.2));  // NaN ignored
+  CHECK(attn::SetWeightOnSimplex(a, 5, 0.5) == a);  // no such token
+}

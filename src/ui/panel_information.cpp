@@ -1,0 +1,238 @@
+// The question itself: can two different attention patterns give exactly the same A? Two
+// scenarios side by side, the range of each word's weight given A alone, the simplex picture
+// for 3 or 4 tokens, and the probe. Every number comes from the engine's InformationReport.
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace ui {
+
+namespace {
+
+const ImU32 kAlphaCol = IM_COL32(245, 155, 40, 255);
+const ImU32 kAlpha2Col = IM_COL32(120, 210, 120, 255);
+
+// Horizontal bars of one weight pattern, a row per token. With `drag` the bars can be dragged:
+// the token and the weight under the mouse are returned through it (token -1 when untouched).
+struct Drag {
+  int token = -1;
+  double value = 0;
+};
+void DrawBars(Context& ctx, const char* id, const attn::VecD& w, ImU32 colour, float width, Drag* drag = nullptr) {
+  const auto& tokens = ctx.state.result.tokens;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  ImGui::PushID(id);
+  for (int i = 0; i < static_cast<int>(tokens.size()) && i < w.size(); ++i) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float label_w = std::min(90.0f, width * 0.3f), bar_w = width - label_w - 60.0f;
+    dl->AddText(p, ImGui::GetColorU32(ImGuiCol_Text), tokens[i].text.c_str());
+    const ImVec2 b0(p.x + label_w, p.y + 2), b1(p.x + label_w + bar_w, p.y + line - 4);
+    dl->AddRectFilled(b0, b1, IM_COL32(50, 55, 65, 255));
+    dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w(i), 0.0, 1.0)), b1.y), colour);
+    dl->AddText(ImVec2(b1.x + 6, p.y), ImGui::GetColorU32(ImGuiCol_Text), Num(static_cast<float>(w(i)), 3));
+    if (drag) {
+      ImGui::SetCursorScreenPos(b0);
+      ImGui::PushID(i);
+      ImGui::InvisibleButton("bar", ImVec2(bar_w, line - 4));
+      ImGui::PopID();
+      if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+      if (ImGui::IsItemActive()) {
+        drag->token = i;
+        drag->value = (ImGui::GetIO().MousePos.x - b0.x) / bar_w;
+        dl->AddRect(b0, b1, IM_COL32(255, 255, 255, 200));
+      }
+      ImGui::SetCursorScreenPos(p);
+    }
+    ImGui::Dummy(ImVec2(width, line));  // the row's full width, so groups side by side line up
+  }
+  ImGui::PopID();
+}
+
+// The simplex for 3 tokens (a triangle) or 4 (a tetrahedron seen from above one face).
+void DrawSimplex(Context& ctx, float size) {
+  const attn::LabResult& r = ctx.state.result;
+  const int n = static_cast<int>(r.tokens.size());
+  ImGui::TextWrapped("%s", L(tr::kSimplex));
+  if (n != 3 && n != 4) {
+    ImGui::TextDisabled("%s", L(tr::kSimplexTooMany));
+    return;
+  }
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float s = size;
+  ImVec2 corners[4] = {ImVec2(o.x + s * 0.08f, o.y + s * 0.9f), ImVec2(o.x + s * 0.92f, o.y + s * 0.9f),
+                       ImVec2(o.x + s * 0.5f, o.y + s * 0.1f), ImVec2(o.x + s * 0.62f, o.y + s * 0.6f)};
+  // Barycentric coordinates to the picture: the point sum_i w_i corner_i.
+  auto at = [&](const attn::VecD& w) {
+    ImVec2 p(0, 0);
+    for (int i = 0; i < n; ++i) {
+      p.x += static_cast<float>(w(i)) * corners[i].x;
+      p.y += static_cast<float>(w(i)) * corners[i].y;
+    }
+    return p;
+  };
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 edge = IM_COL32(140, 150, 170, 200);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) dl->AddLine(corners[i], corners[j], edge, 1.2f);
+  for (int i = 0; i < n; ++i)
+    dl->AddText(ImVec2(corners[i].x - 10, corners[i].y + (i == 2 ? -18.0f : 4.0f)), ImGui::GetColorU32(ImGuiCol_Text),
+                r.tokens[i].text.c_str());
+  // The weights that give the same A: a point, a segment or a polygon through alpha.
+  std::vector<ImVec2> poly;
+  for (const attn::VecD& v : ctx.state.custom.active ? ctx.state.custom.vertices : r.same_output_vertices)
+    poly.push_back(at(v));
+  if (poly.size() >= 2) {
+    // Order the vertices around their centre so the outline is convex.
+    ImVec2 c(0, 0);
+    for (const ImVec2& p : poly) { c.x += p.x / poly.size(); c.y += p.y / poly.size(); }
+    std::sort(poly.begin(), poly.end(), [&](const ImVec2& a, const ImVec2& b) {
+      return std::atan2(a.y - c.y, a.x - c.x) < std::atan2(b.y - c.y, b.x - c.x);
+    });
+    if (poly.size() >= 3) dl->AddConvexPolyFilled(poly.data(), static_cast<int>(poly.size()), IM_COL32(120, 210, 120, 60));
+    dl->AddPolyline(poly.data(), static_cast<int>(poly.size()), IM_COL32(120, 210, 120, 220),
+                    poly.size() >= 3 ? ImDrawFlags_Closed : 0, 3.0f);
+  }
+  const bool custom = ctx.state.custom.active;
+  const attn::InformationReport& info = custom ? ctx.state.custom.info : r.information;
+  const attn::VecD alpha = custom ? ctx.state.custom.alpha
+                                  : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  dl->AddCircleFilled(at(alpha), 6.0f, kAlphaCol);
+  if (info.collision.alpha2.size() == n) dl->AddCircle(at(info.collision.alpha2), 7.0f, kAlpha2Col, 0, 2.5f);
+  ImGui::Dummy(ImVec2(s, s));
+}
+
+}  // namespace
+
+void DrawInformationPanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::LabResult& r = s.result;
+  // Scenario 1 is the query's own weights, or the ones the learner dragged.
+  const bool custom = s.custom.active;
+  const attn::InformationReport& info = custom ? s.custom.info : r.information;
+  const int n = static_cast<int>(r.tokens.size());
+  const int dv = r.trace.d_v;
+  if (!BeginPanel(L(tr::kInfoTitle), "information", ImVec2(0, 0))) {
+    EndPanel();
+    return;
+  }
+  // The verdict, in words, with the engine's numbers.
+  char buf[640];
+  if (info.info.recoverable) {
+    char err[32];
+    std::snprintf(err, sizeof err, "%.1e", info.recovery_error);
+    std::snprintf(buf, sizeof buf, L(tr::kVerdictKept), n, dv, info.info.affine_rank, err);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.9f, 0.55f, 1.0f));
+  } else {
+    std::snprintf(buf, sizeof buf, L(tr::kVerdictLost), n, info.info.affine_rank, dv, info.info.same_output_dim);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
+  }
+  ImGui::TextWrapped("%s", buf);
+  ImGui::PopStyleColor();
+  if (!info.info.recoverable && info.collision.unique) ImGui::TextWrapped("%s", L(tr::kVerdictUniqueHere));
+
+  // Controls: the value width and the token to move the weight onto.
+  const float w = ImGui::GetContentRegionAvail().x;
+  int d_v = s.lab.config.d_v;
+  ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
+  if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
+    app::ApplyPatch(s, {{"dV", d_v}});
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(220.0f, w * 0.3f));
+  const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAuto)) + ": «" + r.tokens[r.target].text + "»"
+                                                      : "«" + r.tokens[r.target].text + "»";
+  if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
+    if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
+    for (int i = 0; i < n; ++i) {
+      ImGui::PushID(i);
+      if (ImGui::Selectable(r.tokens[i].text.c_str(), s.lab.config.target == i)) app::ApplyPatch(s, {{"target", i}});
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+
+  // Two scenarios side by side (one above the other on a phone).
+  const bool narrow = ImGui::GetContentRegionAvail().x < 640.0f;
+  const float col = narrow ? ImGui::GetContentRegionAvail().x
+                           : (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  const attn::VecD alpha = custom ? s.custom.alpha
+                                  : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  ImGui::BeginGroup();
+  ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", L(custom ? tr::kScenario1Custom : tr::kScenario1));
+  Drag drag;
+  DrawBars(ctx, "alpha", alpha, kAlphaCol, col, &drag);
+  if (drag.token >= 0) app::SetCustomWeight(s, drag.token, drag.value);
+  if (custom && ImGui::SmallButton(Label(tr::kBackToQuery, "uncustom"))) app::ClearCustomWeights(s);
+  if (!custom) ImGui::TextDisabled("%s", L(tr::kDragHint));
+  ImGui::PushFont(ctx.fonts.mono);
+  ImGui::TextWrapped("A  = %s", VectorText(info.collision.output.cast<float>(), 6).c_str());
+  ImGui::PopFont();
+  ImGui::EndGroup();
+  if (!narrow) ImGui::SameLine();
+  ImGui::BeginGroup();
+  std::snprintf(buf, sizeof buf, L(tr::kScenario2), r.tokens[r.target].text.c_str());
+  ImGui::TextColored(ImVec4(0.47f, 0.82f, 0.47f, 1.0f), "%s", buf);
+  DrawBars(ctx, "alpha2", info.collision.alpha2, kAlpha2Col, col);
+  ImGui::PushFont(ctx.fonts.mono);
+  ImGui::TextWrapped("A′ = %s", VectorText(info.collision.output2.cast<float>(), 6).c_str());
+  ImGui::PopFont();
+  ImGui::EndGroup();
+  char diff[32];
+  std::snprintf(diff, sizeof diff, "%.1e", info.collision.max_output_diff);
+  std::snprintf(buf, sizeof buf, L(tr::kSameA), diff);
+  ImGui::TextWrapped("%s", buf);
+
+  // What A alone tells about each word, and the simplex picture beside it.
+  ImGui::Separator();
+  const float simplex = narrow ? std::min(260.0f, ImGui::GetContentRegionAvail().x * 0.8f)
+                               : std::min(220.0f, ImGui::GetContentRegionAvail().x * 0.35f);
+  ImGui::BeginGroup();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kRanges));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - (narrow ? 0.0f : simplex + 16));
+  for (int i = 0; i < n && i < info.ranges.rows(); ++i) {
+    const float lo = static_cast<float>(info.ranges(i, 0)), hi = static_cast<float>(info.ranges(i, 1));
+    if (hi - lo < 1e-9f)
+      std::snprintf(buf, sizeof buf, L(tr::kRangePoint), r.tokens[i].text.c_str(), Num(lo, 3));
+    else
+      std::snprintf(buf, sizeof buf, L(tr::kRangeLine), r.tokens[i].text.c_str(), Num(lo, 3), Num(hi, 3),
+                    Num(static_cast<float>(alpha(i)), 3));
+    ImGui::TextWrapped("%s", buf);
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  if (!narrow) ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + simplex);
+  DrawSimplex(ctx, simplex);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+
+  // The seed's answer, and the probe: measured, not only argued.
+  ImGui::Separator();
+  ImGui::TextWrapped("%s", L(tr::kSeedAnswer));
+  if (ImGui::Button(Label(tr::kProbeRun, "probe"))) app::RunProbeSweep(s);
+  if (!s.probe.empty()) {
+    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), s.probe.front().tokens);
+    ImGui::TextWrapped("%s", buf);
+    ImGui::PushFont(ctx.fonts.mono);
+    for (const auto& p : s.probe) {
+      std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, p.heads, Num(static_cast<float>(p.accuracy), 3),
+                    Num(static_cast<float>(p.chance), 3));
+      ImGui::TextUnformatted(buf);
+      ImGui::SameLine();
+      const ImVec2 q = ImGui::GetCursorScreenPos();
+      ImGui::GetWindowDrawList()->AddRectFilled(
+          ImVec2(q.x, q.y + 3), ImVec2(q.x + 160.0f * static_cast<float>(p.accuracy), q.y + ImGui::GetTextLineHeight() - 2),
+          p.heads == 1 ? kAlphaCol : kAlpha2Col);
+      ImGui::NewLine();
+    }
+    ImGui::PopFont();
+  }
+  EndPanel();
+}
+
+}  // namespace ui
