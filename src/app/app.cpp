@@ -69,6 +69,8 @@ void SetCustomWeight(AppState& s, int token, double value) {
   s.custom.alpha = attn::SetWeightOnSimplex(base, token, value);
   s.custom.info = attn::AnalyzeInformation(values, s.custom.alpha, r.target);
   s.custom.vertices = values.rows() <= 6 ? attn::SameOutputVertices(values, s.custom.alpha) : std::vector<attn::VecD>{};
+  s.custom.contributions = attn::Contributions(values, s.custom.alpha);
+  s.custom.contributions2 = attn::Contributions(values, s.custom.info.collision.alpha2);
   s.custom.active = true;
 }
 

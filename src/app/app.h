@@ -41,6 +41,7 @@ struct AppState {
     attn::VecD alpha;                     // (N) on the simplex
     attn::InformationReport info;         // AnalyzeInformation for these weights
     std::vector<attn::VecD> vertices;     // SameOutputVertices for these weights
+    attn::MatD contributions, contributions2;  // (N, Dv) w_i v_i of both scenarios
   } custom;
 
   // Interface-only state.

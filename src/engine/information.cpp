@@ -993,6 +993,14 @@ bool SolveSmall(MatD G, VecD r, VecD* x, double tol) {  // G: (k, k), r: (k)
 
 }  // namespace
 
+MatD Contributions(const MatD& V, const VecD& w) {
+  if (w.size() != V.rows()) return MatD();
+  MatD out(V.rows(), V.cols());  // (N, Dv)
+  for (Eigen::Index i = 0; i < V.rows(); ++i)
+    for (Eigen::Index c = 0; c < V.cols(); ++c) out(i, c) = w(i) * V(i, c);
+  return out;
+}
+
 VecD SetWeightOnSimplex(const VecD& alpha, int i, double value) {
   const Eigen::Index n = alpha.size();
   if (i < 0 || i >= n) return alpha;

@@ -138,6 +138,9 @@ struct InformationReport {
 InformationReport AnalyzeInformation(const MatD& V, const VecD& alpha, int target,
                                      bool then_minimize_top = false);
 
+// The contributions of a pattern: row i = w_i * v_i, (N, Dv); their column sums are V^T w.
+MatD Contributions(const MatD& V, const VecD& w);
+
 // The learner drags one weight: alpha_i becomes `value` (clamped to [0, 1]) and the others are
 // rescaled in proportion so the result stays on the simplex (shared equally when they were all 0).
 VecD SetWeightOnSimplex(const VecD& alpha, int i, double value);

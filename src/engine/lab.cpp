@@ -202,6 +202,8 @@ LabResult ComputeLab(const LabConfig& cfg) {
   result.target = cfg.target >= 0 ? cfg.target : (top + 1) % n;
   result.information = AnalyzeInformation(values, alpha, result.target);
   if (n <= 6) result.same_output_vertices = SameOutputVertices(values, alpha);
+  result.contributions = Contributions(values, alpha);
+  result.contributions2 = Contributions(values, result.information.collision.alpha2);
   return result;
 }
 

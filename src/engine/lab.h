@@ -113,6 +113,8 @@ struct LabResult {
   int target = 0;                       // the target actually used (config.target resolved)
   InformationReport information;        // AnalyzeInformation(V, alpha, target)
   std::vector<VecD> same_output_vertices;  // vertices of the weights giving the same A (N <= 6)
+  MatD contributions;   // (N, Dv) alpha_i v_i of the query's weights (double, as the analysis)
+  MatD contributions2;  // (N, Dv) alpha'_i v_i of the second scenario
 };
 
 // Checks every field; the first problem found is returned (sentence first).

@@ -22,7 +22,8 @@ struct Drag {
   int token = -1;
   double value = 0;
 };
-void DrawBars(Context& ctx, const char* id, const attn::VecD& w, ImU32 colour, float width, Drag* drag = nullptr) {
+void DrawBars(Context& ctx, const char* id, const attn::VecD& w, const attn::MatD& contributions, ImU32 colour,
+              float width, Drag* drag = nullptr) {
   const auto& tokens = ctx.state.result.tokens;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -49,6 +50,11 @@ void DrawBars(Context& ctx, const char* id, const attn::VecD& w, ImU32 colour, f
       ImGui::SetCursorScreenPos(p);
     }
     ImGui::Dummy(ImVec2(width, line));  // the row's full width, so groups side by side line up
+    if (i < contributions.rows()) {      // this token's contribution w_i v_i to the output
+      ImGui::PushFont(ctx.fonts.mono);
+      ImGui::TextDisabled("   × v = %s", VectorText(contributions.row(i).transpose().cast<float>(), 4).c_str());
+      ImGui::PopFont();
+    }
   }
   ImGui::PopID();
 }
@@ -164,7 +170,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::BeginGroup();
   ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", L(custom ? tr::kScenario1Custom : tr::kScenario1));
   Drag drag;
-  DrawBars(ctx, "alpha", alpha, kAlphaCol, col, &drag);
+  DrawBars(ctx, "alpha", alpha, custom ? s.custom.contributions : r.contributions, kAlphaCol, col, &drag);
   if (drag.token >= 0) app::SetCustomWeight(s, drag.token, drag.value);
   if (custom && ImGui::SmallButton(Label(tr::kBackToQuery, "uncustom"))) app::ClearCustomWeights(s);
   if (!custom) ImGui::TextDisabled("%s", L(tr::kDragHint));
@@ -176,7 +182,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::BeginGroup();
   std::snprintf(buf, sizeof buf, L(tr::kScenario2), r.tokens[r.target].text.c_str());
   ImGui::TextColored(ImVec4(0.47f, 0.82f, 0.47f, 1.0f), "%s", buf);
-  DrawBars(ctx, "alpha2", info.collision.alpha2, kAlpha2Col, col);
+  DrawBars(ctx, "alpha2", info.collision.alpha2, custom ? s.custom.contributions2 : r.contributions2, kAlpha2Col, col);
   ImGui::PushFont(ctx.fonts.mono);
   ImGui::TextWrapped("A′ = %s", VectorText(info.collision.output2.cast<float>(), 6).c_str());
   ImGui::PopFont();

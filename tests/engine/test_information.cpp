@@ -807,3 +807,17 @@ TEST_CASE("SetWeightOnSimplex keeps the others' proportions and the sum") {
   CHECK(attn::SetWeightOnSimplex(a, 0, std::nan(""))(0) == doctest::Approx(0.2));  // NaN ignored
   CHECK(attn::SetWeightOnSimplex(a, 5, 0.5) == a);  // no such token
 }
+
+TEST_CASE("Contributions: rows w_i v_i that sum to the output") {
+  attn::MatD V(3, 2);
+  V << 1, 2, 3, 4, 5, 6;
+  attn::VecD w(3);
+  w << 0.5, 0.25, 0.25;
+  const attn::MatD c = attn::Contributions(V, w);
+  REQUIRE(c.rows() == 3);
+  CHECK(c(1, 1) == doctest::Approx(1.0));  // 0.25 * 4
+  const attn::VecD sum = c.colwise().sum().transpose();
+  CHECK(sum(0) == doctest::Approx(0.5 + 0.75 + 1.25));
+  CHECK(sum(1) == doctest::Approx(1.0 + 1.0 + 1.5));
+  CHECK(attn::Contributions(V, attn::VecD(2)).size() == 0);  // mismatched sizes
+}
