@@ -147,7 +147,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
   if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
     app::ApplyPatch(s, {{"dV", d_v}});
-  ImGui::SameLine();
+  if (w >= 640.0f) ImGui::SameLine();  // on a phone the target goes on its own line
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.3f));
   const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAuto)) + ": «" + r.tokens[r.target].text + "»"
                                                       : "«" + r.tokens[r.target].text + "»";
@@ -173,7 +173,13 @@ void DrawInformationPanel(Context& ctx) {
   DrawBars(ctx, "alpha", alpha, custom ? s.custom.contributions : r.contributions, kAlphaCol, col, &drag);
   if (drag.token >= 0) app::SetCustomWeight(s, drag.token, drag.value);
   if (custom && ImGui::SmallButton(Label(tr::kBackToQuery, "uncustom"))) app::ClearCustomWeights(s);
-  if (!custom) ImGui::TextDisabled("%s", L(tr::kDragHint));
+  if (!custom) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + col);
+    ImGui::TextWrapped("%s", L(tr::kDragHint));
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
   ImGui::PushFont(ctx.fonts.mono);
   ImGui::TextWrapped("A  = %s", VectorText(info.collision.output.cast<float>(), 6).c_str());
   ImGui::PopFont();
