@@ -159,17 +159,22 @@ void WriteHeads(std::ostream& os, const char* name, const Heads& t, bool first) 
   os << "]";
 }
 
+// Reads the named file (or stdin) and parses it as JSON: the common start of every command
+// that takes raw numbers. False with a message when either step fails.
+bool ReadJson(const std::string& path, attn::cli::Json* out, std::string* error) {
+  std::string text;
+  return ReadInput(path, &text, error) && ParseJson(text, out, error);
+}
+
 int RunRaw(const std::string& command, const std::string& path, bool backward) {
   const std::string prefix = "attnlab " + command + ": ";
   auto refuse = [&](const std::string& message) {
     std::cerr << prefix << OneLine(message) << "\n";
     return kExitBadInput;
   };
-  std::string text, error;
-  if (!ReadInput(path, &text, &error)) return refuse(error);
+  std::string error;
   attn::cli::Json j;
-  if (!ParseJson(text, &j, &error)) return refuse(error);
-  text = std::string();
+  if (!ReadJson(path, &j, &error)) return refuse(error);
   attn::cli::RawInput in;
   if (!attn::cli::ParseRawInput(j, backward, &in, &error)) return refuse(error);
   j = attn::cli::Json();
@@ -246,11 +251,9 @@ int RunCollide(const std::string& path) {
     std::cerr << prefix << OneLine(message) << "\n";
     return kExitBadInput;
   };
-  std::string text, error;
-  if (!ReadInput(path, &text, &error)) return refuse(error);
+  std::string error;
   attn::cli::Json j;
-  if (!ParseJson(text, &j, &error)) return refuse(error);
-  text = std::string();
+  if (!ReadJson(path, &j, &error)) return refuse(error);
   attn::cli::CollideInput in;
   if (!attn::cli::ParseCollideInput(j, &in, &error)) return refuse(error);
   j = attn::cli::Json();
