@@ -54,7 +54,7 @@ void DrawHeatmapPanel(Context& ctx) {
     // Room for the row labels on the left and the column labels on top.
     float label_w = 0;
     for (const auto& tok : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(tok.text.c_str()).x);
-    label_w = std::min(label_w + 8.0f, 110.0f);
+    label_w = std::min(label_w + 8.0f + ImGui::CalcTextSize("00 ").x, 130.0f);
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float entropy_w = ImGui::CalcTextSize("H 0.000").x + 10.0f;  // the rows' entropy, on the right
@@ -69,8 +69,16 @@ void DrawHeatmapPanel(Context& ctx) {
     // Labels: rows are queries (left), columns are keys (top, where they fit).
     const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
     const ImU32 query_col = IM_COL32(245, 155, 40, 255);
+    // When a word does not fit above its column, every column shows its index instead, and the
+    // rows say "index word", so that the two can be matched.
+    bool names_fit = true;
+    for (int i = 0; i < n; ++i) names_fit = names_fit && cell >= ImGui::CalcTextSize(tokens[i].text.c_str()).x + 4;
+    const float idx_w = ImGui::CalcTextSize(n > 10 ? "00" : "0").x;
+    const int idx_step = cell >= idx_w + 4 ? 1 : cell * 2 >= idx_w + 4 ? 2 : 5;
     for (int i = 0; i < n; ++i) {
-      const char* label = tokens[i].text.c_str();
+      char label[160];
+      if (names_fit) std::snprintf(label, sizeof label, "%s", tokens[i].text.c_str());
+      else std::snprintf(label, sizeof label, "%d %s", i, tokens[i].text.c_str());
       const ImVec2 ts = ImGui::CalcTextSize(label);
       const float cy = p0.y + cell * (i + 0.5f);
       if (cell >= ts.y * 0.8f || i == s.lab.config.query) {
@@ -78,8 +86,14 @@ void DrawHeatmapPanel(Context& ctx) {
         dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.lab.config.query ? query_col : text_col, label);
         dl->PopClipRect();
       }
-      if (cell >= ts.x + 4)
+      if (names_fit) {
         dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - ts.x * 0.5f, origin.y), text_col, label);
+      } else if (i % idx_step == 0) {
+        char idx[8];
+        std::snprintf(idx, sizeof idx, "%d", i);
+        const ImVec2 is = ImGui::CalcTextSize(idx);
+        dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - is.x * 0.5f, origin.y), IM_COL32(160, 170, 185, 255), idx);
+      }
     }
     // Values in the cells when they fit (dark text on the light end of viridis).
     if (cell >= ImGui::CalcTextSize("0.00").x + 6) {
