@@ -89,7 +89,7 @@ void DrawHeatmapPanel(Context& ctx) {
       if (names_fit) {
         dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - ts.x * 0.5f, origin.y), text_col, label);
       } else if (i % idx_step == 0) {
-        char idx[8];
+        char idx[16];
         std::snprintf(idx, sizeof idx, "%d", i);
         const ImVec2 is = ImGui::CalcTextSize(idx);
         dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - is.x * 0.5f, origin.y), IM_COL32(160, 170, 185, 255), idx);
