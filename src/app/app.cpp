@@ -76,20 +76,29 @@ void SetCustomWeight(AppState& s, int token, double value) {
 
 void ClearCustomWeights(AppState& s) { s.custom = AppState::CustomWeights{}; }
 
-void RunProbeSweep(AppState& s) {
+void StartProbeSweep(AppState& s) {
   s.probe.clear();
+  s.probe_queue.clear();
   const int n = std::max(2, static_cast<int>(s.result.tokens.size()));
-  auto run = [&](int d_v, int heads) {
+  auto queue = [&](int d_v, int heads) {
     attn::ProbeConfig cfg;
     cfg.tokens = n;
     cfg.d_v = d_v;
     cfg.heads = heads;
     cfg.seed = s.lab.config.seed;
-    const attn::ProbeResult r = attn::RunProbe(cfg);
-    s.probe.push_back({n, d_v, heads, r.accuracy, r.chance});
+    s.probe_queue.push_back(cfg);
   };
-  for (int d_v : {1, 2, 4, 8, 16}) run(d_v, 1);
-  for (int heads : {2, 4}) run(16, heads);
+  for (int d_v : {1, 2, 4, 8, 16}) queue(d_v, 1);
+  for (int heads : {2, 4}) queue(16, heads);
+  s.probe_total = static_cast<int>(s.probe_queue.size());
+}
+
+void Tick(AppState& s) {
+  if (s.probe_queue.empty()) return;
+  const attn::ProbeConfig cfg = s.probe_queue.front();
+  s.probe_queue.erase(s.probe_queue.begin());
+  const attn::ProbeResult r = attn::RunProbe(cfg);
+  s.probe.push_back({cfg.tokens, cfg.d_v, cfg.heads, r.accuracy, r.chance});
 }
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }

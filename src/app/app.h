@@ -33,6 +33,8 @@ struct AppState {
     double accuracy, chance;
   };
   std::vector<ProbePoint> probe;
+  std::vector<attn::ProbeConfig> probe_queue;  // runs still to do, one per frame (the page stays
+  int probe_total = 0;                         // responsive and shows progress)
 
   // The information panel's scenario 1 with weights the learner dragged (instead of the
   // query's own); cleared by any accepted state change.
@@ -68,9 +70,12 @@ attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text)
 void SetCustomWeight(AppState& s, int token, double value);
 void ClearCustomWeights(AppState& s);
 
-// Runs the probe over d_v in {1, 2, 4, 8, 16} at the current number of tokens, and over 1, 2, 4
-// heads at d_v = 16, filling s.probe.
-void RunProbeSweep(AppState& s);
+// Queues the probe over d_v in {1, 2, 4, 8, 16} at the current number of tokens, and over 2 and
+// 4 heads at d_v = 16; Tick() runs one queued run per frame, appending to s.probe.
+void StartProbeSweep(AppState& s);
+
+// Once per frame, before the UI: background work in small pieces (the probe).
+void Tick(AppState& s);
 
 std::string StateJson(const AppState& s);
 std::string TraceJson(const AppState& s);

@@ -83,6 +83,7 @@ void Frame(void* arg) {
     if (event.type == SDL_QUIT) rt.running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) rt.running = false;
   }
+  app::Tick(rt.state);  // background work in small pieces, even while the context is lost
   if (rt.context_lost) return;
   UpdateFonts(rt);
 

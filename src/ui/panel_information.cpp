@@ -226,7 +226,15 @@ void DrawInformationPanel(Context& ctx) {
   // The seed's answer, and the probe: measured, not only argued.
   ImGui::Separator();
   ImGui::TextWrapped("%s", L(tr::kSeedAnswer));
-  if (ImGui::Button(Label(tr::kProbeRun, "probe"))) app::RunProbeSweep(s);
+  const bool running = !s.probe_queue.empty();
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button(Label(tr::kProbeRun, "probe"))) app::StartProbeSweep(s);
+  ImGui::EndDisabled();
+  if (running) {
+    ImGui::SameLine();
+    const float done = static_cast<float>(s.probe.size()) / static_cast<float>(std::max(1, s.probe_total));
+    ImGui::ProgressBar(done, ImVec2(160, 0));
+  }
   if (!s.probe.empty()) {
     std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), s.probe.front().tokens);
     ImGui::TextWrapped("%s", buf);
