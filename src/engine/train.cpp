@@ -1,0 +1,634 @@
+// Training a one-layer attention model (train.h): tasks, optimizers, forward/backward of the whole
+// model, and the Trainer that steps it.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF  // same bits natively and in wasm (linalg.h)
+#endif
+
+#include "train.h"
+
+#include "lab.h"  // kMaxSeed, kMaxHeads
+#include "linalg.h"
+#include "rng.h"
+#include "tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+namespace {
+
+// ---- vocabularies ---------------------------------------------------------------------------
+
+const char* const kLetters[] = {"a", "b", "c", "d", "e", "f", "g", "h",
+                                "i", "j", "k", "l", "m", "n", "o", "p"};
+const char* const kDigits[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+// The default examples: distinct letters (so the right key is the only copy of the token it
+// predicts), and digits with one largest digit at every prefix length.
+const char* const kLetterExample[] = {"h", "c", "a", "f", "d", "b", "g", "e",
+                                      "k", "m", "j", "p", "i", "n", "l", "o"};
+const char* const kDigitExample[] = {"3", "1", "4", "0", "5", "9", "2", "6",
+                                     "5", "3", "5", "8", "2", "7", "1", "3"};
+
+// verb_object: "subject [adverb] verb [adjective] object", English and Russian. Every verb can
+// take every object, so the verb alone tells nothing about its object: attention must find it.
+struct Grammar {
+  std::vector<std::string> subjects;  // RU: one verb form per subject (same index)
+  std::vector<std::string> adverbs;
+  std::vector<std::vector<std::string>> verbs;  // [verb][subject]
+  std::vector<std::string> adjectives;
+  std::vector<std::string> objects;
+};
+const Grammar& English() {
+  static const Grammar g{{"I", "you", "we", "they"},
+                         {"really", "also"},
+                         {{"love", "love", "love", "love"},
+                          {"like", "like", "like", "like"},
+                          {"want", "want", "want", "want"}},
+                         {"hot", "fresh"},
+                         {"sushi", "tea", "coffee", "rice", "soup", "bread"}};
+  return g;
+}
+const Grammar& Russian() {
+  static const Grammar g{{"я", "ты", "мы", "они"},
+                         {"очень", "тоже"},
+                         {{"люблю", "любишь", "любим", "любят"},
+                          {"хочу", "хочешь", "хотим", "хотят"}},
+                         {},
+                         {"суши", "чай", "кофе", "рис", "суп", "хлеб"}};
+  return g;
+}
+
+enum class WordClass { kOther, kVerb, kObject };
+
+int IndexOf(const std::vector<std::string>& vocab, const std::string& word) {
+  const auto it = std::find(vocab.begin(), vocab.end(), word);
+  return it == vocab.end() ? -1 : static_cast<int>(it - vocab.begin());
+}
+
+void AddUnique(std::vector<std::string>& vocab, const std::string& word) {
+  if (IndexOf(vocab, word) < 0) vocab.push_back(word);
+}
+
+WordClass ClassOf(const std::string& word) {
+  for (const Grammar* g : {&English(), &Russian()}) {
+    for (const auto& forms : g->verbs)
+      if (std::find(forms.begin(), forms.end(), word) != forms.end()) return WordClass::kVerb;
+    if (std::find(g->objects.begin(), g->objects.end(), word) != g->objects.end())
+      return WordClass::kObject;
+  }
+  return WordClass::kOther;
+}
+
+// Lower case for ASCII and Russian Cyrillic (А-Я, Ё), enough to accept "Я люблю суши".
+std::string Lower(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 'A' && c <= 'Z') {
+      out += static_cast<char>(c + 32);
+    } else if (c == 0xD0 && i + 1 < s.size()) {
+      const unsigned char d = static_cast<unsigned char>(s[i + 1]);
+      if (d >= 0x90 && d <= 0x9F) { out += '\xD0'; out += static_cast<char>(d + 0x20); }       // А-П
+      else if (d >= 0xA0 && d <= 0xAF) { out += '\xD1'; out += static_cast<char>(d - 0x20); }  // Р-Я
+      else if (d == 0x81) { out += "\xD1\x91"; }                                               // Ё
+      else { out += '\xD0'; out += static_cast<char>(d); }
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+int Uniform(rng::SplitMix64& s, int n) {  // 0..n-1; n is tiny, so the modulo bias is < 2^-58
+  return static_cast<int>(s.Next() % static_cast<std::uint64_t>(n));
+}
+
+// Streams: parameters and batches never share one, and batch k is a pure function of (seed, k).
+std::uint64_t StreamSeed(std::uint64_t seed, std::uint64_t purpose, std::uint64_t index) {
+  return rng::Mix64(rng::Mix64(seed ^ (purpose * rng::kGolden)) + index);
+}
+constexpr std::uint64_t kStreamEmbed = 1, kStreamPos = 2, kStreamReadout = 3, kStreamBatch = 4,
+                        kStreamEval = 5;
+
+MatD Normal(int rows, int cols, double stddev, std::uint64_t seed) {  // (rows, cols), row by row
+  rng::SplitMix64 s(seed);
+  std::vector<double> z(static_cast<std::size_t>(rows) * cols);
+  rng::FillStandardNormal(s, z.data(), static_cast<int>(z.size()));
+  MatD m(rows, cols);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) m(r, c) = z[static_cast<std::size_t>(r) * cols + c] * stddev;
+  return m;
+}
+
+MultiHeadConfig ModelAttention(const TrainConfig& cfg) {
+  MultiHeadConfig m;
+  m.head.normalizer = cfg.normalizer;
+  m.head.scaled = cfg.scaled;
+  m.causal = cfg.causal;
+  return m;
+}
+
+double FrobeniusNorm(const MatD& m) {
+  double acc = 0;
+  for (Eigen::Index c = 0; c < m.cols(); ++c)
+    for (Eigen::Index r = 0; r < m.rows(); ++r) acc += m(r, c) * m(r, c);
+  return std::sqrt(acc);
+}
+
+double NormOf(const std::vector<MatD>& ms) {
+  double acc = 0;
+  for (const MatD& m : ms) {
+    const double n = FrobeniusNorm(m);
+    acc += n * n;
+  }
+  return std::sqrt(acc);
+}
+
+}  // namespace
+
+// ---- tasks ----------------------------------------------------------------------------------
+
+const char* TaskName(TaskKind k) {
+  switch (k) {
+    case TaskKind::kPreviousToken: return "previous";
+    case TaskKind::kReverse: return "reverse";
+    case TaskKind::kVerbObject: return "verb_object";
+    case TaskKind::kMax: return "max";
+  }
+  return "?";
+}
+
+bool ParseTask(const std::string& name, TaskKind* out) {
+  for (TaskKind k : {TaskKind::kPreviousToken, TaskKind::kReverse, TaskKind::kVerbObject, TaskKind::kMax}) {
+    if (name == TaskName(k)) { *out = k; return true; }
+  }
+  return false;
+}
+
+Task MakeTask(TaskKind kind, int length) {
+  Task t;
+  t.kind = kind;
+  t.length = std::clamp(length, kMinLength, kMaxLength);
+  switch (kind) {
+    case TaskKind::kPreviousToken:
+    case TaskKind::kReverse:
+      t.vocab.assign(std::begin(kLetters), std::end(kLetters));
+      t.max_length = t.length;
+      for (int i = 0; i < t.length; ++i) t.default_example += (i ? " " : "") + std::string(kLetterExample[i]);
+      break;
+    case TaskKind::kMax:
+      t.vocab.assign(std::begin(kDigits), std::end(kDigits));
+      t.max_length = t.length;
+      for (int i = 0; i < t.length; ++i) t.default_example += (i ? " " : "") + std::string(kDigitExample[i]);
+      break;
+    case TaskKind::kVerbObject:
+      for (const Grammar* g : {&Russian(), &English()}) {
+        for (const auto& w : g->subjects) AddUnique(t.vocab, w);
+        for (const auto& w : g->adverbs) AddUnique(t.vocab, w);
+        for (const auto& forms : g->verbs)
+          for (const auto& w : forms) AddUnique(t.vocab, w);
+        for (const auto& w : g->adjectives) AddUnique(t.vocab, w);
+        for (const auto& w : g->objects) AddUnique(t.vocab, w);
+      }
+      t.length = 0;      // varies: 3..5
+      t.max_length = 5;  // subject adverb verb adjective object
+      t.default_example = "я люблю суши";
+      break;
+  }
+  return t;
+}
+
+Example SampleExample(const Task& task, rng::SplitMix64& s) {
+  Example ex;
+  const int v = static_cast<int>(task.vocab.size());
+  switch (task.kind) {
+    case TaskKind::kPreviousToken:
+    case TaskKind::kReverse: {
+      const int n = task.length;
+      for (int i = 0; i < n; ++i) ex.tokens.push_back(Uniform(s, v));
+      for (int i = 0; i < n; ++i) {
+        const int src = task.kind == TaskKind::kPreviousToken ? i - 1 : n - 1 - i;
+        ex.sources.push_back(src);
+        ex.targets.push_back(src >= 0 ? ex.tokens[src] : -1);
+      }
+      break;
+    }
+    case TaskKind::kMax: {
+      // The largest digit m (1..9) at one position; every other digit below it.
+      const int n = task.length;
+      const int m = 1 + Uniform(s, 9);
+      const int at = Uniform(s, n);
+      for (int i = 0; i < n; ++i) ex.tokens.push_back(i == at ? m : Uniform(s, m));
+      ex.targets.assign(n, m);  // the digit's id is its value
+      ex.sources.assign(n, at);
+      break;
+    }
+    case TaskKind::kVerbObject: {
+      const Grammar& g = Uniform(s, 2) == 0 ? Russian() : English();
+      const int who = Uniform(s, static_cast<int>(g.subjects.size()));
+      const int verb = Uniform(s, static_cast<int>(g.verbs.size()));
+      const int what = Uniform(s, static_cast<int>(g.objects.size()));
+      const int adverb = Uniform(s, static_cast<int>(g.adverbs.size()) + 1);  // last = none
+      const int adjective = Uniform(s, static_cast<int>(g.adjectives.size()) + 1);
+      std::vector<std::string> words{g.subjects[who]};
+      if (adverb < static_cast<int>(g.adverbs.size())) words.push_back(g.adverbs[adverb]);
+      const int verb_at = static_cast<int>(words.size());
+      words.push_back(g.verbs[verb][who]);
+      if (adjective < static_cast<int>(g.adjectives.size())) words.push_back(g.adjectives[adjective]);
+      words.push_back(g.objects[what]);
+      const int n = static_cast<int>(words.size());
+      for (const auto& w : words) ex.tokens.push_back(IndexOf(task.vocab, w));
+      ex.targets.assign(n, -1);
+      ex.sources.assign(n, -1);
+      ex.targets[verb_at] = ex.tokens[n - 1];
+      ex.sources[verb_at] = n - 1;
+      break;
+    }
+  }
+  return ex;
+}
+
+bool LabelExample(const Task& task, const std::string& text, Example* out, std::string* error) {
+  const TokenizeResult tr = Tokenize(text);
+  if (!tr.ok()) return linalg::Fail(error, tr.message);
+  Example ex;
+  for (const Token& tok : tr.tokens) {
+    int id = IndexOf(task.vocab, tok.text);
+    if (id < 0) id = IndexOf(task.vocab, Lower(tok.text));
+    if (id < 0 && Lower(tok.text) == "i") id = IndexOf(task.vocab, "I");
+    if (id < 0) {
+      std::string known;
+      for (std::size_t i = 0; i < task.vocab.size() && i < 12; ++i) known += (i ? " " : "") + task.vocab[i];
+      if (task.vocab.size() > 12) known += " …";
+      return linalg::Fail(error, "\"" + tok.text + "\" is not in the " + TaskName(task.kind) +
+                                     " vocabulary (" + known + ")");
+    }
+    ex.tokens.push_back(id);
+  }
+  const int n = static_cast<int>(ex.tokens.size());
+  ex.targets.assign(n, -1);
+  ex.sources.assign(n, -1);
+  switch (task.kind) {
+    case TaskKind::kPreviousToken:
+    case TaskKind::kReverse:
+    case TaskKind::kMax:
+      if (n != task.length)
+        return linalg::Fail(error, "the example must have " + std::to_string(task.length) +
+                                       " tokens (the task's length), not " + std::to_string(n));
+      break;
+    case TaskKind::kVerbObject:
+      if (n > task.max_length)
+        return linalg::Fail(error, "the example has " + std::to_string(n) +
+                                       " words; sentences of this task have at most " +
+                                       std::to_string(task.max_length));
+      break;
+  }
+  switch (task.kind) {
+    case TaskKind::kPreviousToken:
+      for (int i = 1; i < n; ++i) { ex.sources[i] = i - 1; ex.targets[i] = ex.tokens[i - 1]; }
+      break;
+    case TaskKind::kReverse:
+      for (int i = 0; i < n; ++i) { ex.sources[i] = n - 1 - i; ex.targets[i] = ex.tokens[n - 1 - i]; }
+      break;
+    case TaskKind::kMax: {
+      const int m = *std::max_element(ex.tokens.begin(), ex.tokens.end());
+      if (std::count(ex.tokens.begin(), ex.tokens.end(), m) != 1)
+        return linalg::Fail(error, "the largest digit must occur once in the example");
+      const int at = static_cast<int>(std::find(ex.tokens.begin(), ex.tokens.end(), m) - ex.tokens.begin());
+      ex.targets.assign(n, m);
+      ex.sources.assign(n, at);
+      break;
+    }
+    case TaskKind::kVerbObject: {
+      int verb = -1, object = -1, verbs = 0, objects = 0;
+      for (int i = 0; i < n; ++i) {
+        const WordClass c = ClassOf(task.vocab[ex.tokens[i]]);
+        if (c == WordClass::kVerb) { verb = i; ++verbs; }
+        if (c == WordClass::kObject) { object = i; ++objects; }
+      }
+      if (verbs != 1 || objects != 1 || object < verb)
+        return linalg::Fail(error, "the example needs one verb followed by one object, e.g. "
+                                   "\"я люблю суши\" or \"I love sushi\"");
+      ex.targets[verb] = ex.tokens[object];
+      ex.sources[verb] = object;
+      break;
+    }
+  }
+  *out = std::move(ex);
+  return true;
+}
+
+// ---- optimizers -----------------------------------------------------------------------------
+
+const char* OptimizerName(Optimizer o) { return o == Optimizer::kAdam ? "adam" : "sgd"; }
+
+bool ParseOptimizer(const std::string& name, Optimizer* out) {
+  if (name == "adam") { *out = Optimizer::kAdam; return true; }
+  if (name == "sgd") { *out = Optimizer::kSgd; return true; }
+  return false;
+}
+
+void SgdUpdate(MatD& param, const MatD& grad, double lr) {
+  for (Eigen::Index c = 0; c < param.cols(); ++c)
+    for (Eigen::Index r = 0; r < param.rows(); ++r) param(r, c) -= lr * grad(r, c);
+}
+
+void AdamUpdate(MatD& param, MatD& m, MatD& v, const MatD& grad, int t, double lr, const AdamHyper& h) {
+  const double correct1 = 1 - std::pow(h.beta1, t);  // bias corrections: m and v start at 0
+  const double correct2 = 1 - std::pow(h.beta2, t);
+  for (Eigen::Index c = 0; c < param.cols(); ++c) {
+    for (Eigen::Index r = 0; r < param.rows(); ++r) {
+      const double g = grad(r, c);
+      m(r, c) = h.beta1 * m(r, c) + (1 - h.beta1) * g;
+      v(r, c) = h.beta2 * v(r, c) + (1 - h.beta2) * (g * g);
+      const double m_hat = m(r, c) / correct1;
+      const double v_hat = v(r, c) / correct2;
+      param(r, c) -= lr * m_hat / (std::sqrt(v_hat) + h.eps);
+    }
+  }
+}
+
+// ---- the model ------------------------------------------------------------------------------
+
+TrainError ValidateTrainConfig(const TrainConfig& cfg) {
+  auto refuse = [](const char* field, const std::string& what) {
+    return TrainError{field, std::string(field) + ": " + what};
+  };
+  if (cfg.length < kMinLength || cfg.length > kMaxLength)
+    return refuse("length", "must be an integer from " + std::to_string(kMinLength) + " to " + std::to_string(kMaxLength));
+  if (!std::isfinite(cfg.lr) || cfg.lr <= 0 || cfg.lr > kMaxLearningRate)
+    return refuse("lr", "must be a number > 0 and <= " + std::to_string(static_cast<int>(kMaxLearningRate)));
+  if (cfg.batch < 1 || cfg.batch > kMaxBatch)
+    return refuse("batch", "must be an integer from 1 to " + std::to_string(kMaxBatch));
+  if (cfg.seed > kMaxSeed) return refuse("seed", "must be an integer from 0 to 4294967295");
+  if (cfg.d_model < 2 || cfg.d_model > kMaxTrainDModel)
+    return refuse("dModel", "must be an integer from 2 to " + std::to_string(kMaxTrainDModel));
+  if (cfg.d_k < 1 || cfg.d_k > kMaxTrainDk)
+    return refuse("dK", "must be an integer from 1 to " + std::to_string(kMaxTrainDk));
+  if (cfg.d_v < 1 || cfg.d_v > kMaxTrainDv)
+    return refuse("dV", "must be an integer from 1 to " + std::to_string(kMaxTrainDv));
+  if (cfg.heads < kMinHeads || cfg.heads > kMaxHeads)
+    return refuse("heads", "must be an integer from 1 to " + std::to_string(kMaxHeads));
+  const Task task = MakeTask(cfg.task, cfg.length);
+  Example ex;
+  std::string error;
+  if (!LabelExample(task, cfg.example.empty() ? task.default_example : cfg.example, &ex, &error))
+    return refuse("example", error);
+  return {};
+}
+
+std::vector<MatD*> ParamList(Params& p) {
+  std::vector<MatD*> out{&p.embed, &p.pos};
+  for (std::size_t h = 0; h < p.attn.W_Q.size(); ++h) {
+    out.push_back(&p.attn.W_Q[h]);
+    out.push_back(&p.attn.W_K[h]);
+    out.push_back(&p.attn.W_V[h]);
+  }
+  out.push_back(&p.attn.W_O);
+  out.push_back(&p.readout);
+  out.push_back(&p.bias);
+  return out;
+}
+
+std::vector<const MatD*> ParamList(const Params& p) {
+  std::vector<MatD*> list = ParamList(const_cast<Params&>(p));  // the same order, read only
+  return std::vector<const MatD*>(list.begin(), list.end());
+}
+
+Params InitParams(const Task& task, const TrainConfig& cfg) {
+  const int v = static_cast<int>(task.vocab.size()), d = cfg.d_model;
+  Params p;
+  const double half = std::sqrt(0.5);  // E and P ~ N(0, 1/2): their sum x ~ N(0, 1)
+  p.embed = Normal(v, d, half, StreamSeed(cfg.seed, kStreamEmbed, 0));                  // (V, D)
+  p.pos = Normal(task.max_length, d, half, StreamSeed(cfg.seed, kStreamPos, 0));         // (L, D)
+  p.attn = RandomWeights<double>(d, cfg.heads, cfg.d_k, cfg.d_v, cfg.seed);
+  p.readout = Normal(d, v, 1.0 / std::sqrt(d), StreamSeed(cfg.seed, kStreamReadout, 0)); // (D, V)
+  p.bias = MatD::Zero(1, v);                                                             // (1, V)
+  return p;
+}
+
+Params ZerosLike(const Params& p) {
+  Params z = p;
+  for (MatD* m : ParamList(z)) m->setZero();
+  return z;
+}
+
+bool ForwardExample(ExampleForward& f, const Params& p, const TrainConfig& cfg, const Example& ex,
+                    std::string* error) {
+  const int n = static_cast<int>(ex.tokens.size());
+  const int d = static_cast<int>(p.embed.cols()), v = static_cast<int>(p.embed.rows());
+  if (n < 1 || n > p.pos.rows()) return linalg::Fail(error, "example length out of range");
+  // 1. embeddings: x_t = E[token_t] + P[t]
+  f.X.resize(n, d);  // (N, D)
+  for (int t = 0; t < n; ++t)
+    for (int c = 0; c < d; ++c) f.X(t, c) = p.embed(ex.tokens[t], c) + p.pos(t, c);
+  // 2. attention
+  if (!MultiHeadForward<double>(f.attn, f.X, nullptr, p.attn, ModelAttention(cfg), error)) return false;
+  // 3. readout: logits = O R + b
+  f.logits = linalg::MatMul(f.attn.output, p.readout);  // (N, V)
+  for (int t = 0; t < n; ++t)
+    for (int k = 0; k < v; ++k) f.logits(t, k) += p.bias(0, k);
+  // 4. softmax over the vocabulary and the cross-entropy at target positions
+  f.probs.resize(n, v);  // (N, V)
+  f.loss = 0;
+  f.targets = f.correct = 0;
+  for (int t = 0; t < n; ++t) {
+    double top = f.logits(t, 0);
+    int arg = 0;
+    for (int k = 1; k < v; ++k)
+      if (f.logits(t, k) > top) { top = f.logits(t, k); arg = k; }
+    double sum = 0;
+    for (int k = 0; k < v; ++k) sum += (f.probs(t, k) = std::exp(f.logits(t, k) - top));
+    for (int k = 0; k < v; ++k) f.probs(t, k) /= sum;
+    const int target = ex.targets[t];
+    if (target < 0) continue;
+    f.loss += std::log(sum) - (f.logits(t, target) - top);  // -log softmax, from the shifted row
+    ++f.targets;
+    if (arg == target) ++f.correct;
+  }
+  if (!std::isfinite(f.loss) || !linalg::AllFinite(f.logits))
+    return linalg::Fail(error, "the readout overflowed (logits are not finite)");
+  return true;
+}
+
+bool BackwardExample(Params& grads, const ExampleForward& f, const Params& p, const TrainConfig& cfg,
+                     const Example& ex, double loss_scale, MultiHeadGrads<double>* attn_grads,
+                     std::string* error) {
+  const int n = static_cast<int>(ex.tokens.size());
+  const int d = static_cast<int>(p.embed.cols()), v = static_cast<int>(p.embed.rows());
+  // 4'. cross-entropy through softmax: dlogits = (probs - onehot(target)) * loss_scale
+  MatD dlogits = MatD::Zero(n, v);  // (N, V)
+  for (int t = 0; t < n; ++t) {
+    if (ex.targets[t] < 0) continue;
+    for (int k = 0; k < v; ++k) dlogits(t, k) = f.probs(t, k) * loss_scale;
+    dlogits(t, ex.targets[t]) -= loss_scale;
+  }
+  // 3'. readout: dR += O^T dlogits, db += column sums, dO = dlogits R^T
+  linalg::AddInPlace(grads.readout, linalg::MatMulTransposedA(f.attn.output, dlogits));  // (D, V)
+  for (int t = 0; t < n; ++t)
+    for (int k = 0; k < v; ++k) grads.bias(0, k) += dlogits(t, k);
+  const MatD dO = linalg::MatMulTransposed(dlogits, p.readout);  // (N, D)
+  // 2'. attention
+  MultiHeadGrads<double> local;
+  MultiHeadGrads<double>& g = attn_grads ? *attn_grads : local;
+  if (!MultiHeadBackward<double>(g, dO, f.attn, f.X, nullptr, p.attn, ModelAttention(cfg), error))
+    return false;
+  for (std::size_t h = 0; h < g.dW_Q.size(); ++h) {
+    linalg::AddInPlace(grads.attn.W_Q[h], g.dW_Q[h]);
+    linalg::AddInPlace(grads.attn.W_K[h], g.dW_K[h]);
+    linalg::AddInPlace(grads.attn.W_V[h], g.dW_V[h]);
+  }
+  linalg::AddInPlace(grads.attn.W_O, g.dW_O);
+  // 1'. embeddings: x_t = E[token_t] + P[t] sends dX's row t to both
+  for (int t = 0; t < n; ++t) {
+    for (int c = 0; c < d; ++c) {
+      grads.embed(ex.tokens[t], c) += g.dX(t, c);
+      grads.pos(t, c) += g.dX(t, c);
+    }
+  }
+  return true;
+}
+
+bool BatchLossAndGrads(BatchResult* out, Params* grads, const Params& p, const TrainConfig& cfg,
+                       const std::vector<Example>& batch, std::string* error) {
+  if (grads) *grads = ZerosLike(p);
+  int targets = 0;
+  for (const Example& ex : batch)
+    for (int t : ex.targets) targets += t >= 0;
+  BatchResult r;
+  r.targets = targets;
+  const double scale = targets > 0 ? 1.0 / targets : 0.0;
+  const std::size_t heads = p.attn.W_Q.size();
+  std::vector<double> on_source(heads, 0.0);
+  int source_rows = 0;
+  ExampleForward f;
+  for (const Example& ex : batch) {
+    if (!ForwardExample(f, p, cfg, ex, error)) return false;
+    r.loss += f.loss;
+    r.accuracy += f.correct;
+    for (std::size_t t = 0; t < ex.sources.size(); ++t) {
+      if (ex.sources[t] < 0 || ex.targets[t] < 0) continue;
+      ++source_rows;
+      for (std::size_t h = 0; h < heads; ++h) on_source[h] += f.attn.heads[h].weights(t, ex.sources[t]);
+    }
+    if (grads && !BackwardExample(*grads, f, p, cfg, ex, scale, nullptr, error)) return false;
+  }
+  r.loss *= scale;
+  r.accuracy *= scale;
+  if (source_rows > 0)
+    r.attention_on_source = *std::max_element(on_source.begin(), on_source.end()) / source_rows;
+  *out = r;
+  return true;
+}
+
+// ---- Trainer --------------------------------------------------------------------------------
+
+bool Trainer::Reset(const TrainConfig& cfg, TrainError* error) {
+  *this = Trainer();
+  const TrainError e = ValidateTrainConfig(cfg);
+  if (!e.ok()) {
+    if (error) *error = e;
+    message_ = e.message;
+    return false;
+  }
+  cfg_ = cfg;
+  task_ = MakeTask(cfg.task, cfg.length);
+  std::string ignored;
+  LabelExample(task_, cfg.example.empty() ? task_.default_example : cfg.example, &example_, &ignored);
+  params_ = InitParams(task_, cfg_);
+  for (const MatD* m : ParamList(params_)) {
+    adam_m_.push_back(MatD::Zero(m->rows(), m->cols()));
+    adam_v_.push_back(MatD::Zero(m->rows(), m->cols()));
+  }
+  ready_ = true;
+  return true;
+}
+
+std::vector<Example> Trainer::BatchFor(int k) const {
+  rng::SplitMix64 s(StreamSeed(cfg_.seed, kStreamBatch, static_cast<std::uint64_t>(k)));
+  std::vector<Example> batch;
+  for (int b = 0; b < cfg_.batch; ++b) batch.push_back(SampleExample(task_, s));
+  return batch;
+}
+
+bool Trainer::Step() {
+  if (!ready_ || diverged_) return false;
+  const int k = step_ + 1;
+  BatchResult r;
+  std::string error;
+  auto stop = [&](const std::string& why) {
+    diverged_ = true;
+    message_ = "step " + std::to_string(k) + ": " + why;
+    return false;
+  };
+  if (!BatchLossAndGrads(&r, &grads_, params_, cfg_, BatchFor(k), &error)) return stop(error);
+
+  StepMetrics m;
+  m.step = k;
+  m.loss = r.loss;
+  m.accuracy = r.accuracy;
+  m.attention_on_source = r.attention_on_source;
+  m.grad_norm_q = NormOf(grads_.attn.W_Q);
+  m.grad_norm_k = NormOf(grads_.attn.W_K);
+  m.grad_norm_v = NormOf(grads_.attn.W_V);
+  m.grad_norm_o = FrobeniusNorm(grads_.attn.W_O);
+  double total = 0;
+  for (const MatD* g : ParamList(grads_)) total += FrobeniusNorm(*g) * FrobeniusNorm(*g);
+  m.grad_norm = std::sqrt(total);
+  if (!std::isfinite(m.grad_norm)) return stop("the gradients are not finite");
+
+  // The update, on a copy: a step that would make a parameter non-finite leaves them unchanged.
+  Params next = params_;
+  std::vector<MatD> next_m = adam_m_, next_v = adam_v_;
+  const std::vector<MatD*> ps = ParamList(next);
+  const std::vector<MatD*> gs = ParamList(grads_);
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    if (cfg_.optimizer == Optimizer::kAdam) AdamUpdate(*ps[i], next_m[i], next_v[i], *gs[i], k, cfg_.lr);
+    else SgdUpdate(*ps[i], *gs[i], cfg_.lr);
+    if (!linalg::AllFinite(*ps[i])) return stop("a parameter became non-finite");
+  }
+  params_ = std::move(next);
+  adam_m_ = std::move(next_m);
+  adam_v_ = std::move(next_v);
+  step_ = k;
+  history_.push_back(m);
+  return true;
+}
+
+BatchResult Trainer::Evaluate(int count, std::uint64_t eval_seed) const {
+  BatchResult r;
+  if (!ready_ || count < 1) return r;
+  rng::SplitMix64 s(StreamSeed(cfg_.seed, kStreamEval, eval_seed));
+  std::vector<Example> batch;
+  for (int i = 0; i < count; ++i) batch.push_back(SampleExample(task_, s));
+  std::string error;
+  if (!BatchLossAndGrads(&r, nullptr, params_, cfg_, batch, &error)) {
+    r = BatchResult();
+    r.loss = std::numeric_limits<double>::quiet_NaN();
+  }
+  return r;
+}
+
+ExampleView Trainer::View() const {
+  ExampleView view;
+  if (!ready_) return view;
+  view.example = example_;
+  for (int id : example_.tokens) view.tokens.push_back(task_.vocab[id]);
+  if (!ForwardExample(view.forward, params_, cfg_, example_)) return view;
+  Params grads = ZerosLike(params_);
+  const double scale = view.forward.targets > 0 ? 1.0 / view.forward.targets : 0.0;
+  BackwardExample(grads, view.forward, params_, cfg_, example_, scale, &view.grads);
+  const int n = static_cast<int>(example_.tokens.size());
+  for (int t = 0; t < n; ++t) {
+    Eigen::Index arg = 0;
+    const double p = view.forward.probs.row(t).maxCoeff(&arg);
+    view.predicted.push_back(static_cast<int>(arg));
+    view.confidence.push_back(p);
+  }
+  return view;
+}
+
+}  // namespace attn
