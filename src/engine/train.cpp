@@ -147,6 +147,16 @@ double NormOf(const std::vector<MatD>& ms) {
   return std::sqrt(acc);
 }
 
+// The share of row t's positive weight that lies on key j: w_tj for softmax, sparsemax,
+// relu-norm and hardmax (rows of non-negative weights summing to 1), and for sigmoid and none
+// max(w_tj, 0) / sum_k max(w_tk, 0), so that the number is in [0, 1] for every normalizer
+// (the convention of HeadTrace::entropy). 0 when no weight is positive.
+double ShareOnKey(const MatD& w, std::size_t t, int j) {
+  double positive = 0;
+  for (Eigen::Index k = 0; k < w.cols(); ++k) positive += std::max(w(t, k), 0.0);
+  return positive > 0 ? std::max(w(t, j), 0.0) / positive : 0.0;
+}
+
 }  // namespace
 
 // ---- tasks ----------------------------------------------------------------------------------
@@ -512,7 +522,7 @@ bool BatchLossAndGrads(BatchResult* out, Params* grads, const Params& p, const T
     for (std::size_t t = 0; t < ex.sources.size(); ++t) {
       if (ex.sources[t] < 0 || ex.targets[t] < 0) continue;
       ++source_rows;
-      for (std::size_t h = 0; h < heads; ++h) on_source[h] += f.attn.heads[h].weights(t, ex.sources[t]);
+      for (std::size_t h = 0; h < heads; ++h) on_source[h] += ShareOnKey(f.attn.heads[h].weights, t, ex.sources[t]);
     }
     if (grads && !BackwardExample(*grads, f, p, cfg, ex, scale, nullptr, error)) return false;
   }
@@ -559,9 +569,13 @@ bool Trainer::Step() {
   const int k = step_ + 1;
   BatchResult r;
   std::string error;
-  auto stop = [&](const std::string& why) {
+  auto stop = [&](std::string why) {
+    // The attention's messages advise the lab's settings ("use smaller embeddings..."), which
+    // training does not have: keep only what happened.
+    const std::size_t advice = why.find("; use ");
+    if (advice != std::string::npos) why.erase(advice);
     diverged_ = true;
-    message_ = "step " + std::to_string(k) + ": " + why;
+    message_ = "step " + std::to_string(k) + ": training diverged: " + why;
     return false;
   };
   if (!BatchLossAndGrads(&r, &grads_, params_, cfg_, BatchFor(k), &error)) return stop(error);

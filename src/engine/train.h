@@ -163,7 +163,10 @@ bool BackwardExample(Params& grads, const ExampleForward& f, const Params& p,
 struct BatchResult {
   double loss = 0;      // mean -log p(target) over the batch's target positions
   double accuracy = 0;  // fraction of target positions predicted right
-  double attention_on_source = 0;  // mean weight on the right key over target rows, best head
+  double attention_on_source = 0;  // mean over target rows of the row's share of weight on the
+                                   // right key, best head: the weight itself for normalizers whose
+                                   // rows sum to 1; for sigmoid and none the key's share of the
+                                   // row's positive weights (so always in [0, 1])
   int targets = 0;
 };
 bool BatchLossAndGrads(BatchResult* out, Params* grads, const Params& p, const TrainConfig& cfg,
