@@ -5,10 +5,15 @@ differences), `collide` agrees with hand-solved cases, numpy and brute force ove
 of the polytope of weights, and bad input gets exit code 2, one line on stderr and nothing on
 stdout.
 
+`train` prints well-formed, deterministic records in both formats, learns the verb-object task
+and reports a divergence with exit code 3; `norm` agrees with analytic values and with numpy's
+own simulation of the same experiments.
+
 usage: test_cli.py ATTNLAB FIXTURES_DIR
   FIXTURES_DIR/*.json          lab states for `trace`
   FIXTURES_DIR/forward/*.json  raw q, k, v (with dOutput) for `forward` and `backward`
   FIXTURES_DIR/collide/*.json  values, weights and a target for `collide`, each solved by hand
+  FIXTURES_DIR/train/*.json    training configs for `train` (diverges.json must diverge)
 """
 import itertools
 import json
@@ -921,6 +926,445 @@ code, out, err = run(["collide", "/nonexistent/input.json"])
 check("collide: a missing file: exit 2, one line", code == 2 and out == "" and len(err.strip().splitlines()) == 1, err)
 code, out, err = run(["collide", "a.json", "b.json"])
 check("collide: two files: exit 2, one line", code == 2 and out == "" and len(err.strip().splitlines()) == 1, err)
+
+# ============================================================================================
+# `attnlab train`: the one-layer model of engine/train.h, step by step (jsonl or csv), and
+# `attnlab norm`: the normalization experiments, against numpy.
+# ============================================================================================
+
+TRAIN_FIXTURES = os.path.join(FIXTURES, "train")
+METRIC_KEYS = ["step", "loss", "accuracy", "attentionOnSource", "gradNorm"]
+GRAD_KEYS = ["WQ", "WK", "WV", "WO", "total"]
+CSV_HEADER = "step,loss,accuracy,attentionOnSource,gradNormWQ,gradNormWK,gradNormWV,gradNormWO,gradNormTotal"
+TRAIN_DEFAULTS = {"task": "verb_object", "normalizer": "softmax", "heads": 1, "causal": False, "steps": 200}
+
+
+def run_train(config, *options):
+    """`attnlab train -` with the config on stdin: (exit code, stdout, stderr)."""
+    text = config if isinstance(config, str) else json.dumps(config)
+    return run(["train", "-", *options], stdin=text)
+
+
+def jsonl(out):
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def metric_problems(records, expected_steps):
+    """Shape and sanity of the per-step records; [] when fine."""
+    problems = []
+    if [r.get("step") for r in records] != expected_steps:
+        problems.append(f"steps {[r.get('step') for r in records][:12]}, expected {expected_steps[:12]}")
+    for r in records:
+        if list(r.keys()) != METRIC_KEYS or list(r["gradNorm"].keys()) != GRAD_KEYS:
+            problems.append(f"keys {list(r.keys())} / {list(r.get('gradNorm', {}).keys())}")
+            break
+        numbers = [r["loss"], r["accuracy"], r["attentionOnSource"], *r["gradNorm"].values()]
+        if not all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers):
+            problems.append(f"step {r['step']}: a number is not finite: {r}")
+        if not (0 <= r["accuracy"] <= 1 and r["loss"] >= 0):
+            problems.append(f"step {r['step']}: accuracy {r['accuracy']} or loss {r['loss']} out of range")
+        g = r["gradNorm"]
+        parts = g["WQ"] ** 2 + g["WK"] ** 2 + g["WV"] ** 2 + g["WO"] ** 2
+        if g["total"] ** 2 < parts * (1 - 1e-12):  # total is over every parameter, these among them
+            problems.append(f"step {r['step']}: total gradient norm {g['total']} below its parts {math.sqrt(parts)}")
+    return problems
+
+
+def final_problems(final, config):
+    """The final record: tokens, per-head N×N weights that fit the normalizer and the mask."""
+    problems = []
+    if list(final.keys()) != ["step", "tokens", "heads", "evalAccuracy", "evalLoss"]:
+        return [f"keys {list(final.keys())}"]
+    cfg = {**TRAIN_DEFAULTS, **config}
+    n = len(final["tokens"])
+    W = np.array(final["heads"], dtype=np.float64)
+    if W.shape != (cfg["heads"], n, n):
+        return [f"heads has shape {W.shape}, expected {(cfg['heads'], n, n)}"]
+    if "example" in cfg and final["tokens"] != cfg["example"].split():
+        problems.append(f"tokens {final['tokens']} are not the example {cfg['example']!r}")
+    if cfg["normalizer"] in ("softmax", "sparsemax", "relunorm", "hardmax"):
+        if not np.allclose(W.sum(axis=2), 1.0, rtol=0, atol=1e-12) or W.min() < 0:
+            problems.append(f"rows are not distributions: sums {W.sum(axis=2)}")
+    if cfg["causal"] and np.any(np.triu(W, k=1) != 0):
+        problems.append("causal, but a query attends to a later key")
+    if final["step"] != cfg["steps"]:
+        problems.append(f"final step {final['step']}, expected {cfg['steps']}")
+    if not (0 <= final["evalAccuracy"] <= 1 and final["evalLoss"] >= 0):
+        problems.append(f"evaluation out of range: {final['evalAccuracy']}, {final['evalLoss']}")
+    return problems
+
+
+def parse_csv(out):
+    """(header, metric rows as floats, final blocks {title: [rows as lists of strings]})."""
+    lines = out.split("\n")
+    blank = lines.index("") if "" in lines else len(lines)
+    rows = [[float(x) for x in line.split(",")] for line in lines[1:blank]]
+    blocks, title = {}, None
+    for line in lines[blank + 1:]:
+        if line.startswith("# "):
+            title = line[2:]
+            blocks[title] = []
+        elif line and title is not None:
+            blocks[title].append(line.split(","))
+    return lines[0], rows, blocks
+
+
+train_fixtures = sorted(f for f in os.listdir(TRAIN_FIXTURES) if f.endswith(".json") and f != "diverges.json")
+check("train fixtures are there", len(train_fixtures) >= 4, train_fixtures)
+for fixture in train_fixtures:
+    path = os.path.join(TRAIN_FIXTURES, fixture)
+    with open(path) as f:
+        config = json.load(f)
+    steps = config.get("steps", 200)
+    code, out, err = run(["train", path])
+    check(f"train {fixture}: exit 0, nothing on stderr", code == 0 and err == "", err)
+    if code != 0:
+        continue
+    records = jsonl(out)
+    check(f"train {fixture}: jsonl: one record per step, then the final one",
+          len(records) == steps + 1 and list(records[-1].keys()) == ["final"], len(records))
+    problems = metric_problems(records[:-1], list(range(1, steps + 1)))
+    check(f"train {fixture}: every metric record has its keys and sane finite numbers", not problems, problems[:3])
+    problems = final_problems(records[-1]["final"], config)
+    check(f"train {fixture}: final record: tokens and h×N×N weights fitting the normalizer and mask",
+          not problems, problems[:3])
+    code2, out2, _ = run(["train", path])
+    check(f"train {fixture}: a second run prints the same bytes", code2 == 0 and out2 == out)
+    with open(path) as f:
+        code3, out3, _ = run(["train", "-"], stdin=f.read())
+    check(f"train {fixture}: stdin gives the same output", code3 == 0 and out3 == out)
+
+    # csv: the same run, the same numbers (every K-th step and the last)
+    every = 7
+    code, csv_out, err = run(["train", path, "--format", "csv", "--every", str(every)])
+    check(f"train {fixture} --format csv --every {every}: exit 0", code == 0, err)
+    if code != 0:
+        continue
+    header, rows, blocks = parse_csv(csv_out)
+    want = [k for k in range(1, steps + 1) if k % every == 0 or k == steps]
+    check(f"train {fixture} csv: header, rows at steps {want[:4]}...",
+          header == CSV_HEADER and [int(r[0]) for r in rows] == want and all(len(r) == 9 for r in rows),
+          (header, [r[0] for r in rows]))
+    by_step = {r["step"]: r for r in records[:-1]}
+    same = all(r[1:] == [by_step[int(r[0])][k] for k in METRIC_KEYS[1:4]] +
+               [by_step[int(r[0])]["gradNorm"][k] for k in GRAD_KEYS] for r in rows)
+    check(f"train {fixture} csv: every number is the jsonl run's, bit for bit", same)
+    final = records[-1]["final"]
+    heads = {int(t.split()[-1]): b for t, b in blocks.items() if t.startswith("final weights head ")}
+    eval_rows = blocks.get(next((t for t in blocks if t.startswith("final evaluation")), ""), [])
+    ok = len(heads) == len(final["heads"]) and len(eval_rows) == 2 and eval_rows[0] == ["evalAccuracy", "evalLoss"]
+    ok = ok and [float(x) for x in eval_rows[1]] == [final["evalAccuracy"], final["evalLoss"]]
+    for h, block in heads.items():
+        ok = ok and block[0] == ["query", *final["tokens"]]
+        ok = ok and [row[0] for row in block[1:]] == final["tokens"]
+        ok = ok and [[float(x) for x in row[1:]] for row in block[1:]] == final["heads"][h]
+    check(f"train {fixture} csv: the final evaluation and weights blocks match jsonl's final record", ok,
+          csv_out[-600:])
+
+# --every: multiples of K and the last step; K beyond the steps prints the last one only.
+for every, steps, want in ((5, 12, [5, 10, 12]), (4, 12, [4, 8, 12]), (50, 12, [12]), (1, 3, [1, 2, 3])):
+    code, out, err = run_train({"task": "reverse", "length": 4, "steps": steps}, "--every", str(every))
+    records = jsonl(out) if code == 0 else []
+    check(f"train --every {every} over {steps} steps: records at {want}, then final",
+          code == 0 and [r.get("step") for r in records[:-1]] == want and "final" in records[-1], out[-300:] or err)
+
+# The seed matters; everything else equal, another seed is another run.
+code1, out1, _ = run_train({"task": "previous", "steps": 5, "seed": 1})
+code2, out2, _ = run_train({"task": "previous", "steps": 5, "seed": 2})
+check("train: seeds 1 and 2 give different runs", code1 == 0 and code2 == 0 and out1 != out2)
+# Integers may be written as 4.0 (JSON has one number type).
+code1, out1, _ = run_train({"task": "previous", "steps": 3, "batch": 4})
+code2, out2, _ = run_train({"task": "previous", "steps": 3.0, "batch": 4.0})
+check("train: steps 3.0 and batch 4.0 are the integers 3 and 4", code1 == 0 and out1 == out2, out2[:200])
+
+# The seed's question: with the default settings the verb learns to look at its object.
+code, out, err = run(["train", os.path.join(TRAIN_FIXTURES, "verb_object_default.json")])
+final = jsonl(out)[-1]["final"] if code == 0 else {}
+tokens = final.get("tokens", [])
+weight = final["heads"][0][tokens.index("люблю")][tokens.index("суши")] if "люблю" in tokens and "суши" in tokens else -1
+check(f"train verb_object, default settings, 200 steps: evalAccuracy {final.get('evalAccuracy')} >= 0.95",
+      code == 0 and final.get("evalAccuracy", 0) >= 0.95, err)
+check(f"train verb_object: the row of «люблю» puts {weight:.4f} >= 0.8 on «суши»", weight >= 0.8, final)
+
+# Divergence: the records up to the last good step, a diverged record, exit 3.
+diverges = os.path.join(TRAIN_FIXTURES, "diverges.json")
+code, out, err = run(["train", diverges])
+records = jsonl(out) if out else [{}]
+last = records[-1].get("diverged", {})
+k = last.get("step", 0)
+check("train diverges.json: exit 3, ends with {\"diverged\": {\"step\", \"message\"}}",
+      code == 3 and list(records[-1].keys()) == ["diverged"] and list(last.keys()) == ["step", "message"]
+      and isinstance(k, int) and k >= 2 and "step" in last["message"], (code, out[-300:], err))
+check("train diverges.json: the records before it are steps 1..k-1, finite",
+      not metric_problems(records[:-1], list(range(1, k))), metric_problems(records[:-1], list(range(1, k)))[:2])
+code2, out2, _ = run(["train", diverges, "--every", "25"])
+records2 = jsonl(out2) if out2 else [{}]
+check("train diverges.json --every 25: the last good step is printed, then the same diverged record",
+      code2 == 3 and [r.get("step") for r in records2[:-1]] == [k - 1] and records2[-1] == records[-1], out2[-300:])
+code3, out3, _ = run(["train", diverges, "--format", "csv"])
+lines = out3.rstrip("\n").split("\n")
+check("train diverges.json --format csv: rows 1..k-1, a blank line, '# diverged at step k: ...', exit 3",
+      code3 == 3 and lines[0] == CSV_HEADER and [int(l.split(",")[0]) for l in lines[1:k]] == list(range(1, k))
+      and lines[k] == "" and lines[k + 1].startswith(f"# diverged at step {k}: ") and len(lines) == k + 2, out3[-300:])
+
+# Bad input: exit 2, one line on stderr naming the field, nothing on stdout.
+bad_train = [
+    # (name, input text or object, a word the message must contain)
+    ("not JSON", '{"task": ', "JSON"),
+    ("empty input", "", "JSON"),
+    ("not an object", "[1, 2]", "object"),
+    ("unknown field", {"epochs": 3}, '"epochs"'),
+    ("unknown field (case)", {"Task": "max"}, '"Task"'),
+    ("a field given twice", '{"steps": 2, "steps": 3}', '"steps"'),
+    ("task unknown", {"task": "sort"}, '"task"'),
+    ("task a number", {"task": 1}, '"task"'),
+    ("length 1", {"task": "reverse", "length": 1}, '"length"'),
+    ("length 17", {"task": "reverse", "length": 17}, '"length"'),
+    ("length 4.5", {"task": "reverse", "length": 4.5}, '"length"'),
+    ("length a string", {"length": "6"}, '"length"'),
+    ("optimizer unknown", {"optimizer": "rmsprop"}, '"optimizer"'),
+    ("optimizer null", {"optimizer": None}, '"optimizer"'),
+    ("lr 0", {"lr": 0}, '"lr"'),
+    ("lr negative", {"lr": -0.1}, '"lr"'),
+    ("lr 11", {"lr": 11}, '"lr"'),
+    ("lr a string", {"lr": "0.01"}, '"lr"'),
+    ("lr 1e400", '{"lr": 1e400}', '"lr"'),
+    ("batch 0", {"batch": 0}, '"batch"'),
+    ("batch 257", {"batch": 257}, '"batch"'),
+    ("batch true", {"batch": True}, '"batch"'),
+    ("seed -1", {"seed": -1}, '"seed"'),
+    ("seed 2^32", {"seed": 4294967296}, '"seed"'),
+    ("seed 1.5", {"seed": 1.5}, '"seed"'),
+    ("normalizer unknown", {"normalizer": "softermax"}, '"normalizer"'),
+    ("scaled a string", {"scaled": "yes"}, '"scaled"'),
+    ("scaled 1", {"scaled": 1}, '"scaled"'),
+    ("causal null", {"causal": None}, '"causal"'),
+    ("dModel 1", {"dModel": 1}, '"dModel"'),
+    ("dModel 129", {"dModel": 129}, '"dModel"'),
+    ("dK 0", {"dK": 0}, '"dK"'),
+    ("dK 257", {"dK": 257}, '"dK"'),
+    ("dV 0", {"dV": 0}, '"dV"'),
+    ("dV a list", {"dV": [8]}, '"dV"'),
+    ("heads 0", {"heads": 0}, '"heads"'),
+    ("heads 9", {"heads": 9}, '"heads"'),
+    ("example a number", {"example": 3}, '"example"'),
+    ("example out of the vocabulary", {"example": "я люблю пиццу"}, '"example"'),
+    ("example without a verb", {"example": "я суши"}, '"example"'),
+    ("example of the wrong length", {"task": "reverse", "length": 4, "example": "a b c"}, '"example"'),
+    ("example with two maxima", {"task": "max", "length": 4, "example": "9 1 9 2"}, '"example"'),
+    ("steps 0", {"steps": 0}, '"steps"'),
+    ("steps 100001", {"steps": 100001}, '"steps"'),
+    ("steps 2.5", {"steps": 2.5}, '"steps"'),
+    ("steps a string", {"steps": "10"}, '"steps"'),
+]
+for name, inp, word in bad_train:
+    code, out, err = run_train(inp)
+    lines = err.strip("\n").split("\n")
+    check(f"train, bad input ({name}): exit 2, one line naming {word}, no stdout",
+          code == 2 and out == "" and len(lines) == 1 and err.endswith("\n")
+          and lines[0].startswith("attnlab train: ") and word in lines[0], f"code={code} out={out[:80]!r} err={err!r}")
+for name, args, word in (("--format xml", ["--format", "xml"], "--format"), ("--every 0", ["--every", "0"], "--every"),
+                         ("--every x", ["--every", "x"], "--every"), ("--every 100001", ["--every", "100001"], "--every"),
+                         ("a missing file", ["/nonexistent/task.json"], "/nonexistent/task.json")):
+    if args[0].startswith("--"):
+        code, out, err = run_train({"steps": 2}, *args)
+    else:
+        code, out, err = run(["train", *args])
+    check(f"train, bad option ({name}): exit 2, one line naming {word}, no stdout",
+          code == 2 and out == "" and len(err.strip().splitlines()) == 1 and word in err, f"code={code} err={err!r}")
+
+code, text, _ = run(["train", "--help"])
+lines = text.splitlines()
+examples = [i for i, line in enumerate(lines) if line.strip().startswith("echo '")]
+ok = code == 0 and len(examples) == 1 and "verb_object" in text and "exit code 3" in text
+if ok:
+    line = lines[examples[0]].strip()
+    cmd = line[line.index("| attnlab ") + len("| attnlab "):].split()
+    code2, out2, _ = run(cmd, stdin=line[len("echo '"):line.index("' |")])
+    ok = code2 == 0 and "final" in jsonl(out2)[-1]
+check("train --help: documents the input, the formats and exit code 3; its example runs", ok, text[-300:])
+code, text, _ = run(["--help"])
+check("attnlab --help lists train and norm", code == 0 and "train" in text and "norm" in text, text)
+
+
+# --- attnlab norm ------------------------------------------------------------------------------
+
+def chi_mean(k):
+    return math.sqrt(2) * math.exp(math.lgamma((k + 1) / 2) - math.lgamma(k / 2))
+
+
+def saturation_reference(dk, keys, rows, rng):
+    """Per-row entropy, gradient norm and largest weight of softmax over `keys` scores q·k_j,
+    unscaled and scaled. Given q the scores are iid N(0, |q|²), so they are drawn as |q|·N(0, 1)
+    with |q|² ~ chi²(dk): the same distribution by another route. Returns {name: (mean, sd)}."""
+    r = np.sqrt(rng.chisquare(dk, size=(rows, 1)))
+    z = rng.normal(size=(rows, keys))
+    g = rng.normal(size=(rows, keys))
+    out = {}
+    for label, s in (("Unscaled", r * z), ("Scaled", r * z / math.sqrt(dk))):
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = -np.where(p > 0, p * np.log(p), 0.0).sum(axis=1)
+        ds = p * (g - (p * g).sum(axis=1, keepdims=True))
+        for name, x in (("entropy", h), ("grad", np.linalg.norm(ds, axis=1)), ("maxWeight", p.max(axis=1))):
+            out[name + label] = (x.mean(), x.std())
+    return out
+
+
+def sparsemax_rows(z):
+    zs = -np.sort(-z, axis=1)
+    cs = np.cumsum(zs, axis=1)
+    ks = np.arange(1, z.shape[1] + 1)
+    support = 1 + ks * zs > cs
+    k = support.sum(axis=1)
+    tau = (cs[np.arange(len(z)), k - 1] - 1) / k
+    return np.maximum(z - tau[:, None], 0.0)
+
+
+def normalize_rows(s, kind):
+    if kind == "softmax":
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    if kind == "sparsemax":
+        return sparsemax_rows(s)
+    if kind == "relunorm":
+        r = np.maximum(s, 0.0)
+        tot = r.sum(axis=1, keepdims=True)
+        return np.where(tot > 0, r / np.where(tot > 0, tot, 1), 1.0 / s.shape[1])
+    if kind == "sigmoid":
+        return 1 / (1 + np.exp(-s))
+    if kind == "none":
+        return s.copy()
+    if kind == "hardmax":
+        top = s == s.max(axis=1, keepdims=True)
+        return top / top.sum(axis=1, keepdims=True)
+    raise ValueError(kind)
+
+
+def output_reference(c, kinds, keys, dv, rows, rng):
+    """Mean and sd of ||normalize(c z) V|| per normalizer and of max_i ||v_i||, by numpy."""
+    z = rng.normal(size=(rows, keys))
+    V = rng.normal(size=(rows, keys, dv))
+    out = {}
+    for kind in kinds:
+        w = normalize_rows(c * z, kind)
+        x = np.linalg.norm(np.einsum("rj,rjd->rd", w, V), axis=1)
+        out[kind] = (x.mean(), x.std())
+    b = np.linalg.norm(V, axis=2).max(axis=1)
+    out["bound"] = (b.mean(), b.std())
+    return out
+
+
+def near(measured, ref, samples, ref_rows):
+    """|measured - mean| within 5 standard errors of the difference (the CLI's and numpy's)."""
+    mean, sd = ref
+    return abs(measured - mean) <= 5 * sd * math.sqrt(1 / samples + 1 / ref_rows) + 1e-12
+
+
+code, out, err = run(["norm"])
+check("norm: exit 0, nothing on stderr", code == 0 and err == "", err)
+norm = json.loads(out) if code == 0 else {}
+S = norm.get("samples", 0)
+check("norm: {seed, samples, variance, saturation, output}, default seed 1 and 2000 samples",
+      list(norm.keys()) == ["seed", "samples", "variance", "saturation", "output"] and norm["seed"] == 1 and S == 2000,
+      list(norm.keys()))
+code2, out2, _ = run(["norm"])
+check("norm: a second run prints the same bytes", code2 == 0 and out2 == out)
+
+# variance: E s² = dK, relative standard error sqrt((2 + 6/dK) / S) (see test_normexp.cpp)
+V = norm["variance"]["points"]
+dks = [p["dK"] for p in V]
+check("norm variance: dK = 1, 2, 4, ..., 512", dks == [2 ** i for i in range(10)], dks)
+problems = []
+for p in V:
+    se = math.sqrt((2 + 6 / p["dK"]) / S)
+    if p["analyticUnscaled"] != p["dK"] or p["analyticScaled"] != 1:
+        problems.append(f"dK={p['dK']}: analytic values {p['analyticUnscaled']}, {p['analyticScaled']}")
+    if abs(p["varUnscaled"] / p["dK"] - 1) > 5 * se or abs(p["varScaled"] - 1) > 5 * se:
+        problems.append(f"dK={p['dK']}: {p['varUnscaled']}, {p['varScaled']} (5 se = {5 * se:.3f})")
+check("norm variance: unscaled ≈ dK and scaled ≈ 1 within 5 standard errors", not problems, problems)
+check("norm variance: at dK = 1 the two columns are the same number", V[0]["varUnscaled"] == V[0]["varScaled"], V[0])
+
+# saturation: against numpy's own simulation of the same distributions
+sat = norm["saturation"]
+M = sat["keys"]
+check("norm saturation: keys 16, logKeys = log 16", M == 16 and sat["logKeys"] == math.log(16), sat.get("logKeys"))
+P = sat["points"]
+rng = np.random.default_rng(7)
+problems = []
+for p in P:
+    ref = saturation_reference(p["dK"], M, 40000, rng)
+    for name, r in ref.items():
+        if not near(p[name], r, S, 40000):
+            problems.append(f"dK={p['dK']} {name}: {p[name]:.4f}, numpy {r[0]:.4f} ± {r[1] / math.sqrt(S):.4f}")
+    if max(p["entropyUnscaled"], p["entropyScaled"]) > math.log(M) + 1e-12:
+        problems.append(f"dK={p['dK']}: entropy above log M")
+check("norm saturation: entropy, gradient and largest weight match numpy's simulation (5 se)", not problems, problems[:4])
+check("norm saturation: at dK = 1 unscaled and scaled are the same numbers",
+      all(P[0][f + "Unscaled"] == P[0][f + "Scaled"] for f in ("entropy", "grad", "maxWeight")), P[0])
+big = [p for p in P if p["dK"] >= 8]
+check("norm saturation: unscaled, entropy and gradient fall and the largest weight grows with dK >= 8",
+      all(a["entropyUnscaled"] > b["entropyUnscaled"] and a["gradUnscaled"] > b["gradUnscaled"]
+          and a["maxWeightUnscaled"] < b["maxWeightUnscaled"] for a, b in zip(big, big[1:])),
+      [(p["dK"], round(p["entropyUnscaled"], 3)) for p in P])
+
+# output: exact relations, then numpy
+O = norm["output"]
+names = O["normalizers"]
+check("norm output: keys 16, dV 16, the six normalizers",
+      O["keys"] == 16 and O["dV"] == 16 and names == NORMALIZERS, (O["keys"], O["dV"], names))
+pts = O["points"]
+cs = [p["magnitude"] for p in pts]
+check("norm output: c = 0, 0.25, 0.5, 1, 2, ..., 64", cs == [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64], cs)
+col = {name: [p["norm"][i] for p in pts] for i, name in enumerate(names)}
+convex = ["softmax", "sparsemax", "relunorm", "hardmax"]
+check("norm output: softmax, sparsemax, relunorm, hardmax stay <= max ||v_i|| at every c",
+      all(col[k][i] <= pts[i]["bound"] * (1 + 1e-12) for k in convex for i in range(len(pts))),
+      [(k, col[k]) for k in convex])
+check("norm output: 'none' is c times one number; relunorm the same for every c > 0",
+      col["none"][0] == 0 and all(abs(col["none"][i] / (cs[i] * col["none"][3]) - 1) < 1e-12 for i in range(1, len(cs)))
+      and all(abs(x / col["relunorm"][1] - 1) < 1e-12 for x in col["relunorm"][1:]), (col["none"], col["relunorm"]))
+check("norm output: at c = 0 the convex normalizers are the uniform row, the same bits",
+      len({col[k][0] for k in convex}) == 1, [col[k][0] for k in convex])
+check("norm output: the bound is one number (the same draws at every c)", len({p["bound"] for p in pts}) == 1)
+mu = chi_mean(16)
+check("norm output: the analytic means: uniform row chi_16/4, sigmoid at 0 2·chi_16, none c·chi_16²",
+      abs(col["softmax"][0] - mu / 4) < 5 * math.sqrt((16 - mu * mu) / 16 / S)
+      and abs(col["sigmoid"][0] - 2 * mu) < 5 * math.sqrt(4 * (16 - mu * mu) / S)
+      and abs(col["none"][3] - mu * mu) < 5 * math.sqrt((256 - mu ** 4) / S),
+      (col["softmax"][0], mu / 4, col["sigmoid"][0], 2 * mu, col["none"][3], mu * mu))
+problems = []
+for p in pts:
+    ref = output_reference(p["magnitude"], names, 16, 16, 20000, rng)
+    for i, name in enumerate(names):
+        if not near(p["norm"][i], ref[name], S, 20000):
+            problems.append(f"c={p['magnitude']} {name}: {p['norm'][i]:.4f}, numpy {ref[name][0]:.4f}")
+    if not near(p["bound"], ref["bound"], S, 20000):
+        problems.append(f"c={p['magnitude']} bound: {p['bound']:.4f}, numpy {ref['bound'][0]:.4f}")
+check("norm output: every normalizer's mean norm and the bound match numpy's simulation (5 se)", not problems, problems[:4])
+
+# Options: one experiment, another seed, more samples.
+code, out, _ = run(["norm", "--experiment", "variance", "--seed", "5", "--samples", "300"])
+one = json.loads(out) if code == 0 else {}
+check("norm --experiment variance --seed 5 --samples 300: only the variance, with that seed and count",
+      code == 0 and list(one.keys()) == ["seed", "samples", "variance"] and one["seed"] == 5 and one["samples"] == 300
+      and one["variance"]["points"][3]["varUnscaled"] != V[3]["varUnscaled"], list(one.keys()))
+for experiment in ("saturation", "output"):
+    code, out, _ = run(["norm", "--experiment", experiment])
+    one = json.loads(out) if code == 0 else {}
+    check(f"norm --experiment {experiment}: the same numbers as in 'all'",
+          code == 0 and list(one.keys()) == ["seed", "samples", experiment] and one[experiment] == norm[experiment])
+for name, args, word in (("--experiment foo", ["--experiment", "foo"], "--experiment"),
+                         ("--samples 0", ["--samples", "0"], "--samples"),
+                         ("--samples 100001", ["--samples", "100001"], "--samples"),
+                         ("--samples x", ["--samples", "x"], "--samples"),
+                         ("--seed -1", ["--seed", "-1"], "--seed"),
+                         ("--seed 2^32", ["--seed", "4294967296"], "--seed"),
+                         ("a stray argument", ["extra"], "extra")):
+    code, out, err = run(["norm", *args])
+    check(f"norm, bad option ({name}): exit 2, one line naming {word}, no stdout",
+          code == 2 and out == "" and len(err.strip().splitlines()) == 1 and word in err, f"code={code} err={err!r}")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
