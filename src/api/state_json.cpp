@@ -1,6 +1,8 @@
 #include "api/state_json.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -37,7 +39,187 @@ bool ReadInteger(const Json& v, const char* field, double lo, double hi, double*
   return true;
 }
 
+// ---- the nested `train` object ----------------------------------------------------------
+
+std::string FormatNumber(double x) {
+  std::ostringstream o;
+  o.precision(17);
+  o << x;
+  // The shortest text that reads back as the same double.
+  for (int p = 1; p <= 17; ++p) {
+    std::ostringstream t;
+    t.precision(p);
+    t << x;
+    if (std::stod(t.str()) == x) return t.str();
+  }
+  return o.str();
+}
+
+Json TrainStateToJson(const TrainState& t) {
+  const TrainConfig& c = t.config;
+  return Json{{"task", TaskName(c.task)},        {"length", c.length},
+              {"optimizer", OptimizerName(c.optimizer)}, {"lr", c.lr},
+              {"batch", c.batch},                {"seed", c.seed},
+              {"normalizer", NormalizerName(c.normalizer)}, {"scaled", c.scaled},
+              {"dModel", c.d_model},             {"dK", c.d_k},
+              {"dV", c.d_v},                     {"heads", c.heads},
+              {"causal", c.causal},              {"example", c.example},
+              {"compare", t.compare},            {"play", t.play},
+              {"query", t.query}};
+}
+
+// Applies the `train` object of a patch to `next.train`. "" on success, else the refusal.
+PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json& patch) {
+  auto refuse = [&](ApiError code, const std::string& key, const std::string& message) {
+    return Refuse(current, code, "train." + key, "train." + message);
+  };
+  if (!patch.is_object())
+    return Refuse(current, ApiError::kWrongType, "train", "train must be an object, e.g. {\"lr\": 0.01} (got " + Describe(patch) + ")");
+  TrainState& t = next.train;
+  TrainConfig& c = t.config;
+  bool example_given = false, query_given = false;
+  std::string msg;
+  for (const auto& [key, v] : patch.items()) {
+    double x = 0;
+    const std::string name = "train." + key;
+    if (key == "task") {
+      if (!v.is_string() || !ParseTask(v.get<std::string>(), &c.task))
+        return refuse(ApiError::kBadValue, key, "task must be one of previous, reverse, verb_object, max (got " + Describe(v) + ")");
+    } else if (key == "length") {
+      if (!ReadInteger(v, name.c_str(), kMinLength, kMaxLength, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.length = static_cast<int>(x);
+    } else if (key == "optimizer") {
+      if (!v.is_string() || !ParseOptimizer(v.get<std::string>(), &c.optimizer))
+        return refuse(ApiError::kBadValue, key, "optimizer must be \"adam\" or \"sgd\" (got " + Describe(v) + ")");
+    } else if (key == "lr") {
+      if (!v.is_number()) return refuse(ApiError::kWrongType, key, "lr must be a number (got " + Describe(v) + ")");
+      const double lr = v.get<double>();
+      if (!std::isfinite(lr) || lr <= 0 || lr > kMaxLearningRate)
+        return refuse(ApiError::kBadValue, key, "lr must be a number > 0 and <= " + FormatNumber(kMaxLearningRate) + " (got " + Describe(v) + ")");
+      c.lr = lr;
+    } else if (key == "batch") {
+      if (!ReadInteger(v, name.c_str(), 1, kMaxBatch, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.batch = static_cast<int>(x);
+    } else if (key == "seed") {
+      if (!ReadInteger(v, name.c_str(), 0, static_cast<double>(kMaxSeed), &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.seed = static_cast<std::uint64_t>(x);
+    } else if (key == "normalizer") {
+      if (!v.is_string() || !ParseNormalizer(v.get<std::string>(), &c.normalizer))
+        return refuse(ApiError::kBadValue, key,
+                      "normalizer must be one of softmax, sparsemax, relunorm, sigmoid, none, hardmax (got " + Describe(v) + ")");
+    } else if (key == "scaled" || key == "causal" || key == "play") {
+      if (!v.is_boolean()) return refuse(ApiError::kWrongType, key, key + " must be true or false (got " + Describe(v) + ")");
+      (key == "scaled" ? c.scaled : key == "causal" ? c.causal : t.play) = v.get<bool>();
+    } else if (key == "dModel") {
+      if (!ReadInteger(v, name.c_str(), 2, kMaxTrainDModel, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.d_model = static_cast<int>(x);
+    } else if (key == "dK") {
+      if (!ReadInteger(v, name.c_str(), 1, kMaxTrainDk, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.d_k = static_cast<int>(x);
+    } else if (key == "dV") {
+      if (!ReadInteger(v, name.c_str(), 1, kMaxTrainDv, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.d_v = static_cast<int>(x);
+    } else if (key == "heads") {
+      if (!ReadInteger(v, name.c_str(), kMinHeads, kMaxHeads, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      c.heads = static_cast<int>(x);
+    } else if (key == "example") {
+      if (!v.is_string()) return refuse(ApiError::kWrongType, key, "example must be a string (got " + Describe(v) + ")");
+      c.example = v.get<std::string>();
+      example_given = true;
+    } else if (key == "compare") {
+      if (!v.is_string()) return refuse(ApiError::kWrongType, key, "compare must be a string (got " + Describe(v) + ")");
+      t.compare = v.get<std::string>();
+    } else if (key == "query") {
+      if (!ReadInteger(v, name.c_str(), -1, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      t.query = static_cast<int>(x);
+      query_given = true;
+    } else {
+      return Refuse(current, ApiError::kUnknownField, name, "unknown field \"train." + key + "\"");
+    }
+  }
+  const TrainConfig& before = current.train.config;
+  // Another task (or length) without an example: back to that task's own default example.
+  if (!example_given && (c.task != before.task || c.length != before.length)) c.example.clear();
+  // Another example without a query: the automatic query again.
+  if (!query_given && c.example != before.example) t.query = -1;
+  const TrainError e = ValidateTrainConfig(c);
+  if (!e.ok()) return Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
+  if (!t.compare.empty()) {
+    TrainConfig b;
+    std::string error;
+    if (!CompareConfig(t.compare, c, &b, &error)) return Refuse(current, ApiError::kBadValue, "train.compare", error);
+  }
+  // The query row must exist in the example (checked again by the app against the real tokens).
+  if (t.query >= 0) {
+    Example ex;
+    std::string error;
+    const Task task = MakeTask(c.task, c.length);
+    const std::string text = c.example.empty() ? task.default_example : c.example;
+    if (LabelExample(task, text, &ex, &error) && t.query >= static_cast<int>(ex.tokens.size()))
+      return Refuse(current, ApiError::kBadValue, "train.query",
+                    "train.query must be -1 (automatic) or a token index of the example (it has " +
+                        std::to_string(ex.tokens.size()) + " tokens)");
+  }
+  PatchResult r;
+  r.state = next;
+  return r;
+}
+
 }  // namespace
+
+bool SameTrainConfig(const TrainConfig& a, const TrainConfig& b) {
+  return a.task == b.task && a.length == b.length && a.optimizer == b.optimizer && a.lr == b.lr &&
+         a.batch == b.batch && a.seed == b.seed && a.normalizer == b.normalizer && a.scaled == b.scaled &&
+         a.d_model == b.d_model && a.d_k == b.d_k && a.d_v == b.d_v && a.heads == b.heads &&
+         a.causal == b.causal && a.example == b.example;
+}
+
+bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error) {
+  error->clear();
+  if (compare.empty()) return false;
+  *b = a;
+  const std::size_t colon = compare.find(':');
+  const std::string what = compare.substr(0, colon);
+  const std::string value = colon == std::string::npos ? std::string() : compare.substr(colon + 1);
+  const std::string usage =
+      "compare must be \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", \"lr:<number>\" or "
+      "\"dK:<integer>\" (got \"" + (compare.size() > 40 ? compare.substr(0, 37) + "..." : compare) + "\")";
+  auto number = [&](double* out) {
+    if (value.empty() || value.size() > 32) return false;
+    for (char ch : value)
+      if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == 'E' || ch == '-' || ch == '+'))
+        return false;
+    char* end = nullptr;
+    *out = std::strtod(value.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(*out);
+  };
+  double x = 0;
+  if (compare == "scaled") {
+    b->scaled = !a.scaled;
+  } else if (what == "normalizer" && colon != std::string::npos) {
+    if (!ParseNormalizer(value, &b->normalizer)) { *error = "train.compare: unknown normalizer \"" + value + "\""; return false; }
+  } else if (what == "optimizer" && colon != std::string::npos) {
+    if (!ParseOptimizer(value, &b->optimizer)) { *error = "train.compare: unknown optimizer \"" + value + "\""; return false; }
+  } else if (what == "lr" && colon != std::string::npos) {
+    if (!number(&x) || x <= 0 || x > kMaxLearningRate) {
+      *error = "train.compare: the learning rate must be a number > 0 and <= " + FormatNumber(kMaxLearningRate);
+      return false;
+    }
+    b->lr = x;
+  } else if (what == "dK" && colon != std::string::npos) {
+    if (!number(&x) || x != std::floor(x) || x < 1 || x > kMaxTrainDk) {
+      *error = "train.compare: d_k must be an integer between 1 and " + std::to_string(kMaxTrainDk);
+      return false;
+    }
+    b->d_k = static_cast<int>(x);
+  } else {
+    *error = "train." + usage;
+    return false;
+  }
+  const TrainError e = ValidateTrainConfig(*b);
+  if (!e.ok()) { *error = "train.compare: run B would be refused: " + e.message; return false; }
+  return true;
+}
 
 Json StateToJson(const LabState& s) {
   const LabConfig& c = s.config;
@@ -50,7 +232,7 @@ Json StateToJson(const LabState& s) {
               {"normalizer", NormalizerName(c.normalizer)},
               {"causal", c.causal},         {"dV", c.d_v},
               {"target", c.target},         {"lang", s.lang},
-              {"view", s.view}};
+              {"view", s.view},             {"train", TrainStateToJson(s.train)}};
 }
 
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
@@ -106,13 +288,17 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
         return Refuse(current, ApiError::kBadValue, key, "lang must be \"en\" or \"ru\" (got " + Describe(v) + ")");
       next.lang = v.get<std::string>();
     } else if (key == "view") {
-      static const char* kViews[] = {"sentence", "steps", "weights", "vectors", "information"};
+      static const char* kViews[] = {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"};
       bool known = false;
       for (const char* name : kViews) known = known || (v.is_string() && v == name);
       if (!known)
         return Refuse(current, ApiError::kBadValue, key,
-                      "view must be one of sentence, steps, weights, vectors, information (got " + Describe(v) + ")");
+                      "view must be one of sentence, steps, weights, vectors, information, training, normalization (got " +
+                          Describe(v) + ")");
       next.view = v.get<std::string>();
+    } else if (key == "train") {
+      PatchResult r = ApplyTrainPatch(current, next, v);
+      if (!r.ok) return r;
     } else {
       return Refuse(current, ApiError::kUnknownField, key, "unknown field \"" + key + "\"");
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/lab.h"
+#include "engine/train.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,13 +13,35 @@ namespace attn::api {
 
 using Json = nlohmann::json;
 
+// The training panel's settings (the state's nested `train` object).
+struct TrainState {
+  TrainConfig config;        // example "" = the default example (in the interface language)
+  std::string compare;       // run B = run A with one change: "" (no run B), "scaled" (the
+                             // other ÷√d_k), "normalizer:<name>", "optimizer:<name>",
+                             // "lr:<number>", "dK:<integer>"
+  bool play = false;         // training runs in the page's frames (a course page can open the
+                             // lab playing)
+  int query = -1;            // the example's query row the panels explain; -1 = automatic
+                             // (the first row with a right key: the verb for verb_object)
+};
+
 // What the page calls "state": the engine's configuration plus the interface language.
 struct LabState {
   LabConfig config;
+  TrainState train;
   std::string lang = "en";   // "en" or "ru"
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
-                              // "information" (a course page can open the lab on its topic)
+                              // "information", "training", "normalization" (a course page can
+                              // open the lab on its topic)
 };
+
+// Run B's configuration: `a` with the change `compare` names. False (and an English message)
+// when `compare` is malformed or gives a configuration ValidateTrainConfig refuses; `compare`
+// "" gives false with an empty message (there is no run B).
+bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error);
+
+// True when two training configurations would train differently (every field of TrainConfig).
+bool SameTrainConfig(const TrainConfig& a, const TrainConfig& b);
 
 // Why a state change was refused. `code` is the engine's when the engine refused it.
 enum class ApiError { kNone, kMalformedJson, kNotAnObject, kUnknownField, kWrongType, kBadValue, kEngine };
@@ -36,7 +59,9 @@ Json StateToJson(const LabState& state);
 
 // Applies the fields present in `patch` to `current` and validates the result with the engine.
 // Field names: sentence, query, projection, temperature, scaled, dModel, dK, seed, positional,
-// heads, head, normalizer, causal, dV, target, lang, view. An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
+// heads, head, normalizer, causal, dV, target, lang, view, and train (a partial object: task,
+// length, optimizer, lr, batch, seed, normalizer, scaled, dModel, dK, dV, heads, causal,
+// example, compare, play, query; a refusal names the field as "train.lr"). An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
 // value refuses the whole patch. When the sentence changes and no query is given, the query is
 // kept if it still exists and moved to the last token otherwise; likewise the chosen head when
 // the number of heads shrinks.
