@@ -19,7 +19,7 @@ function(attnlab_configure_web_target target)
     -sMODULARIZE=1 -sEXPORT_NAME=createAttentionLab               # no globals but the factory
     -sENVIRONMENT=web
     -sDYNAMIC_EXECUTION=0                                         # no eval: strict CSP is fine
-    -sEXPORTED_FUNCTIONS=_main,_attnlab_get_state,_attnlab_set_state,_attnlab_get_trace,_attnlab_paste
+    -sEXPORTED_FUNCTIONS=_main,_attnlab_get_state,_attnlab_set_state,_attnlab_get_trace,_attnlab_paste,_attnlab_train,_attnlab_get_training,_attnlab_get_normalization,_attnlab_run_normalization
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
     $<$<CONFIG:Debug>:-sASSERTIONS=2>)
   # The page, its script and styles sit next to index.js; copied whenever one of them changes

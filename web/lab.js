@@ -18,14 +18,61 @@
  *   status                'loading' | 'ready' | 'error'
  * Calls before ready throw Error("Attention Lab is still loading").
  *
+ * Training (the Training tab; its settings are the state's nested `train` object):
+ *   state.train           {task: 'verb_object'|'previous'|'reverse'|'max', length (2-16, not for
+ *                          verb_object), optimizer: 'adam'|'sgd', lr (0 < lr <= 10), batch (1-256),
+ *                          seed, normalizer, scaled, dModel (2-128), dK (1-256), dV (1-128),
+ *                          heads (1-8), causal, example ('' = the task's default in the interface
+ *                          language: «я люблю суши» / "I love sushi"), compare, play, query}
+ *                          setState({train: {lr: 0.03}}) changes only what it names; a refusal
+ *                          names the field as 'train.lr'. Changing a training setting (not play or
+ *                          query) starts the runs again from step 0.
+ *                          compare: '' (one run) or run B = run A with one change, same seed:
+ *                          'scaled' (the other ÷√d_k), 'normalizer:<name>', 'optimizer:<name>',
+ *                          'lr:<number>', 'dK:<integer>'. play: true trains in the page's frames
+ *                          (a link can open the lab playing). query: the example's row the panels
+ *                          explain, -1 = automatic (the verb).
+ *   train(steps)          runs that many steps now (integer 0-5000; call again for more; each
+ *                          step costs ~1-3 ms per run in a browser and the page does not draw
+ *                          meanwhile, so prefer a few hundred per call) and
+ *                          returns {ok: true, step, loss, accuracy, attentionOnSource,
+ *                          gradNorm: {WQ, WK, WV, WO, total}, exampleWeights: [per head N×N],
+ *                          tokens, query, predicted, diverged, message, compare, b: {the same for
+ *                          run B} | null}. loss, accuracy, attentionOnSource and gradNorm are the
+ *                          last step's batch (before its update), null before the first step.
+ *                          A run that diverges stops (diverged: true, message says where) and
+ *                          play becomes false. Bad steps: {ok: false, field: 'steps', error}.
+ *   getTraining()         -> {ok, state: state.train, query, a: {steps, loss, accuracy,
+ *                          attentionOnSource, gradNorm: {WQ, WK, WV, WO, total} (one array per
+ *                          metric, index k = step k+1), diverged, message, current: (as train())},
+ *                          b: the same | null}
+ * Normalization (the Normalization tab):
+ *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
+ *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,
+ *                          gradUnscaled, gradScaled, maxWeightUnscaled, maxWeightScaled}],
+ *                          outputNorm: {normalizers, points: [{magnitude, norm: [per normalizer],
+ *                          bound}]}, keys, dV, samples, curves: null | {steps, seeds, progress,
+ *                          done, running, series: [{label, normalizer, scaled, dK, lossMean,
+ *                          lossMin, lossMax, accMean, accMin, accMax, attnMean, diverged,
+ *                          message}]}}
+ *   runNormalization(opts) starts the training curves over several seeds (the Training tab's
+ *                          settings), opts {seeds: 1-10, steps: 1-2000} (both optional); they
+ *                          run in the page's frames: poll getNormalization().curves.done.
+ *                          -> {ok: true, seeds, steps} | {ok: false, field, error}
+ *
  * URL state: location.hash, e.g. #sentence=я%20люблю%20суши&query=1&temperature=0.5&lang=ru
- * (numbers as text, booleans as 0/1/true/false). Applied once the lab is ready; kept up to date
- * with history.replaceState on every change.
+ * (numbers as text, booleans as 0/1/true/false). Training settings as train.<field>, e.g.
+ * #view=training&train.play=1&train.lr=0.03&train.compare=scaled (only those that differ from
+ * the defaults are written). Applied once the lab is ready; kept up to date with
+ * history.replaceState on every change.
  *
  * Embedding (iframe): the parent posts {type:'attentionLab:setState', state:{...}, id},
- * {type:'attentionLab:getState', id} or {type:'attentionLab:getTrace', id} and receives
- * {type:'attentionLab:result', id, result}. The lab also posts {type:'attentionLab:ready', state}
- * and {type:'attentionLab:change', state} to its parent. See embed-example.html.
+ * {type:'attentionLab:getState', id}, {type:'attentionLab:getTrace', id},
+ * {type:'attentionLab:train', steps, id}, {type:'attentionLab:getTraining', id},
+ * {type:'attentionLab:getNormalization', id} or {type:'attentionLab:runNormalization', options, id}
+ * and receives {type:'attentionLab:result', id, result}. The lab also posts
+ * {type:'attentionLab:ready', state} and {type:'attentionLab:change', state} to its parent.
+ * See embed-example.html.
  *
  * Clipboard: paste events on the page go to the lab (C function attnlab_paste), since SDL has
  * no clipboard in the browser.
@@ -47,7 +94,10 @@
   var FIELD_ORDER = ['sentence', 'query', 'projection', 'dModel', 'heads', 'dK', 'seed', 'positional',
                      'scaled', 'causal', 'normalizer', 'temperature', 'head', 'lang'];
   var APPLY_ORDER = ['sentence', 'projection', 'dModel', 'heads', 'dK', 'seed', 'positional', 'scaled',
-                     'causal', 'normalizer', 'temperature', 'head', 'lang', 'query'];
+                     'causal', 'normalizer', 'temperature', 'head', 'lang', 'query',
+                     'train.task', 'train.length', 'train.example'];
+  var TRAIN_PREFIX = 'train.';   // nested training settings in the hash: train.lr=0.03
+  var MAX_TRAIN_STEPS = 5000;    // attentionLab.train(steps): the C++ side refuses more too
 
   // ---------------------------------------------------------------------------------------
   // Language of the page's own (HTML) messages.
@@ -194,20 +244,39 @@
   // Raw calls (no readiness check): used internally while the link state is being applied.
   function rawGetState() { return parseJSON(fns.getState(), 'attnlab_get_state'); }
   function rawGetTrace() { return parseJSON(fns.getTrace(), 'attnlab_get_trace'); }
+
+  // Training and normalization calls. Each may change the state (a diverging run stops playing):
+  // the C++ side then reports the change, which updates the hash and the listeners.
+  function rawTrain(steps) {
+    if (typeof steps !== 'number' || !isFinite(steps) || Math.floor(steps) !== steps || steps < 0 || steps > MAX_TRAIN_STEPS) {
+      return { ok: false, field: 'steps', error: 'steps must be an integer between 0 and ' + MAX_TRAIN_STEPS + ' (got ' + String(steps) + '); call train() again for more' };
+    }
+    return parseJSON(fns.train(steps), 'attnlab_train');
+  }
+  function rawRunNormalization(options) {
+    if (options === undefined) options = {};
+    if (!isPlainObject(options)) return { ok: false, field: '', error: 'runNormalization expects an object, e.g. {seeds: 3, steps: 200}' };
+    return parseJSON(fns.runNormalization(JSON.stringify(options)), 'attnlab_run_normalization');
+  }
   var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
   function rawSetState(partial) {
     // A string with a lone UTF-16 surrogate has no UTF-8 form: refuse it here, naming the field
     // (the lab itself would only see JSON it cannot parse).
-    for (var key in partial) {
-      if (Object.prototype.hasOwnProperty.call(partial, key) && typeof partial[key] === 'string' && LONE_SURROGATE.test(partial[key])) {
-        return { ok: false, field: key, error: key + ' is not valid Unicode text (lone surrogate)' };
+    function surrogate(obj, prefix) {
+      for (var key in obj) {
+        if (Object.prototype.hasOwnProperty.call(obj, key) && typeof obj[key] === 'string' && LONE_SURROGATE.test(obj[key])) {
+          return { ok: false, field: prefix + key, error: prefix + key + ' is not valid Unicode text (lone surrogate)' };
+        }
       }
+      return null;
     }
+    var bad = surrogate(partial, '') || (isPlainObject(partial.train) ? surrogate(partial.train, 'train.') : null);
+    if (bad) return bad;
     // Top-level undefined becomes null so that the C++ side refuses it (instead of silently
     // dropping the field); NaN/Infinity become null by JSON rules and are refused the same way.
     var json = JSON.stringify(partial, function (key, value) {
-      if (value === undefined && this === partial) return null;
+      if (value === undefined && (this === partial || this === partial.train)) return null;
       if (typeof value === 'bigint') return Number(value) <= Number.MAX_SAFE_INTEGER && Number(value) >= -Number.MAX_SAFE_INTEGER ? Number(value) : String(value);
       return value;
     });
@@ -227,6 +296,10 @@
     ready: ready,
     getState: function () { requireReady(); return rawGetState(); },
     getTrace: function () { requireReady(); return rawGetTrace(); },
+    train: function (steps) { requireReady(); return rawTrain(steps); },
+    getTraining: function () { requireReady(); return parseJSON(fns.getTraining(), 'attnlab_get_training'); },
+    getNormalization: function () { requireReady(); return parseJSON(fns.getNormalization(), 'attnlab_get_normalization'); },
+    runNormalization: function (options) { requireReady(); return rawRunNormalization(options); },
     setState: function (partial) {
       if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
       requireReady();
@@ -249,6 +322,7 @@
   // URL state (location.hash)
   var hashEnabled = false;   // written only after the link state has been applied
   var lastHash = null;
+  var trainDefaults = null;  // state.train before the link was applied: only changes go to the hash
 
   function formatValue(v) {
     if (typeof v === 'boolean') return v ? '1' : '0';
@@ -267,6 +341,16 @@
     var i;
     for (i = 0; i < FIELD_ORDER.length; i++) if (FIELD_ORDER[i] in state) add(FIELD_ORDER[i]);
     for (var k in state) if (Object.prototype.hasOwnProperty.call(state, k)) add(k);
+    // The training settings that differ from the defaults, as train.<field>.
+    var tr = state.train;
+    if (tr && typeof tr === 'object' && trainDefaults) {
+      for (var f in tr) {
+        if (!Object.prototype.hasOwnProperty.call(tr, f)) continue;
+        var v = tr[f];
+        if (v === null || typeof v === 'object' || v === trainDefaults[f]) continue;
+        parts.push(encodeURIComponent(TRAIN_PREFIX + f) + '=' + encodeURIComponent(formatValue(v)));
+      }
+    }
     var hash = '#' + parts.join('&');
     if (hash === lastHash && location.hash === hash) return;
     lastHash = hash;
@@ -320,6 +404,16 @@
     var values = {}, keys = [];
     for (var i = 0; i < parsed.keys.length; i++) {
       var k = parsed.keys[i];
+      if (k.indexOf(TRAIN_PREFIX) === 0) {  // train.lr=0.03: a field of the nested train object
+        var sub = k.slice(TRAIN_PREFIX.length), tr = current.train;
+        if (!tr || typeof tr !== 'object' || !Object.prototype.hasOwnProperty.call(tr, sub) || (tr[sub] !== null && typeof tr[sub] === 'object')) {
+          errors.push({ field: k, error: 'unknown parameter' });
+          continue;
+        }
+        values[k] = typed(parsed.values[k], tr[sub]);
+        keys.push(k);
+        continue;
+      }
       if (!Object.prototype.hasOwnProperty.call(current, k) || (current[k] !== null && typeof current[k] === 'object')) {
         errors.push({ field: k, error: 'unknown parameter' });
         continue;
@@ -333,8 +427,18 @@
       values.lang = browserLang();
       keys.push('lang');
     }
+    // Flat link keys to a state patch: train.<field> goes into the nested train object.
+    function patchOf(names) {
+      var p = {};
+      for (var m = 0; m < names.length; m++) {
+        var name = names[m];
+        if (name.indexOf(TRAIN_PREFIX) === 0) (p.train = p.train || {})[name.slice(TRAIN_PREFIX.length)] = values[name];
+        else p[name] = values[name];
+      }
+      return p;
+    }
     if (keys.length) {
-      var all = rawSetState(values);
+      var all = rawSetState(patchOf(keys));
       if (!all.ok) {
         var ordered = APPLY_ORDER.filter(function (f) { return f in values; });
         for (var j = 0; j < keys.length; j++) if (ordered.indexOf(keys[j]) < 0) ordered.push(keys[j]);
@@ -345,7 +449,7 @@
           refused = [];
           lastRefused = null;
           for (var n = 0; n < todo.length; n++) {
-            var one = {}; one[todo[n]] = values[todo[n]];
+            var one = patchOf([todo[n]]);
             var r = rawSetState(one);
             if (!r.ok) { refused.push({ key: todo[n], field: r.field || todo[n], error: r.error }); lastRefused = one; }
           }
@@ -422,9 +526,14 @@
       fns = {
         getState: Module.cwrap('attnlab_get_state', 'string', []),
         setState: Module.cwrap('attnlab_set_state', 'string', ['string']),
-        getTrace: Module.cwrap('attnlab_get_trace', 'string', [])
+        getTrace: Module.cwrap('attnlab_get_trace', 'string', []),
+        train: Module.cwrap('attnlab_train', 'string', ['number']),
+        getTraining: Module.cwrap('attnlab_get_training', 'string', []),
+        getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
+        runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string'])
       };
-      rawGetState();  // fails loudly here if the exports are missing
+      var initial = rawGetState();  // fails loudly here if the exports are missing
+      trainDefaults = (initial.train && typeof initial.train === 'object') ? initial.train : null;
       hashEnabled = true;
       applyLinkState(location.hash, true);
       writeHash(rawGetState());
@@ -449,7 +558,9 @@
   function onMessage(ev) {
     var d = ev.data;
     if (!d || typeof d !== 'object' || typeof d.type !== 'string') return;
-    if (d.type !== 'attentionLab:setState' && d.type !== 'attentionLab:getState' && d.type !== 'attentionLab:getTrace') return;
+    var known = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
+                 'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization'];
+    if (known.indexOf(d.type) < 0) return;
     if (ev.source !== window.parent && ev.source !== window) return;
     var source = ev.source, origin = (ev.origin && ev.origin !== 'null') ? ev.origin : '*';
     function reply(result) {
@@ -459,6 +570,10 @@
       try {
         if (d.type === 'attentionLab:setState') return api.setState(d.state);
         if (d.type === 'attentionLab:getState') return api.getState();
+        if (d.type === 'attentionLab:train') return api.train(d.steps);
+        if (d.type === 'attentionLab:getTraining') return api.getTraining();
+        if (d.type === 'attentionLab:getNormalization') return api.getNormalization();
+        if (d.type === 'attentionLab:runNormalization') return api.runNormalization(d.options);
         return api.getTrace();
       } catch (e) {
         return { ok: false, field: '', error: String(e && e.message || e) };

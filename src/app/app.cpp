@@ -1,6 +1,10 @@
 #include "app/app.h"
 
+#include "api/train_json.h"
+
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 namespace app {
 
@@ -10,12 +14,127 @@ void Notify(const AppState& s) {
   if (s.on_state_changed) s.on_state_changed(StateJson(s));
 }
 
+double MsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// ---- training ---------------------------------------------------------------------------
+
+// The example the runs use: the learner's, or when empty the default one in the interface
+// language (the verb_object task knows «я люблю суши» and "I love sushi").
+std::string ResolveExample(const attn::api::LabState& lab) {
+  const attn::TrainConfig& c = lab.train.config;
+  if (!c.example.empty() || c.task != attn::TaskKind::kVerbObject) return c.example;
+  const attn::Task task = attn::MakeTask(c.task, c.length);
+  const std::string wanted = lab.lang == "ru" ? "я люблю суши" : "I love sushi";
+  attn::Example ex;
+  std::string error;
+  return attn::LabelExample(task, wanted, &ex, &error) ? wanted : std::string();
+}
+
+// lab.train.query against the example: a valid row, or the first row that has a right key.
+int ResolveQuery(const attn::api::LabState& lab, const attn::Example& ex) {
+  const int n = static_cast<int>(ex.tokens.size());
+  if (lab.train.query >= 0 && lab.train.query < n) return lab.train.query;
+  for (int i = 0; i < n && i < static_cast<int>(ex.sources.size()); ++i)
+    if (ex.sources[i] >= 0) return i;
+  return 0;
+}
+
+void RefreshViews(AppState& s) {
+  AppState::Training& t = s.training;
+  if (t.a.trainer.ready()) {
+    t.a.view = t.a.trainer.View();
+    t.a.has_view = true;
+  }
+  if (t.compare && t.b.trainer.ready()) {
+    t.b.view = t.b.trainer.View();
+    t.b.has_view = true;
+  }
+}
+
+// Builds runs A and B for `lab` into `out`; false with a message when the engine refuses.
+bool BuildRuns(const attn::api::LabState& lab, AppState::Training& out, std::string* error) {
+  attn::TrainConfig a = lab.train.config;
+  a.example = ResolveExample(lab);
+  out.a = AppState::TrainRun{};
+  out.b = AppState::TrainRun{};
+  attn::TrainError e;
+  if (!out.a.trainer.Reset(a, &e)) {
+    *error = e.message;
+    return false;
+  }
+  attn::TrainConfig b;
+  std::string compare_error;
+  out.compare = attn::api::CompareConfig(lab.train.compare, a, &b, &compare_error);
+  if (!out.compare && !compare_error.empty()) {
+    *error = compare_error;
+    return false;
+  }
+  if (out.compare && !out.b.trainer.Reset(b, &e)) {
+    *error = "train.compare: " + e.message;
+    return false;
+  }
+  out.query = ResolveQuery(lab, out.a.trainer.example());
+  return true;
+}
+
+// One step of each live run (lockstep). Returns false when run A can go no further.
+bool StepOnce(AppState& s) {
+  AppState::Training& t = s.training;
+  if (!t.a.trainer.ready() || t.a.trainer.diverged()) return false;
+  const bool ok = t.a.trainer.Step();
+  if (t.compare && t.b.trainer.ready() && !t.b.trainer.diverged()) t.b.trainer.Step();
+  return ok;
+}
+
+// The example sentence run A watches, as text for the example box.
+std::string ExampleText(const attn::Trainer& t) {
+  if (!t.ready()) return "";
+  return t.config().example.empty() ? t.task().default_example : t.config().example;
+}
+
+void StopPlaying(AppState& s) {
+  if (!s.lab.train.play) return;
+  s.lab.train.play = false;
+  Notify(s);
+}
+
 }  // namespace
 
 void InitApp(AppState& s) {
   s.lab = attn::api::LabState{};
   s.sentence_edit = s.lab.config.sentence;
   s.result = attn::ComputeLab(s.lab.config);
+  std::string error;
+  if (BuildRuns(s.lab, s.training, &error)) RefreshViews(s);
+  s.training.example_edit = ExampleText(s.training.a.trainer);
+}
+
+// Takes the new runs from `fresh`, keeping the interface's own fields (example box, speed).
+static void AdoptRuns(AppState& s, AppState::Training&& fresh) {
+  AppState::Training& t = s.training;
+  t.a = std::move(fresh.a);
+  t.b = std::move(fresh.b);
+  t.compare = fresh.compare;
+  t.query = fresh.query;
+  t.stopped_at_cap = false;
+  RefreshViews(s);
+}
+
+void ResetTraining(AppState& s) {
+  AppState::Training fresh;
+  std::string error;
+  if (!BuildRuns(s.lab, fresh, &error)) return;  // the settings were accepted: cannot happen
+  AdoptRuns(s, std::move(fresh));
+}
+
+void TrainSteps(AppState& s, int steps) {
+  s.training.stopped_at_cap = false;
+  for (int i = 0; i < steps; ++i)
+    if (!StepOnce(s)) break;
+  if (s.training.a.trainer.diverged()) StopPlaying(s);
+  RefreshViews(s);
 }
 
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
@@ -23,6 +142,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   if (!r.ok) {
     s.has_refusal = true;
     s.refusal = r;
+    if (source == Source::kExampleBox) s.training.example_error = r.message;
     return r;
   }
   // Validated input that the maths still refuses (e.g. overflowing scores) is refused too:
@@ -39,12 +159,43 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
     s.refusal = r;
     return r;
   }
+  // New training settings start the runs again (built first: a refusal keeps the old runs).
+  // A new interface language changes the default example, but only before anything is trained.
+  const attn::api::TrainState& old_train = s.lab.train;
+  const bool train_changed = !attn::api::SameTrainConfig(old_train.config, r.state.train.config) ||
+                             old_train.compare != r.state.train.compare;
+  const bool lang_example = r.state.lang != s.lab.lang && r.state.train.config.example.empty() &&
+                            s.training.a.trainer.step() == 0;
+  const bool rebuild = train_changed || lang_example || !s.training.a.trainer.ready();
+  AppState::Training runs;
+  if (rebuild) {
+    std::string error;
+    if (!BuildRuns(r.state, runs, &error)) {
+      r.ok = false;
+      r.state = s.lab;
+      r.api_error = attn::api::ApiError::kBadValue;
+      r.field = "train";
+      r.message = error;
+      s.has_refusal = true;
+      s.refusal = r;
+      if (source == Source::kExampleBox) s.training.example_error = error;
+      return r;
+    }
+  }
   s.lab = r.state;
   s.result = std::move(result);
   s.custom = AppState::CustomWeights{};
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;
+  if (rebuild) {
+    AdoptRuns(s, std::move(runs));
+    if (source != Source::kExampleBox) s.training.example_edit = ExampleText(s.training.a.trainer);
+  } else {
+    // Only the query row (or play) changed.
+    s.training.query = ResolveQuery(s.lab, s.training.a.trainer.example());
+  }
+  s.training.example_error.clear();
   Notify(s);
   return r;
 }
@@ -94,11 +245,179 @@ void StartProbeSweep(AppState& s) {
 }
 
 void Tick(AppState& s) {
-  if (s.probe_queue.empty()) return;
-  const attn::ProbeConfig cfg = s.probe_queue.front();
-  s.probe_queue.erase(s.probe_queue.begin());
-  const attn::ProbeResult r = attn::RunProbe(cfg);
-  s.probe.push_back({cfg.tokens, cfg.d_v, cfg.heads, r.accuracy, r.chance});
+  if (!s.probe_queue.empty()) {
+    const attn::ProbeConfig cfg = s.probe_queue.front();
+    s.probe_queue.erase(s.probe_queue.begin());
+    const attn::ProbeResult r = attn::RunProbe(cfg);
+    s.probe.push_back({cfg.tokens, cfg.d_v, cfg.heads, r.accuracy, r.chance});
+  }
+  // Training while playing: as many steps as fit in the frame's budget, measured here (the
+  // engine knows no clocks). The example views are refreshed once, after the batch.
+  AppState::Training& t = s.training;
+  t.frame_steps = 0;
+  t.frame_ms = 0;
+  const bool curves = s.normalization.curves_running;
+  if (s.lab.train.play) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double budget = curves ? kTrainBudgetMs * 0.5 : kTrainBudgetMs;
+    while (MsSince(t0) < budget && (t.speed <= 0 || t.frame_steps < t.speed)) {
+      if (t.a.trainer.step() >= kMaxPlaySteps) {
+        t.stopped_at_cap = true;
+        StopPlaying(s);
+        break;
+      }
+      if (!StepOnce(s)) {
+        StopPlaying(s);
+        break;
+      }
+      ++t.frame_steps;
+    }
+    t.frame_ms = MsSince(t0);
+    if (t.frame_steps > 0 || !s.lab.train.play) RefreshViews(s);
+  }
+  // The normalization curves: small slices until the budget is used.
+  if (curves) {
+    AppState::Normalization& n = s.normalization;
+    const auto t0 = std::chrono::steady_clock::now();
+    const double budget = s.lab.train.play ? kTrainBudgetMs * 0.5 : kTrainBudgetMs;
+    while (MsSince(t0) < budget)
+      if (!n.curves.Advance(4)) {
+        n.curves_running = false;
+        break;
+      }
+  }
+}
+
+// ---- normalization experiments ---------------------------------------------------------------
+
+bool StepNormalization(AppState& s) {
+  AppState::Normalization& n = s.normalization;
+  if (n.computed) return false;
+  // One experiment per call (a frame each on the page): the longest takes ~0.2 s in wasm.
+  switch (n.stage) {
+    case 0:
+      n.d_ks = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+      n.keys = 16;
+      n.d_v = 16;
+      n.samples = 2000;
+      n.saturation_samples = 400;
+      n.variance = attn::ScoreVarianceExperiment(n.d_ks, n.samples, 1);
+      break;
+    case 1:
+      n.saturation = attn::SoftmaxSaturationExperiment(n.d_ks, n.keys, n.saturation_samples, 2);
+      break;
+    default:
+      n.magnitudes = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
+      n.normalizers = {attn::Normalizer::kSoftmax, attn::Normalizer::kSparsemax, attn::Normalizer::kReluNorm,
+                       attn::Normalizer::kSigmoid, attn::Normalizer::kNone};
+      n.output_norm = attn::OutputNormExperiment(n.magnitudes, n.normalizers, n.keys, n.d_v, n.saturation_samples, 3);
+      n.computed = true;
+      break;
+  }
+  ++n.stage;
+  return !n.computed;
+}
+
+void EnsureNormalization(AppState& s) {
+  while (StepNormalization(s)) {
+  }
+}
+
+bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
+  AppState::Normalization& n = s.normalization;
+  attn::TrainConfig base = s.lab.train.config;
+  base.example = ResolveExample(s.lab);
+  // The standard comparison, plus plain softmax with ÷√d_k at the base d_k: the reference the
+  // other normalizers are drawn against.
+  std::vector<attn::CurveSpec> specs = attn::DefaultCurveSpecs(base);
+  attn::CurveSpec reference{"softmax ÷√d_k, d_k=" + std::to_string(base.d_k), base};
+  reference.config.normalizer = attn::Normalizer::kSoftmax;
+  reference.config.scaled = true;
+  specs.push_back(reference);
+  if (!n.curves.Start(specs, seeds, steps, error)) {
+    n.curves_error = *error;
+    return false;
+  }
+  n.curve_seeds = seeds;
+  n.curve_steps = steps;
+  n.curves_base = base;
+  n.curves_started = true;
+  n.curves_running = true;
+  n.curves_error.clear();
+  return true;
+}
+
+// ---- the page API's training calls -------------------------------------------------------------
+
+std::string TrainJson(AppState& s, double steps) {
+  if (!std::isfinite(steps) || steps != std::floor(steps) || steps < 0 || steps > kMaxApiSteps)
+    return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
+                                {"error", "steps must be an integer between 0 and " + std::to_string(kMaxApiSteps) +
+                                              " (call train() again for more)"}});
+  TrainSteps(s, static_cast<int>(steps));
+  const AppState::Training& t = s.training;
+  Json out = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);
+  out["ok"] = true;
+  out["b"] = t.compare ? attn::api::RunToJson(t.b.trainer, t.b.view, t.query) : Json(nullptr);
+  out["compare"] = s.lab.train.compare;
+  return attn::api::Dump(out);
+}
+
+std::string TrainingJson(const AppState& s) {
+  const AppState::Training& t = s.training;
+  Json out = {{"ok", true}, {"state", attn::api::StateToJson(s.lab)["train"]}, {"query", t.query}};
+  out["a"] = attn::api::HistoryToJson(t.a.trainer);
+  out["a"]["current"] = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);
+  if (t.compare) {
+    out["b"] = attn::api::HistoryToJson(t.b.trainer);
+    out["b"]["current"] = attn::api::RunToJson(t.b.trainer, t.b.view, t.query);
+  } else {
+    out["b"] = nullptr;
+  }
+  return attn::api::Dump(out);
+}
+
+std::string NormalizationJson(AppState& s) {
+  EnsureNormalization(s);
+  const AppState::Normalization& n = s.normalization;
+  Json out = {{"ok", true},
+              {"scoreVariance", attn::api::ScoreVarianceToJson(n.variance)},
+              {"saturation", attn::api::SaturationToJson(n.saturation)},
+              {"outputNorm", attn::api::OutputNormToJson(n.output_norm, n.normalizers)},
+              {"keys", n.keys}, {"dV", n.d_v}, {"samples", n.samples},
+              {"saturationSamples", n.saturation_samples}};
+  if (n.curves_started) {
+    out["curves"] = attn::api::CurvesToJson(n.curves);
+    out["curves"]["running"] = n.curves_running;
+    out["curves"]["seeds"] = n.curve_seeds;
+  } else {
+    out["curves"] = nullptr;
+  }
+  return attn::api::Dump(out);
+}
+
+std::string RunCurvesJson(AppState& s, const std::string& json_options) {
+  Json opts = Json::parse(json_options, nullptr, /*allow_exceptions=*/false);
+  auto refuse = [](const std::string& field, const std::string& error) {
+    return attn::api::Dump(Json{{"ok", false}, {"field", field}, {"error", error}});
+  };
+  if (opts.is_discarded() || !opts.is_object()) return refuse("", "the options must be an object, e.g. {seeds: 3, steps: 300}");
+  int seeds = s.normalization.curve_seeds, steps = s.normalization.curve_steps;
+  for (const auto& [key, v] : opts.items()) {
+    const bool is_int = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>());
+    if (key == "seeds") {
+      if (!is_int || v.get<double>() < 1 || v.get<double>() > 10) return refuse(key, "seeds must be an integer between 1 and 10");
+      seeds = v.get<int>();
+    } else if (key == "steps") {
+      if (!is_int || v.get<double>() < 1 || v.get<double>() > 2000) return refuse(key, "steps must be an integer between 1 and 2000");
+      steps = v.get<int>();
+    } else {
+      return refuse(key, "unknown option \"" + key + "\" (seeds, steps)");
+    }
+  }
+  std::string error;
+  if (!StartCurves(s, seeds, steps, &error)) return refuse("", error);
+  return attn::api::Dump(Json{{"ok", true}, {"seeds", seeds}, {"steps", steps}});
 }
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }

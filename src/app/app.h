@@ -4,6 +4,8 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "engine/normexp.h"
+#include "engine/train.h"
 
 #include <functional>
 #include <vector>
@@ -46,9 +48,52 @@ struct AppState {
     attn::MatD contributions, contributions2;  // (N, Dv) w_i v_i of both scenarios
   } custom;
 
+  // Learning (the training panel): run A trains lab.train.config; run B, when lab.train.compare
+  // names a change, trains A's config with that one change, from the same seed, in lockstep.
+  struct TrainRun {
+    attn::Trainer trainer;
+    attn::ExampleView view;  // the example sentence at the current parameters (refreshed after
+    bool has_view = false;   // every batch of steps, not every step)
+  };
+  struct Training {
+    TrainRun a, b;
+    bool compare = false;        // run B exists
+    int query = 0;               // lab.train.query resolved against the example (-1: automatic)
+    std::string example_edit;    // the example box (may hold text the engine refused)
+    std::string example_error;   // the last refusal of the example box, shown under it
+    int frame_steps = 0;         // steps run in the last frame, and the time they took (ms)
+    double frame_ms = 0;
+    bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
+    int speed = 1;               // steps per frame while playing; 0 = as many as fit the budget
+    bool log_loss = true;        // the loss curve on a log scale
+    int bp_head = 0;             // the head whose query row the backprop tables show
+  } training;
+
+  // The normalization panel's experiments (normexp.h): 1-3 are computed once when first shown;
+  // the training curves over several seeds run on demand, a slice per frame.
+  struct Normalization {
+    bool computed = false;
+    std::vector<int> d_ks;                       // the d_k axis of experiments 1 and 2
+    std::vector<attn::ScoreVariancePoint> variance;
+    std::vector<attn::SaturationPoint> saturation;
+    std::vector<double> magnitudes;              // experiment 3's score magnitudes c
+    std::vector<attn::Normalizer> normalizers;   // experiment 3's series, in this order
+    std::vector<attn::OutputNormPoint> output_norm;
+    int keys = 0, d_v = 0, samples = 0;          // the sizes used (for the captions): samples of
+    int saturation_samples = 0;                  // experiment 1, and of experiments 2 and 3
+    int stage = 0;                               // experiments computed so far (StepNormalization)
+    attn::CurveExperiment curves;
+    bool curves_started = false, curves_running = false;
+    int curve_seeds = 3, curve_steps = 200;
+    int curve_metric = 0;                        // 0 loss, 1 accuracy, 2 attention on the right key
+    std::string curves_error;
+    attn::TrainConfig curves_base;               // the training settings the curves started from
+  } normalization;
+
   // Interface-only state.
   int phone_tab = 0;          // which panel the phone layout shows
   std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
+  int bring_frames = 0;       // frames left in which lab.view's tabs are being selected
   int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
   float ui_scale = 1.0f;      // 1 on a laptop; larger on a projector ("teacher mode")
 
@@ -56,7 +101,7 @@ struct AppState {
   std::function<void(const std::string&)> on_state_changed;
 };
 
-enum class Source { kUi, kSentenceBox, kApi };
+enum class Source { kUi, kSentenceBox, kExampleBox, kApi };
 
 void InitApp(AppState& s);
 
@@ -74,8 +119,32 @@ void ClearCustomWeights(AppState& s);
 // 4 heads at d_v = 16; Tick() runs one queued run per frame, appending to s.probe.
 void StartProbeSweep(AppState& s);
 
-// Once per frame, before the UI: background work in small pieces (the probe).
+// Once per frame, before the UI: background work in small pieces (the probe; while playing,
+// training steps for about kTrainBudgetMs; a slice of the normalization curves).
+constexpr double kTrainBudgetMs = 11.0;
+constexpr int kMaxPlaySteps = 50000;  // playing stops here (the history stays small)
 void Tick(AppState& s);
+
+// Training. ResetTraining starts runs A (and B) again from step 0 with the current settings
+// (ApplyPatch calls it whenever a training setting changes). TrainSteps runs `steps` steps of
+// both runs in lockstep now; it stops early when run A diverges (then lab.train.play becomes
+// false). Both refresh the cached example views.
+void ResetTraining(AppState& s);
+void TrainSteps(AppState& s, int steps);
+constexpr int kMaxApiSteps = 5000;  // attentionLab.train(steps) refuses more
+
+// The normalization experiments 1-3: StepNormalization computes the next one (true while some
+// remain; the panel calls it once a frame), EnsureNormalization all that remain. Then the curves
+// over several seeds.
+bool StepNormalization(AppState& s);
+void EnsureNormalization(AppState& s);
+bool StartCurves(AppState& s, int seeds, int steps, std::string* error);
+
+// The page API's training calls as JSON (see web/lab.js).
+std::string TrainJson(AppState& s, double steps);   // runs the steps, returns the metrics
+std::string TrainingJson(const AppState& s);        // the history of both runs
+std::string NormalizationJson(AppState& s);         // the experiments' data
+std::string RunCurvesJson(AppState& s, const std::string& json_options);
 
 std::string StateJson(const AppState& s);
 std::string TraceJson(const AppState& s);

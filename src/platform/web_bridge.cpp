@@ -66,6 +66,46 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {
   }
 }
 
+// attentionLab.train(steps): runs `steps` training steps now (at most app::kMaxApiSteps) and
+// returns the metrics of run A (and B). A double, so that JavaScript's NaN or 1.5 arrive as such
+// and are refused with a message.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::TrainJson(*g_state, steps));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_training() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::TrainingJson(*g_state));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_normalization() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::NormalizationJson(*g_state));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+// Starts experiment 4 (training curves over several seeds); it runs in the page's frames.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::RunCurvesJson(*g_state, json ? json : ""));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
 // Called by the page's paste listener: SDL has no clipboard in the browser.
 EMSCRIPTEN_KEEPALIVE void attnlab_paste(const char* text) {
   g_clipboard = text ? text : "";

@@ -40,6 +40,46 @@ void DrawHeader(Context& ctx, bool phone) {
   }
 }
 
+// The attention page on a laptop. Left: sentence and settings, full height. Right: weights |
+// vectors on top; below them the steps or the information question, as tabs.
+template <typename Front>
+void DrawAttentionPage(Context& ctx, const Front& front) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::fmax(300.0f, avail.x * 0.29f);
+  ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
+  DrawSentencePanel(ctx);
+  DrawSettingsPanel(ctx);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("col_main", ImVec2(0, 0), false);
+  const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.55f);
+  const float half_w = (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f;
+  ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
+  DrawHeatmapPanel(ctx);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
+  DrawVectorsPanel(ctx);
+  ImGui::EndChild();
+  if (ImGui::BeginTabBar("bottom_tabs")) {
+    if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
+      ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
+      DrawStepsPanel(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
+      ImGui::BeginChild("row_information", ImVec2(0, 0), false);
+      DrawInformationPanel(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::EndChild();
+}
+
 }  // namespace
 
 bool BeginPanel(const char* title, const char* id, ImVec2 size) {
@@ -96,25 +136,32 @@ void DrawLab(Context& ctx) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("Attention Lab###lab", nullptr, flags);
   // A new `view` (setState, URL) brings its tab to the front once; then the learner's clicks rule.
-  const bool bring = s.shown_view != s.lab.view;
-  s.shown_view = s.lab.view;
+  // (For a few frames: a tab selected inside another tab can only be selected once the outer
+  // one is open, a frame later.)
+  if (s.shown_view != s.lab.view) {
+    s.shown_view = s.lab.view;
+    s.bring_frames = 3;
+  }
+  const bool bring = s.bring_frames > 0;
+  if (bring) --s.bring_frames;
   auto front = [&](const char* view) {
     return bring && s.lab.view == view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
   };
   const bool phone = vp->WorkSize.x < kPhoneWidth;
   DrawHeader(ctx, phone);
 
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (phone) {
-    if (ImGui::BeginTabBar("tabs")) {
+    if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
       struct Tab { const Text* name; const char* id; const char* view; void (*draw)(Context&); };
       static const Tab kTabs[] = {{&tr::kSentence, "t_sentence", "sentence", nullptr},
                                   {&tr::kSteps, "t_steps", "steps", DrawStepsPanel},
                                   {&tr::kHeatmap, "t_heatmap", "weights", DrawHeatmapPanel},
                                   {&tr::kVectors, "t_vectors", "vectors", DrawVectorsPanel},
-                                  {&tr::kInformation, "t_information", "information", DrawInformationPanel}};
-      for (int i = 0; i < 5; ++i) {
+                                  {&tr::kInformation, "t_information", "information", DrawInformationPanel},
+                                  {&tr::kTraining, "t_training", "training", DrawTrainingPanel},
+                                  {&tr::kNormalization, "t_normalization", "normalization", DrawNormalizationPanel}};
+      constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
+      for (int i = 0; i < kCount; ++i) {
         if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, front(kTabs[i].view))) {
           s.phone_tab = i;
           ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
@@ -130,41 +177,27 @@ void DrawLab(Context& ctx) {
       }
       ImGui::EndTabBar();
     }
-  } else {
-    // Left: sentence and settings, full height. Right: weights | vectors on top, steps below.
-    const float left_w = std::fmax(300.0f, avail.x * 0.29f);
-    ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
-    DrawSentencePanel(ctx);
-    DrawSettingsPanel(ctx);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("col_main", ImVec2(0, 0), false);
-    const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.55f);
-    const float half_w = (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f;
-    ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
-    DrawHeatmapPanel(ctx);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
-    DrawVectorsPanel(ctx);
-    ImGui::EndChild();
-    // Below: the steps, or the information question, as tabs.
-    if (ImGui::BeginTabBar("bottom_tabs")) {
-      if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
-        ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
-        DrawStepsPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
-        ImGui::BeginChild("row_information", ImVec2(0, 0), false);
-        DrawInformationPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      ImGui::EndTabBar();
+  } else if (ImGui::BeginTabBar("main_tabs")) {
+    // Three pages: the attention of one sentence (the default), learning, normalization.
+    const bool attention_view = s.lab.view != "training" && s.lab.view != "normalization";
+    const ImGuiTabItemFlags attention_front = bring && attention_view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+    if (ImGui::BeginTabItem(Label(tr::kAttentionTab, "m_attention"), nullptr, attention_front)) {
+      DrawAttentionPage(ctx, front);
+      ImGui::EndTabItem();
     }
-    ImGui::EndChild();
+    if (ImGui::BeginTabItem(Label(tr::kTraining, "m_training"), nullptr, front("training"))) {
+      ImGui::BeginChild("page_training", ImVec2(0, 0), false);
+      DrawTrainingPanel(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(Label(tr::kNormalization, "m_normalization"), nullptr, front("normalization"))) {
+      ImGui::BeginChild("page_normalization", ImVec2(0, 0), false);
+      DrawNormalizationPanel(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
   ImGui::End();
 }

@@ -33,6 +33,8 @@ void DrawStepsPanel(Context& ctx);     // panel_steps.cpp: the step table and th
 void DrawHeatmapPanel(Context& ctx);   // panel_heatmap.cpp: the N x N weights
 void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
+void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
+void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
 
 // Shared helpers (layout.cpp).
 bool BeginPanel(const char* title, const char* id, ImVec2 size);

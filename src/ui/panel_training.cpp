@@ -1,0 +1,679 @@
+// Learning: a one-layer attention model trained live on a task whose right pattern is known.
+// Play / pause / one step / reset and every training setting on the left; on the right the
+// example's attention (one heatmap per head, per run), the backward pass through the query's
+// weights (dL/d scale(i) and dL/d s_i), the loss / accuracy / attention-on-the-right-key curves
+// and the gradient norms of W_Q, W_K, W_V. With "compare", run B (one setting changed, same
+// seed) is trained in lockstep and drawn next to run A. Every number comes from the engine's
+// Trainer (app::AppState::training).
+#include "ui/i18n.h"
+#include "ui/plot.h"
+#include "ui/ui.h"
+
+#include <misc/cpp/imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace ui {
+
+namespace {
+
+const ImU32 kColA = IM_COL32(245, 155, 40, 255);   // run A: orange (like the query)
+const ImU32 kColB = IM_COL32(90, 200, 230, 255);   // run B: light blue
+const ImU32 kColQ = IM_COL32(240, 110, 110, 255);  // W_Q
+const ImU32 kColK = IM_COL32(120, 210, 120, 255);  // W_K
+const ImU32 kColV = IM_COL32(170, 140, 250, 255);  // W_V
+const ImU32 kPos = IM_COL32(110, 190, 250, 255);   // signed bars: > 0
+const ImU32 kNeg = IM_COL32(250, 120, 100, 255);   //              < 0
+constexpr int kSlotA = 32, kSlotB = 48;            // heatmap texture slots: one per head and run
+
+using app::Json;
+
+void SetTrain(app::AppState& s, const char* key, const Json& value, app::Source source = app::Source::kUi) {
+  app::ApplyPatch(s, Json{{"train", Json{{key, value}}}}, source);
+}
+
+struct TaskChoice { attn::TaskKind kind; const Text* label; };
+const TaskChoice kTasks[] = {{attn::TaskKind::kVerbObject, &tr::kTaskVerbObject},
+                             {attn::TaskKind::kPreviousToken, &tr::kTaskPrevious},
+                             {attn::TaskKind::kReverse, &tr::kTaskReverse},
+                             {attn::TaskKind::kMax, &tr::kTaskMax}};
+
+struct NormChoice { attn::Normalizer n; const Text* label; };
+const NormChoice kNormalizers[] = {
+    {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
+    {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
+    {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
+
+const char* NormalizerLabel(attn::Normalizer n) {
+  for (const NormChoice& c : kNormalizers)
+    if (c.n == n) return L(*c.label);
+  return "";
+}
+
+// What run B changes, in words ("B: no ÷√d_k", "B: sparsemax", ...), from the engine's config.
+std::string CompareText(const app::AppState& s) {
+  const auto& t = s.training;
+  if (!t.compare) return "";
+  const attn::TrainConfig& a = t.a.trainer.config();
+  const attn::TrainConfig& b = t.b.trainer.config();
+  char buf[160];
+  if (a.scaled != b.scaled) return b.scaled ? L(tr::kBScaled) : L(tr::kBUnscaled);
+  if (a.normalizer != b.normalizer) return std::string("B: ") + NormalizerLabel(b.normalizer);
+  if (a.optimizer != b.optimizer) return std::string("B: ") + (b.optimizer == attn::Optimizer::kAdam ? "Adam" : "SGD");
+  if (a.lr != b.lr) {
+    std::snprintf(buf, sizeof buf, "B: lr = %g", b.lr);
+    return buf;
+  }
+  if (a.d_k != b.d_k) {
+    std::snprintf(buf, sizeof buf, "B: d_k = %d", b.d_k);
+    return buf;
+  }
+  return L(tr::kBSame);
+}
+
+// ---- controls ------------------------------------------------------------------------------
+
+void DrawTransport(Context& ctx) {
+  app::AppState& s = ctx.state;
+  auto& t = s.training;
+  const attn::Trainer& a = t.a.trainer;
+  const bool playing = s.lab.train.play;
+  ImGui::BeginDisabled(a.diverged() || !a.ready());
+  ImGui::PushStyleColor(ImGuiCol_Button, playing ? ImVec4(0.35f, 0.38f, 0.45f, 1.0f) : ImVec4(0.16f, 0.50f, 0.28f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, playing ? ImVec4(0.45f, 0.48f, 0.55f, 1.0f) : ImVec4(0.20f, 0.62f, 0.34f, 1.0f));
+  if (ImGui::Button(Label(playing ? tr::kPause : tr::kPlay, "play"), ImVec2(ImGui::GetFontSize() * 6.0f, 0)))
+    SetTrain(s, "play", !playing);
+  ImGui::PopStyleColor(2);
+  ImGui::SameLine();
+  if (ImGui::Button(Label(tr::kOneStep, "one_step"))) app::TrainSteps(s, 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(Label(tr::kReset, "reset_train"))) app::ResetTraining(s);
+  // Speed: steps per frame (at most what fits in the frame's time budget).
+  static const int kSpeeds[] = {1, 4, 16, 0};
+  static const Text* kSpeedNames[] = {&tr::kSpeed1, &tr::kSpeed4, &tr::kSpeed16, &tr::kSpeedMax};
+  int current = 0;
+  for (int i = 0; i < 4; ++i)
+    if (kSpeeds[i] == t.speed) current = i;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::BeginCombo(Label(tr::kSpeed, "speed"), L(*kSpeedNames[current]))) {
+    for (int i = 0; i < 4; ++i)
+      if (ImGui::Selectable(L(*kSpeedNames[i]), i == current)) t.speed = kSpeeds[i];
+    ImGui::EndCombo();
+  }
+  // The step counter, and what a frame costs.
+  char buf[200];
+  std::snprintf(buf, sizeof buf, L(tr::kStepCounter), a.step());
+  ImGui::TextUnformatted(buf);
+  if (playing && t.frame_steps > 0) {
+    ImGui::SameLine();
+    std::snprintf(buf, sizeof buf, L(tr::kFrameCost), t.frame_steps, t.frame_ms);
+    ImGui::TextDisabled("%s", buf);
+  }
+  if (t.stopped_at_cap) {
+    std::snprintf(buf, sizeof buf, L(tr::kStoppedAtCap), app::kMaxPlaySteps);
+    ImGui::TextDisabled("%s", buf);
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.42f, 0.38f, 1.0f));
+  // The engine's message says where ("step 4: training diverged: ..."); run B's is marked B.
+  if (a.diverged()) ImGui::TextWrapped("%s%s", t.compare ? "A: " : "", a.message().c_str());
+  if (t.compare && t.b.trainer.diverged()) ImGui::TextWrapped("B: %s", t.b.trainer.message().c_str());
+  if (a.diverged()) ImGui::TextWrapped("%s", L(tr::kDivergedHint));
+  ImGui::PopStyleColor();
+}
+
+void DrawExampleBox(Context& ctx) {
+  app::AppState& s = ctx.state;
+  auto& t = s.training;
+  ImGui::TextUnformatted(L(tr::kExample));
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::InputTextWithHint("##example", L(tr::kExampleHint), &t.example_edit))
+    SetTrain(s, "example", t.example_edit, app::Source::kExampleBox);
+  if (!t.example_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+    ImGui::TextWrapped("%s %s", L(tr::kRefused), t.example_error.c_str());
+    ImGui::PopStyleColor();
+  }
+  // The tokens as chips: click one to explain its row.
+  const attn::ExampleView& v = t.a.view;
+  if (!t.a.has_view) return;
+  ImGui::TextDisabled("%s", L(tr::kTrainQueryHint));
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int i = 0; i < static_cast<int>(v.tokens.size()); ++i) {
+    const bool is_query = i == t.query;
+    ImGui::PushID(i);
+    if (is_query) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
+    }
+    if (ImGui::SmallButton(v.tokens[i].c_str())) SetTrain(s, "query", i);
+    if (ImGui::IsItemHovered()) {
+      const int target = i < static_cast<int>(v.example.targets.size()) ? v.example.targets[i] : -1;
+      const int source = i < static_cast<int>(v.example.sources.size()) ? v.example.sources[i] : -1;
+      const auto& vocab = t.a.trainer.task().vocab;
+      if (target >= 0 && target < static_cast<int>(vocab.size()) && source >= 0)
+        ImGui::SetTooltip(L(tr::kTokenTask), v.tokens[i].c_str(), vocab[target].c_str(), v.tokens[source].c_str());
+      else
+        ImGui::SetTooltip(L(tr::kTokenNoTask), v.tokens[i].c_str());
+    }
+    if (is_query) ImGui::PopStyleColor(2);
+    ImGui::PopID();
+    if (i + 1 < static_cast<int>(v.tokens.size())) {
+      const float next_w = ImGui::CalcTextSize(v.tokens[i + 1].c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+      if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_w < right) ImGui::SameLine();
+    }
+  }
+}
+
+void DrawCompareControls(Context& ctx, float w) {
+  app::AppState& s = ctx.state;
+  const attn::api::TrainState& ts = s.lab.train;
+  const attn::TrainConfig& c = ts.config;
+  const std::string& cmp = ts.compare;
+  const std::string kind = cmp.substr(0, cmp.find(':'));
+  bool on = !cmp.empty();
+  if (ImGui::Checkbox(Label(tr::kCompare, "compare"), &on)) SetTrain(s, "compare", on ? "scaled" : "");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kCompareTip));
+  if (!on) return;
+  // Which setting run B changes, and to what. The default value for each is the instructive one.
+  struct Kind { const char* id; const Text* label; };
+  static const Kind kKinds[] = {{"scaled", &tr::kCmpScaled}, {"normalizer", &tr::kCmpNormalizer},
+                                {"lr", &tr::kCmpLr},         {"optimizer", &tr::kCmpOptimizer},
+                                {"dK", &tr::kCmpDk}};
+  const char* current = "";
+  for (const Kind& k : kKinds)
+    if (kind == k.id) current = L(*k.label);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo(Label(tr::kCmpWhat, "cmp_kind"), current)) {
+    for (const Kind& k : kKinds) {
+      if (!ImGui::Selectable(L(*k.label), kind == k.id)) continue;
+      const std::string id = k.id;
+      char buf[64];
+      if (id == "scaled") SetTrain(s, "compare", "scaled");
+      else if (id == "normalizer") SetTrain(s, "compare", c.normalizer == attn::Normalizer::kSoftmax ? "normalizer:sparsemax" : "normalizer:softmax");
+      else if (id == "optimizer") SetTrain(s, "compare", c.optimizer == attn::Optimizer::kAdam ? "optimizer:sgd" : "optimizer:adam");
+      else if (id == "lr") { std::snprintf(buf, sizeof buf, "lr:%g", std::min(attn::kMaxLearningRate, c.lr * 3)); SetTrain(s, "compare", buf); }
+      else if (id == "dK") SetTrain(s, "compare", c.d_k == 64 ? "dK:4" : "dK:64");
+    }
+    ImGui::EndCombo();
+  }
+  const attn::TrainConfig& b = s.training.b.trainer.config();
+  if (kind == "normalizer") {
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo(Label(tr::kCmpBNormalizer, "cmp_norm"), NormalizerLabel(b.normalizer))) {
+      for (const NormChoice& ch : kNormalizers)
+        if (ImGui::Selectable(L(*ch.label), ch.n == b.normalizer))
+          SetTrain(s, "compare", std::string("normalizer:") + attn::NormalizerName(ch.n));
+      ImGui::EndCombo();
+    }
+  } else if (kind == "lr") {
+    float lr = static_cast<float>(b.lr);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderFloat(Label(tr::kCmpBLr, "cmp_lr"), &lr, 1e-4f, 1.0f, "%.4g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "lr:%.4g", static_cast<double>(lr));
+      SetTrain(s, "compare", buf);
+    }
+  } else if (kind == "dK") {
+    int dk = b.d_k;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kCmpBDk, "cmp_dk"), &dk, 1, attn::kMaxTrainDk, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "compare", "dK:" + std::to_string(dk));
+  }
+  ImGui::TextDisabled("%s", CompareText(s).c_str());
+}
+
+void DrawSettings(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::TrainConfig& c = s.lab.train.config;
+  const float w = std::max(80.0f, ImGui::GetContentRegionAvail().x * 0.55f);
+  // The task and its example.
+  const char* task_label = "";
+  for (const TaskChoice& tc : kTasks)
+    if (tc.kind == c.task) task_label = L(*tc.label);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo(Label(tr::kTask, "task"), task_label)) {
+    for (const TaskChoice& tc : kTasks)
+      if (ImGui::Selectable(L(*tc.label), tc.kind == c.task)) SetTrain(s, "task", attn::TaskName(tc.kind));
+    ImGui::EndCombo();
+  }
+  if (c.task != attn::TaskKind::kVerbObject) {
+    int length = c.length;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kLength, "length"), &length, attn::kMinLength, attn::kMaxLength, "%d", ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "length", length);
+  }
+  DrawExampleBox(ctx);
+  ImGui::Separator();
+
+  // The optimizer.
+  ImGui::TextUnformatted(L(tr::kOptimizer));
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Adam###opt_adam", c.optimizer == attn::Optimizer::kAdam)) SetTrain(s, "optimizer", "adam");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("SGD###opt_sgd", c.optimizer == attn::Optimizer::kSgd)) SetTrain(s, "optimizer", "sgd");
+  float lr = static_cast<float>(c.lr);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderFloat(Label(tr::kLearningRate, "lr"), &lr, 1e-4f, 1.0f, "%.4g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+  {
+    char text[32];  // four significant digits: the slider's float, as the number it shows
+    std::snprintf(text, sizeof text, "%.4g", static_cast<double>(lr));
+    SetTrain(s, "lr", std::strtod(text, nullptr));
+  }
+  int batch = c.batch;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderInt(Label(tr::kBatch, "batch"), &batch, 1, attn::kMaxBatch, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    SetTrain(s, "batch", batch);
+  ImU32 seed = static_cast<ImU32>(c.seed);
+  const ImU32 one = 1;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::InputScalar(Label(tr::kSeed, "train_seed"), ImGuiDataType_U32, &seed, &one)) SetTrain(s, "seed", seed);
+
+  // The attention layer.
+  ImGui::Separator();
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo(Label(tr::kNormalizer, "train_norm"), NormalizerLabel(c.normalizer))) {
+    for (const NormChoice& ch : kNormalizers)
+      if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer)) SetTrain(s, "normalizer", attn::NormalizerName(ch.n));
+    ImGui::EndCombo();
+  }
+  if (!attn::NormalizerHasGradient(c.normalizer)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
+    ImGui::PopStyleColor();
+  }
+  bool scaled = c.scaled;
+  if (ImGui::Checkbox(Label(tr::kScaled, "train_scaled"), &scaled)) SetTrain(s, "scaled", scaled);
+  ImGui::SameLine();
+  bool causal = c.causal;
+  if (ImGui::Checkbox(Label(tr::kCausalShort, "train_causal"), &causal)) SetTrain(s, "causal", causal);
+  int d_k = c.d_k, heads = c.heads, d_model = c.d_model, d_v = c.d_v;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderInt(Label(tr::kDK, "train_dk"), &d_k, 1, attn::kMaxTrainDk, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    SetTrain(s, "dK", d_k);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderInt(Label(tr::kHeads, "train_heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp))
+    SetTrain(s, "heads", heads);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderInt(Label(tr::kDModel, "train_dmodel"), &d_model, 2, attn::kMaxTrainDModel, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    SetTrain(s, "dModel", d_model);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderInt(Label(tr::kDVShort, "train_dv"), &d_v, 1, attn::kMaxTrainDv, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    SetTrain(s, "dV", d_v);
+
+  // Run B.
+  ImGui::Separator();
+  DrawCompareControls(ctx, w);
+  ImGui::Separator();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kTryTitle));
+  ImGui::TextWrapped("%s", L(tr::kTrainTry));
+}
+
+// ---- pictures ------------------------------------------------------------------------------
+
+// One head's weights on the example: rows = queries, columns = keys; the query row outlined.
+// Returns true when a row was clicked (its index in *clicked).
+bool DrawWeights(Context& ctx, int slot, const attn::MatD& w, const std::vector<std::string>& tokens, int query,
+                 float side, bool labels_left, ImU32 frame, int* clicked) {
+  const int n = static_cast<int>(w.rows());
+  if (n == 0 || w.cols() != n) return false;
+  ctx.heatmap.Upload(slot, attn::ToRowMajor(w.cast<float>()), n, n);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float label_w = 0;
+  if (labels_left)
+    for (const auto& t : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(t.c_str()).x);
+  label_w = labels_left ? std::min(label_w + 6, 90.0f) : 0.0f;
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 p0(origin.x + label_w, origin.y + line + 2), p1(p0.x + side, p0.y + side);
+  const float cell = side / n;
+  ctx.heatmap.Draw(dl, slot, p0, p1, 0.0f, 1.0f);
+  const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
+  for (int i = 0; i < n; ++i) {
+    const char* t = i < static_cast<int>(tokens.size()) ? tokens[i].c_str() : "?";
+    const ImVec2 ts = ImGui::CalcTextSize(t);
+    // Column labels on top where they fit, row labels on the left where the rows are tall
+    // enough (the query's always); the tooltip names every cell.
+    if (cell >= ts.x + 2) dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - ts.x * 0.5f, origin.y), text_col, t);
+    if (labels_left && (cell >= ts.y * 0.8f || i == query)) {
+      dl->PushClipRect(origin, ImVec2(p0.x - 3, p1.y), true);
+      dl->AddText(ImVec2(p0.x - 4 - ts.x, p0.y + cell * (i + 0.5f) - ts.y * 0.5f), i == query ? kColA : text_col, t);
+      dl->PopClipRect();
+    }
+  }
+  // The numbers, when they fit.
+  if (cell >= ImGui::CalcTextSize("−0.00").x + 4) {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const float v = static_cast<float>(w(i, j));
+        const char* txt = Num(v, 2);
+        const ImVec2 ts = ImGui::CalcTextSize(txt);
+        dl->AddText(ImVec2(p0.x + cell * (j + 0.5f) - ts.x * 0.5f, p0.y + cell * (i + 0.5f) - ts.y * 0.5f),
+                    v > 0.6f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 230), txt);
+      }
+  }
+  if (query >= 0 && query < n)
+    dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * query - 1), ImVec2(p1.x + 1, p0.y + cell * (query + 1) + 1), kColA, 0, 0, 2.5f);
+  dl->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2), frame, 0, 0, 1.0f);
+  ImGui::SetCursorScreenPos(p0);
+  ImGui::InvisibleButton("cells", ImVec2(side, side));
+  bool click = false;
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int i = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, n - 1);
+    const int j = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, n - 1);
+    if (i < static_cast<int>(tokens.size()) && j < static_cast<int>(tokens.size()))
+      ImGui::SetTooltip(L(tr::kHover), tokens[i].c_str(), tokens[j].c_str(), Num(static_cast<float>(w(i, j)), 4));
+    if (ImGui::IsItemClicked()) {
+      *clicked = i;
+      click = true;
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, p1.y + 4));
+  ImGui::Dummy(ImVec2(label_w + side, 0));
+  return click;
+}
+
+// Run A's (and B's) heatmaps, one per head, with a title line each.
+void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, int first_slot, const char* title, ImU32 colour,
+                     float width, float max_side) {
+  app::AppState& s = ctx.state;
+  if (!run.has_view) return;
+  const auto& heads = run.view.forward.attn.heads;
+  const int h = static_cast<int>(heads.size());
+  if (h == 0 || heads[0].weights.rows() != static_cast<Eigen::Index>(run.view.tokens.size())) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", title);
+    ImGui::TextDisabled("%s", L(tr::kNoView));  // e.g. after a divergence: nothing finite to draw
+    return;
+  }
+  ImGui::PushID(first_slot);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextWrapped("%s", title);
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+  float label_w = 0;
+  for (const auto& t : run.view.tokens) label_w = std::max(label_w, ImGui::CalcTextSize(t.c_str()).x);
+  label_w = std::min(label_w + 6, 90.0f);
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float side = std::max(40.0f, std::min(max_side, (width - label_w - gap * h) / std::max(1, h)));
+  for (int k = 0; k < h; ++k) {
+    if (k) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::PushID(k);
+    int clicked = -1;
+    if (DrawWeights(ctx, first_slot + k, heads[k].weights, run.view.tokens, s.training.query, side, k == 0, colour, &clicked))
+      SetTrain(s, "query", clicked);
+    if (h > 1) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, L(tr::kHeadOf), k + 1, h);
+      ImGui::TextDisabled("%s", buf);
+    }
+    ImGui::PopID();
+    ImGui::EndGroup();
+  }
+  ImGui::PopID();
+}
+
+// The backward pass through the query row's weights: for every key i, scale(i) = α_i, the
+// gradient dL/dα_i that reaches it from the loss, and dL/ds_i after the normalizer's backward,
+// as a table of bars (the right key highlighted).
+void DrawBackprop(Context& ctx, const app::AppState::TrainRun& run, const char* id, float width) {
+  const app::AppState& s = ctx.state;
+  if (!run.has_view) return;
+  const int q = s.training.query;
+  const auto& heads = run.view.forward.attn.heads;
+  const auto& grads = run.view.grads.heads;
+  const int n = static_cast<int>(run.view.tokens.size());
+  if (heads.empty() || grads.size() != heads.size() || q < 0 || q >= n) return;
+  const int source = q < static_cast<int>(run.view.example.sources.size()) ? run.view.example.sources[q] : -1;
+  const int target = q < static_cast<int>(run.view.example.targets.size()) ? run.view.example.targets[q] : -1;
+  if (target < 0) {  // no loss at this position: nothing flows back into its row
+    char buf[200];
+    std::snprintf(buf, sizeof buf, L(tr::kBpNoTarget), run.view.tokens[q].c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("%s", buf);
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PushID(id);
+  // Several heads: the one chosen above the tables (one table per run stays readable).
+  const std::size_t chosen = std::min<std::size_t>(static_cast<std::size_t>(std::max(0, s.training.bp_head)), heads.size() - 1);
+  for (std::size_t h = chosen; h == chosen; ++h) {
+    if (heads[h].weights.rows() != n || grads[h].dweights.rows() != n || grads[h].dscaled.rows() != n) continue;
+    // One scale per column, so that bars of a column compare (the largest |value| fills it).
+    double s_da = 0, s_ds = 0;
+    for (int i = 0; i < n; ++i) {
+      s_da = std::max(s_da, std::fabs(grads[h].dweights(q, i)));
+      s_ds = std::max(s_ds, std::fabs(grads[h].dscaled(q, i)));
+    }
+    ImGui::PushID(static_cast<int>(h));
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoPadOuterX;
+    if (ImGui::BeginTable("bp", 4, flags, ImVec2(width, 0))) {
+      ImGui::TableSetupColumn(L(tr::kColToken), ImGuiTableColumnFlags_WidthStretch, 0.7f);
+      ImGui::TableSetupColumn(L(tr::kBpAlpha), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn(L(tr::kBpDAlpha), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn(L(tr::kBpDScore), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableHeadersRow();
+      for (int i = 0; i < n; ++i) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        if (i == source) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColA), "%s ◀", run.view.tokens[i].c_str());
+        else ImGui::TextUnformatted(run.view.tokens[i].c_str());
+        ImGui::TableNextColumn();
+        SignedBar(heads[h].weights(q, i), 1.0, ImGui::GetContentRegionAvail().x, kColA, kNeg, true);
+        ImGui::TableNextColumn();
+        SignedBar(grads[h].dweights(q, i), s_da, ImGui::GetContentRegionAvail().x, kPos, kNeg);
+        ImGui::TableNextColumn();
+        SignedBar(grads[h].dscaled(q, i), s_ds, ImGui::GetContentRegionAvail().x, kPos, kNeg);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::PopID();
+  }
+  ImGui::PopID();
+}
+
+void DrawGradNorms(Context& ctx, float width, float height);
+
+// Loss, accuracy and attention on the right key, run A (and B) overlaid; then the gradient norms.
+void DrawCurves(Context& ctx, float width, float height, bool stacked) {
+  app::AppState& s = ctx.state;
+  const auto& t = s.training;
+  const auto& ha = t.a.trainer.history();
+  const auto& hb = t.b.trainer.history();
+  const std::size_t stride = sizeof(attn::StepMetrics);
+  auto series = [&](const std::vector<attn::StepMetrics>& h, std::size_t offset, const std::string& label, ImU32 col) {
+    PlotSeries p;
+    p.label = label;
+    p.colour = col;
+    p.count = static_cast<int>(h.size());
+    p.y = h.empty() ? nullptr : reinterpret_cast<const double*>(reinterpret_cast<const char*>(h.data()) + offset);
+    p.stride = stride;
+    return p;
+  };
+  const std::string la = t.compare ? "A" : "", lb = t.compare ? "B" : "";  // the summary says what B is
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float w = stacked ? width : (width - 3 * gap) / 4.0f;
+  struct Metric { std::size_t offset; const Text* title; bool log; bool unit; };
+  const Metric metrics[] = {{offsetof(attn::StepMetrics, loss), &tr::kCurveLoss, t.log_loss, false},
+                            {offsetof(attn::StepMetrics, accuracy), &tr::kCurveAccuracy, false, true},
+                            {offsetof(attn::StepMetrics, attention_on_source), &tr::kCurveAttention, false, true}};
+  for (int m = 0; m < 3; ++m) {
+    if (m && !stacked) ImGui::SameLine();
+    PlotSpec spec;
+    spec.title = L(*metrics[m].title);
+    spec.x_label = L(tr::kStepAxis);
+    spec.log_y = metrics[m].log;
+    if (metrics[m].unit) {  // accuracy and the share of weight on the right key: in [0, 1]
+      spec.y_min = 0;
+      spec.y_max = 1;
+    }
+    std::vector<PlotSeries> lines;
+    lines.push_back(series(ha, metrics[m].offset, la, kColA));
+    if (t.compare) lines.push_back(series(hb, metrics[m].offset, lb, kColB));
+    ImGui::BeginGroup();
+    Plot(spec.title.c_str(), ImVec2(w, height), spec, lines);
+    if (m == 0) {
+      bool log = t.log_loss;
+      if (ImGui::Checkbox(Label(tr::kLogScale, "log_loss"), &log)) s.training.log_loss = log;
+    }
+    ImGui::EndGroup();
+  }
+  if (!stacked) ImGui::SameLine();
+  DrawGradNorms(ctx, w, height);
+}
+
+// Gradient norms of W_Q, W_K, W_V (and W_O), log scale; run B dashed.
+void DrawGradNorms(Context& ctx, float width, float height) {
+  const app::AppState& s = ctx.state;
+  const auto& t = s.training;
+  const std::size_t stride = sizeof(attn::StepMetrics);
+  std::vector<PlotSeries> lines;
+  auto add = [&](const std::vector<attn::StepMetrics>& h, std::size_t offset, const char* label, ImU32 col, bool dashed) {
+    PlotSeries p;
+    p.label = label;
+    p.colour = col;
+    p.count = static_cast<int>(h.size());
+    p.y = h.empty() ? nullptr : reinterpret_cast<const double*>(reinterpret_cast<const char*>(h.data()) + offset);
+    p.stride = stride;
+    p.dashed = dashed;
+    p.thickness = 1.4f;
+    lines.push_back(p);
+  };
+  const auto& ha = t.a.trainer.history();
+  add(ha, offsetof(attn::StepMetrics, grad_norm_q), "W_Q", kColQ, false);
+  add(ha, offsetof(attn::StepMetrics, grad_norm_k), "W_K", kColK, false);
+  add(ha, offsetof(attn::StepMetrics, grad_norm_v), "W_V", kColV, false);
+  if (t.compare) {  // run B dashed, in the same colours (the caption says so)
+    const auto& hb = t.b.trainer.history();
+    add(hb, offsetof(attn::StepMetrics, grad_norm_q), "", kColQ, true);
+    add(hb, offsetof(attn::StepMetrics, grad_norm_k), "", kColK, true);
+    add(hb, offsetof(attn::StepMetrics, grad_norm_v), "", kColV, true);
+  }
+  PlotSpec spec;
+  spec.title = L(tr::kCurveGradNorms);
+  spec.x_label = L(tr::kStepAxis);
+  spec.log_y = true;
+  Plot("grad_norms", ImVec2(width, height), spec, lines);
+}
+
+// The latest numbers of a run, one line.
+void DrawRunSummary(const app::AppState::TrainRun& run, const char* name, ImU32 colour) {
+  const auto& h = run.trainer.history();
+  char buf[300];
+  const std::string prefix = name[0] ? std::string(name) + ": " : std::string();
+  if (h.empty()) {
+    std::snprintf(buf, sizeof buf, L(tr::kSummaryNone), prefix.c_str());
+  } else {
+    const attn::StepMetrics& m = h.back();
+    std::snprintf(buf, sizeof buf, L(tr::kSummary), prefix.c_str(), m.step, ShortNumber(m.loss).c_str(), 100.0 * m.accuracy,
+                  m.attention_on_source);
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
+  ImGui::TextWrapped("%s", buf);
+  ImGui::PopStyleColor();
+}
+
+void DrawPictures(Context& ctx, bool narrow) {
+  app::AppState& s = ctx.state;
+  const auto& t = s.training;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const std::string b_title = CompareText(s);
+  DrawRunSummary(t.a, t.compare ? "A" : "", kColA);
+  if (t.compare) DrawRunSummary(t.b, b_title.c_str(), kColB);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", L(tr::kTrainCaption));
+  ImGui::PopStyleColor();
+
+  // Row 1: the example's attention (A, B) and the backward pass through the query's row.
+  const float bars_w = narrow ? avail : std::min(420.0f, avail * 0.45f);
+  const float maps_w = narrow ? avail : avail - bars_w - gap * 2;
+  const float max_side = narrow ? 200.0f : (t.compare ? 170.0f : 230.0f);
+  ImGui::BeginGroup();
+  if (t.compare && !narrow && s.lab.train.config.heads == 1) {
+    const float half = (maps_w - gap) * 0.5f;
+    ImGui::BeginGroup();
+    DrawRunHeatmaps(ctx, t.a, kSlotA, L(tr::kRunA), kColA, half, max_side);
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    DrawRunHeatmaps(ctx, t.b, kSlotB, b_title.c_str(), kColB, half, max_side);
+    ImGui::EndGroup();
+  } else {
+    DrawRunHeatmaps(ctx, t.a, kSlotA, t.compare ? L(tr::kRunA) : L(tr::kExampleAttention), kColA, maps_w, max_side);
+    if (t.compare) DrawRunHeatmaps(ctx, t.b, kSlotB, b_title.c_str(), kColB, maps_w, max_side);
+  }
+  ImGui::EndGroup();
+  if (!narrow) ImGui::SameLine(0, gap * 2);
+  ImGui::BeginGroup();
+  char buf[300];
+  const int q = t.query;
+  const std::string qtok = t.a.has_view && q >= 0 && q < static_cast<int>(t.a.view.tokens.size()) ? t.a.view.tokens[q] : "?";
+  std::snprintf(buf, sizeof buf, L(tr::kBpTitle), qtok.c_str());
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", buf);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bars_w);
+  ImGui::TextDisabled("%s", L(tr::kBpCaption));
+  ImGui::PopTextWrapPos();
+  const int heads = s.lab.train.config.heads;
+  if (heads > 1) {  // which head's row the tables show
+    for (int h = 0; h < heads; ++h) {
+      char label[32];
+      std::snprintf(label, sizeof label, L(tr::kHeadN), h + 1);
+      if (h) ImGui::SameLine();
+      ImGui::PushID(h);
+      if (ImGui::RadioButton(label, std::min(s.training.bp_head, heads - 1) == h)) s.training.bp_head = h;
+      ImGui::PopID();
+    }
+  }
+  DrawBackprop(ctx, t.a, "bp_a", bars_w);
+  if (t.compare) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColB), "%s", b_title.c_str());
+    DrawBackprop(ctx, t.b, "bp_b", bars_w);
+  }
+  ImGui::EndGroup();
+
+  // Row 2: the curves and the gradient norms.
+  ImGui::Spacing();
+  const float plot_h = narrow ? 190.0f : std::max(170.0f, std::min(240.0f, ImGui::GetContentRegionAvail().y - 4 * ImGui::GetTextLineHeightWithSpacing()));
+  DrawCurves(ctx, avail, plot_h, narrow);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", L(tr::kGradCaption));
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void DrawTrainingPanel(Context& ctx) {
+  if (BeginPanel(L(tr::kTraining), "training", ImVec2(0, 0))) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const bool narrow = avail < 760.0f;
+    if (!narrow) {
+      const float left = std::min(340.0f, std::max(280.0f, avail * 0.28f));
+      ImGui::BeginChild("train_controls", ImVec2(left, 0), false);
+      DrawTransport(ctx);
+      ImGui::Separator();
+      DrawSettings(ctx);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("train_pictures", ImVec2(0, 0), false);
+      DrawPictures(ctx, false);
+      ImGui::EndChild();
+    } else {
+      // A phone: the buttons, then what they change, then the settings.
+      DrawTransport(ctx);
+      ImGui::Separator();
+      DrawPictures(ctx, true);
+      ImGui::Separator();
+      DrawSettings(ctx);
+    }
+  }
+  EndPanel();
+}
+
+}  // namespace ui
