@@ -10,14 +10,13 @@
 // and finally "N passed, M failed". Exit code 1 if any test failed (2 on bad usage).
 // --shots DIR saves screenshots (laptop, phone, embed, error panels) for a human to look at.
 
-import http from 'node:http';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -46,52 +45,6 @@ function usage(err) {
   const text = 'usage: node tests/browser/run.mjs --site DIR --attnlab PATH [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser PATH]';
   if (err) { console.error(`run.mjs: ${err}\n${text}`); process.exit(2); }
   console.log(text); process.exit(0);
-}
-
-// ------------------------------------------------------------------------------------------
-// Static HTTP server
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm', '.data': 'application/octet-stream', '.map': 'application/json; charset=utf-8',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon', '.webp': 'image/webp', '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
-  '.ttf': 'font/ttf', '.otf': 'font/otf', '.woff': 'font/woff', '.woff2': 'font/woff2',
-};
-
-function startServer(root) {
-  const rootAbs = path.resolve(root);
-  const server = http.createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url, 'http://127.0.0.1');
-      let rel;
-      try { rel = decodeURIComponent(url.pathname); } catch { rel = null; }
-      if (rel === null || rel.includes('\0')) { res.writeHead(400).end('bad request'); return; }
-      let file = path.resolve(rootAbs, '.' + rel);
-      if (file !== rootAbs && !file.startsWith(rootAbs + path.sep)) { res.writeHead(403).end('forbidden'); return; }
-      let st = await fsp.stat(file).catch(() => null);
-      if (st && st.isDirectory()) { file = path.join(file, 'index.html'); st = await fsp.stat(file).catch(() => null); }
-      if (!st || !st.isFile()) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
-      const body = await fsp.readFile(file);
-      const headers = {
-        'Content-Type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      };
-      // Test hook: serve index.wasm without Content-Length (chunked) to exercise the fallback.
-      if (!(server.noContentLength && file.endsWith('.wasm'))) headers['Content-Length'] = body.length;
-      res.writeHead(200, headers);
-      if (req.method === 'HEAD') res.end(); else res.end(body);
-    } catch (e) {
-      res.writeHead(500).end(String(e));
-    }
-  });
-  server.noContentLength = false;
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -245,7 +198,9 @@ function runNative(bin, state, tmpDir, tag) {
 // ------------------------------------------------------------------------------------------
 // Page helpers
 const LAPTOP = { width: 1280, height: 800 };
-const SENTENCE_BOX = { x: 300, y: 74 };  // the sentence text box in the laptop layout (CSS px)
+const SENTENCE_BOX = { x: 300, y: 101 };  // the sentence text box in the laptop layout (CSS px)
+const PLAY_BUTTON = { x: 65, y: 101 };    // ▶ Play / ▮▮ Pause on the Training tab, laptop layout (CSS px)
+const VERB_OBJECT_STEPS = 300;             // «люблю» must put >= 0.8 of its weight on «суши» by then
 
 // Loads the page and waits until attentionLab.ready settles; throws with the page's message
 // if it rejected.
@@ -806,13 +761,23 @@ const tests = [
         const notObject = await call({ type: 'attentionLab:setState', state: 'x' });
         const state = await call({ type: 'attentionLab:getState' });
         const trace = await call({ type: 'attentionLab:getTrace' });
-        return { set, bad, notObject, state, trace };
+        const trained = await call({ type: 'attentionLab:train', steps: 5 });
+        const badTrain = await call({ type: 'attentionLab:train', steps: 1e9 });
+        const training = await call({ type: 'attentionLab:getTraining' });
+        const norm = await call({ type: 'attentionLab:getNormalization' });
+        const badNorm = await call({ type: 'attentionLab:runNormalization', options: { seeds: -1 } });
+        return { set, bad, notObject, state, trace, trained, badTrain, training, norm, badNorm };
       });
       assert(r.set && r.set.ok, `setState via postMessage refused: ${short(r.set)}`);
       assertEq([r.bad.ok, r.bad.field], [false, 'temperature'], 'refusal via postMessage');
       assert(r.notObject && r.notObject.ok === false && /plain object/.test(r.notObject.error), `non-object state via postMessage: ${short(r.notObject)}`);
       assertEq([r.state.sentence, r.state.query, r.state.temperature], ['мы любим кофе', 0, 0.25], 'getState via postMessage');
       assertEq(r.trace.tokens, ['мы', 'любим', 'кофе'], 'getTrace via postMessage');
+      assert(r.trained && r.trained.ok && r.trained.step === 5, `train via postMessage: ${short(r.trained, 160)}`);
+      assertEq([r.badTrain.ok, r.badTrain.field], [false, 'steps'], 'train(1e9) via postMessage');
+      assertEq(r.training.a.steps.length, 5, 'getTraining via postMessage');
+      assert(r.norm && r.norm.ok && r.norm.scoreVariance.length > 0, `getNormalization via postMessage: ${short(r.norm, 160)}`);
+      assertEq([r.badNorm.ok, r.badNorm.field], [false, 'seeds'], 'runNormalization({seeds: -1}) via postMessage');
       // The example's buttons.
       await t.page.click('button[data-preset="cat"]');
       await frame.waitForFunction(() => attentionLab.getState().sentence === 'the cat sat on the mat', null, { timeout: 10000 });
@@ -823,6 +788,275 @@ const tests = [
       assertEq(await frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas', 'focused element in the iframe after a click');
       await settle(t.page, 800);
       if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'embed.png') });
+      assertClean(t);
+    },
+  },
+  // ---------------------------------------------------------------------------------------
+  // Learning and normalization (the Training and Normalization tabs)
+  {
+    name: 'training: the page API teaches «люблю» to attend to «суши» (≥ 0.8 within ' + VERB_OBJECT_STEPS + ' steps)',
+    context: { locale: 'ru-RU' },
+    async run(t) {
+      await openLab(t);
+      const r = await t.page.evaluate((limit) => {
+        const state = attentionLab.getState();
+        const first = attentionLab.train(0);
+        const trail = [];
+        let last = first, reached = -1;
+        while (last.step < limit) {
+          last = attentionLab.train(25);
+          const w = last.exampleWeights[0][1][2];
+          trail.push([last.step, Number(w.toFixed(3)), Number(last.loss.toFixed(4))]);
+          if (w >= 0.8 && reached < 0) { reached = last.step; break; }
+        }
+        const history = attentionLab.getTraining();
+        return { state, first, last, reached, trail, history };
+      }, VERB_OBJECT_STEPS);
+      assertEq(r.state.lang, 'ru', 'lang for a Russian browser');
+      const tr = r.state.train;
+      assertEq([tr.task, tr.optimizer, tr.normalizer, tr.scaled, tr.play, tr.compare, tr.example], ['verb_object', 'adam', 'softmax', true, false, '', ''], 'default training settings');
+      assert(r.first.ok === true && r.first.step === 0, `train(0): ${short(r.first)}`);
+      assertEq(r.first.tokens, ['я', 'люблю', 'суши'], 'the default example in Russian');
+      assertEq(r.first.query, 1, 'the automatic query is the verb');
+      assert(r.first.loss === null && r.first.gradNorm === null, `metrics before the first step should be null: ${short(r.first)}`);
+      const w0 = r.first.exampleWeights[0][1];
+      assert(Math.abs(w0.reduce((a, b) => a + b, 0) - 1) < 1e-9, `row «люблю» does not sum to 1: ${short(w0)}`);
+      t.note(`«люблю» → «суши»: ${short(r.trail, 400)}`);
+      assert(r.reached > 0, `«люблю» puts only ${r.last.exampleWeights[0][1][2]} on «суши» after ${r.last.step} steps`);
+      assert(r.last.accuracy > 0 && r.last.gradNorm && ['WQ', 'WK', 'WV', 'WO', 'total'].every((k) => Number.isFinite(r.last.gradNorm[k])), `metrics: ${short(r.last)}`);
+      assertEq(r.last.diverged, false, 'diverged');
+      assertEq(r.history.a.steps.length, r.last.step, 'history length');
+      assertEq(r.history.a.steps[r.last.step - 1], r.last.step, 'last history step');
+      assertEq(r.history.a.loss[r.last.step - 1], r.last.loss, 'the history ends with the last metrics');
+      assertEq(r.history.b, null, 'no run B without compare');
+      t.note(`reached 0.8 at step ${r.reached}`);
+      assertClean(t);
+    },
+  },
+  {
+    name: 'training: English example, compare (run B in lockstep), bad train input refused without a crash',
+    async run(t) {
+      await openLab(t);
+      const r = await t.page.evaluate(() => {
+        const lab = window.attentionLab;
+        const en = lab.train(0);
+        const set = lab.setState({ train: { compare: 'scaled', lr: 0.03 } });
+        const both = lab.train(40);
+        const before = JSON.stringify(lab.getState());
+        const stepsBefore = both.step;
+        const cases = [
+          ['train not an object', { train: 3 }, 'train'],
+          ['lr 0', { train: { lr: 0 } }, 'train.lr'],
+          ['lr NaN', { train: { lr: NaN } }, 'train.lr'],
+          ['lr as a string', { train: { lr: '0.1' } }, 'train.lr'],
+          ['lr undefined', { train: { lr: undefined } }, 'train.lr'],
+          ['batch 0', { train: { batch: 0 } }, 'train.batch'],
+          ['dK 1000', { train: { dK: 1000 } }, 'train.dK'],
+          ['heads 9', { train: { heads: 9 } }, 'train.heads'],
+          ['unknown task', { train: { task: 'translate' } }, 'train.task'],
+          ['unknown optimizer', { train: { optimizer: 'rmsprop' } }, 'train.optimizer'],
+          ['unknown normalizer', { train: { normalizer: 'softermax' } }, 'train.normalizer'],
+          ['play as a number', { train: { play: 1 } }, 'train.play'],
+          ['example with unknown words', { train: { example: 'pizza is great' } }, 'train.example'],
+          ['example with a lone surrogate', { train: { example: 'I \ud800 sushi' } }, 'train.example'],
+          ['query past the example', { train: { query: 7 } }, 'train.query'],
+          ['bad compare', { train: { compare: 'colour:red' } }, 'train.compare'],
+          ['compare lr 0', { train: { compare: 'lr:0' } }, 'train.compare'],
+          ['unknown train field', { train: { bogus: 1 } }, 'train.bogus'],
+          ['unknown view', { view: 'learning' }, 'view'],
+        ];
+        const out = cases.map(([name, partial, field]) => {
+          let res, threw = null;
+          try { res = lab.setState(partial); } catch (e) { threw = String(e); }
+          return { name, field, res, threw, unchanged: JSON.stringify(lab.getState()) === before };
+        });
+        const badSteps = [-1, 1.5, 5001, NaN, '10', undefined, null, Infinity].map((v) => { try { return lab.train(v); } catch (e) { return { threw: String(e) }; } });
+        const after = lab.train(0);
+        const refusal = lab.setState({ train: { lr: -1 } });
+        return { en, set, both, out, badSteps, after, stepsBefore, refusal };
+      });
+      assertEq(r.en.tokens, ['I', 'love', 'sushi'], 'the default example in English');
+      assert(r.set.ok, `setState compare: ${short(r.set)}`);
+      assert(r.both.b && r.both.b.step === 40 && r.both.step === 40, `run B should step in lockstep: ${short(r.both, 200)}`);
+      assertEq(r.both.compare, 'scaled', 'compare');
+      assert(r.both.b.loss !== r.both.loss, 'run B (no ÷√d_k) should differ from run A');
+      const bad = [];
+      for (const c of r.out) {
+        if (c.threw) bad.push(`${c.name}: threw ${c.threw}`);
+        else if (!c.res || c.res.ok !== false || c.res.field !== c.field || !c.res.error) bad.push(`${c.name}: expected {ok: false, field: "${c.field}"}, got ${short(c.res, 160)}`);
+        if (!c.unchanged) bad.push(`${c.name}: the state changed`);
+      }
+      r.badSteps.forEach((x, i) => { if (!x || x.ok !== false || x.field !== 'steps') bad.push(`train(${['-1', '1.5', '5001', 'NaN', "'10'", 'undefined', 'null', 'Infinity'][i]}): ${short(x, 160)}`); });
+      assert(bad.length === 0, `${bad.length} problem(s):\n    ${bad.join('\n    ')}`);
+      assertEq(r.after.step, r.stepsBefore, 'refused input must not reset or step the runs');
+      assert(/train\.lr/.test(r.refusal.error) || r.refusal.field === 'train.lr', `refusal: ${short(r.refusal)}`);
+      await settle(t.page, 300);
+      assertEq(await t.page.evaluate(() => attentionLab.status), 'ready', 'status after bad input');
+      assertClean(t);
+    },
+  },
+  {
+    name: 'training: clicking ▶ Play advances the step counter, the page stays responsive, ▮▮ Pause stops it',
+    async run(t) {
+      await openLab(t, 'index.html#view=training');
+      await settle(t.page, 800);
+      if (t.opts.shots) await t.page.locator('#canvas').screenshot({ path: path.join(t.opts.shots, 'training-before-play.png') });
+      await t.page.mouse.click(PLAY_BUTTON.x, PLAY_BUTTON.y);
+      await t.page.waitForFunction(() => attentionLab.getState().train.play === true, null, { timeout: 10000 })
+        .catch(() => { throw new TestFailure(`clicking (${PLAY_BUTTON.x}, ${PLAY_BUTTON.y}) did not start playing: is ▶ Play still there?`); });
+      const r = await t.page.evaluate(async () => {
+        const s0 = attentionLab.getTraining().a.steps.length;
+        // requestAnimationFrame keeps firing while the lab trains, and the API answers.
+        let frames = 0, gaps = [], last = performance.now();
+        const start = last;
+        await new Promise((res) => { const f = (now) => { frames++; gaps.push(now - last); last = now; if (now - start < 3000) requestAnimationFrame(f); else res(); }; requestAnimationFrame(f); });
+        const set = attentionLab.setState({ train: { query: 2 } });
+        const state = attentionLab.getState();
+        const s1 = attentionLab.getTraining().a.steps.length;
+        return { s0, s1, frames, maxGap: Math.max(...gaps), set, play: state.train.play, query: state.train.query };
+      });
+      t.note(`${r.s1 - r.s0} steps in 3 s while playing, ${r.frames} animation frames, longest gap ${r.maxGap.toFixed(0)} ms`);
+      assert(r.s1 > r.s0, `the step counter did not advance while playing (${r.s0} -> ${r.s1})`);
+      assert(r.frames >= 6, `only ${r.frames} animation frames in 3 s while training`);
+      assert(r.maxGap < 1500, `the page froze for ${r.maxGap.toFixed(0)} ms while training`);
+      assert(r.set.ok && r.play === true && r.query === 2, `setState while playing: ${short(r.set, 200)}`);
+      if (t.opts.shots) await t.page.locator('#canvas').screenshot({ path: path.join(t.opts.shots, 'training-playing.png') });
+      await t.page.mouse.click(PLAY_BUTTON.x, PLAY_BUTTON.y);
+      await t.page.waitForFunction(() => attentionLab.getState().train.play === false, null, { timeout: 10000 })
+        .catch(() => { throw new TestFailure('clicking ▮▮ Pause did not stop playing'); });
+      const a = await t.page.evaluate(() => attentionLab.getTraining().a.steps.length);
+      await settle(t.page, 600);
+      const b = await t.page.evaluate(() => attentionLab.getTraining().a.steps.length);
+      assertEq(b, a, 'steps after pausing');
+      assertNonBlank(await canvasStats(t), 'training tab');
+      assertClean(t);
+    },
+  },
+  {
+    name: 'training: a diverging run stops playing and says why; new settings start again',
+    async run(t) {
+      await openLab(t, 'index.html#view=training');
+      const r0 = await t.page.evaluate(() => attentionLab.setState({ train: { normalizer: 'none', scaled: false, optimizer: 'sgd', lr: 10, play: true } }));
+      assert(r0.ok, `setState: ${short(r0)}`);
+      await t.page.waitForFunction(() => attentionLab.getState().train.play === false, null, { timeout: 60000 })
+        .catch(() => { throw new TestFailure('playing did not stop on a diverging run'); });
+      const r = await t.page.evaluate(() => ({ training: attentionLab.getTraining(), more: attentionLab.train(10), hash: location.hash }));
+      assert(r.training.a.diverged === true && /\S/.test(r.training.a.message), `diverged/message: ${short(r.training.a.current, 200)}`);
+      assertEq(r.more.step, r.training.a.steps.length, 'a diverged run takes no more steps');
+      assertEq(r.more.diverged, true, 'train() on a diverged run');
+      t.note(`diverged after ${r.training.a.steps.length} steps: ${r.training.a.message}`);
+      await settle(t.page, 800);
+      await canvasStats(t, 'training-diverged.png');
+      const again = await t.page.evaluate(() => { attentionLab.setState({ train: { lr: 0.01, optimizer: 'adam', normalizer: 'softmax', scaled: true } }); return attentionLab.train(5); });
+      assert(again.ok && again.step === 5 && !again.diverged, `after new settings: ${short(again, 200)}`);
+      assertClean(t);
+    },
+  },
+  {
+    name: 'training: a link opens the lab playing (#view=training&train.play=1&train.compare=scaled)',
+    async run(t) {
+      await openLab(t, 'index.html#view=training&train.play=1&train.compare=scaled&train.lr=0.03');
+      await t.page.waitForFunction(() => attentionLab.getTraining().a.steps.length >= 3, null, { timeout: 30000 });
+      const r = await t.page.evaluate(() => ({ state: attentionLab.getState(), training: attentionLab.getTraining(), hash: decodeURIComponent(location.hash) }));
+      assertEq([r.state.view, r.state.train.play, r.state.train.compare, r.state.train.lr], ['training', true, 'scaled', 0.03], 'state from the link');
+      assert(r.training.b && r.training.b.steps.length >= 3, `run B is not training: ${short(r.training.b, 120)}`);
+      assert(/train\.compare=scaled/.test(r.hash) && /train\.lr=0\.03/.test(r.hash) && /view=training/.test(r.hash), `hash: ${r.hash}`);
+      assert(!/train\.batch/.test(r.hash), `default training fields should stay out of the hash: ${r.hash}`);
+      // A bad training field in the link is listed, the rest applied.
+      await openLab(t, 'index.html#train.lr=abc&train.dK=32&train.nope=1');
+      const s = await t.page.evaluate(() => ({ state: attentionLab.getState(), notice: (document.getElementById('notice') || {}).textContent || '' }));
+      assertEq([s.state.train.dK, s.state.train.lr], [32, 0.01], 'train.dK applied, train.lr refused');
+      assert(/train\.lr/.test(s.notice) && /train\.nope/.test(s.notice), `the notice does not list the refused parameters: "${s.notice}"`);
+      assert(t.monitor.pageErrors.length === 0 && t.monitor.consoleErrors.length === 0, `errors: ${t.monitor.pageErrors.concat(t.monitor.consoleErrors).slice(0, 3).join(' | ')}`);
+    },
+  },
+  {
+    name: 'views "training" and "normalization" bring their tabs to the front (laptop screenshots)',
+    async run(t) {
+      await openLab(t);
+      await settle(t.page, 600);
+      const attention = decodePNG(await t.page.locator('#canvas').screenshot({ type: 'png' }));
+      const differs = (a, b) => {
+        let n = 0;
+        for (let i = 0; i < a.data.length; i += 4) if (Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]) > 30) n++;
+        return n / (a.width * a.height);
+      };
+      const shots = {};
+      for (const [view, file] of [['training', 'training.png'], ['normalization', 'normalization.png']]) {
+        const res = await t.page.evaluate((v) => {
+          const r = attentionLab.setState({ view: v });
+          if (v === 'training') { attentionLab.setState({ train: { compare: 'scaled' } }); attentionLab.train(150); }
+          return r;
+        }, view);
+        assert(res.ok, `setState({view: "${view}"}): ${short(res)}`);
+        await settle(t.page, 1500);
+        const png = await t.page.locator('#canvas').screenshot({ type: 'png' });
+        if (t.opts.shots) fs.writeFileSync(path.join(t.opts.shots, file), png);
+        shots[view] = decodePNG(png);
+        const d = differs(attention, shots[view]);
+        t.note(`${view}: ${(100 * d).toFixed(0)}% of the pixels differ from the attention page`);
+        assert(d > 0.2, `view "${view}" looks like the attention page (${(100 * d).toFixed(1)}% of the pixels differ)`);
+        assertNonBlank(imageStats(shots[view]), view);
+      }
+      assert(differs(shots.training, shots.normalization) > 0.2, 'the training and normalization tabs look the same');
+      // Back to the attention page's information tab.
+      const back = await t.page.evaluate(() => attentionLab.setState({ view: 'information' }));
+      assert(back.ok, 'setState({view: "information"})');
+      await settle(t.page, 1000);
+      assert(differs(attention, decodePNG(await t.page.locator('#canvas').screenshot({ type: 'png' }))) < 0.6, 'view "information" did not return to the attention page');
+      assertClean(t);
+    },
+  },
+  {
+    name: 'normalization: the experiments have the expected shape and the curves run to completion',
+    async run(t) {
+      await openLab(t, 'index.html#view=normalization');
+      const r0 = await t.page.evaluate(() => {
+        const n = attentionLab.getNormalization();
+        const bad = [{ seeds: 0 }, { steps: 1e6 }, { bogus: 1 }, 'x', [1]].map((o) => attentionLab.runNormalization(o));
+        const started = attentionLab.runNormalization({ seeds: 2, steps: 40 });
+        return { n, bad, started };
+      });
+      const n = r0.n;
+      assert(n.ok && n.curves === null, `before running: ${short(n, 200)}`);
+      assert(n.scoreVariance.length >= 5, 'scoreVariance points');
+      for (const p of n.scoreVariance) {
+        assertEq([p.analyticUnscaled, p.analyticScaled], [p.dK, 1], `analytic variances at d_k = ${p.dK}`);
+        assert(Math.abs(p.varUnscaled / p.dK - 1) < 0.25 && Math.abs(p.varScaled - 1) < 0.25, `measured variance at d_k = ${p.dK}: ${short(p)}`);
+      }
+      const sat = n.saturation;
+      assert(sat[sat.length - 1].entropyUnscaled < sat[0].entropyUnscaled / 2, `unscaled entropy should fall with d_k: ${short(sat.map((p) => p.entropyUnscaled))}`);
+      assert(sat[sat.length - 1].gradUnscaled < sat[sat.length - 1].gradScaled, 'at the largest d_k the unscaled gradient should be smaller');
+      const soft = n.outputNorm.normalizers.indexOf('softmax');
+      assert(soft >= 0 && n.outputNorm.points.every((p) => p.norm[soft] <= p.bound + 1e-9), 'softmax output above the max ‖v‖ bound');
+      r0.bad.forEach((b, i) => assert(b && b.ok === false, `bad runNormalization options #${i} accepted: ${short(b)}`));
+      assert(r0.started.ok, `runNormalization: ${short(r0.started)}`);
+      await t.page.waitForFunction(() => { const c = attentionLab.getNormalization().curves; return c && c.done; }, null, { timeout: 240000, polling: 500 });
+      const c = await t.page.evaluate(() => attentionLab.getNormalization().curves);
+      assertEq([c.progress, c.running, c.steps, c.seeds], [1, false, 40, 2], 'curves when done');
+      assert(c.series.length >= 8, `${c.series.length} series`);
+      for (const s of c.series) {
+        assert(s.lossMean.length === 40 || s.diverged > 0, `${s.label}: ${s.lossMean.length} loss points`);
+        assert(s.lossMean.every((x, i) => x === null || (s.lossMin[i] <= x + 1e-12 && x <= s.lossMax[i] + 1e-12)), `${s.label}: mean outside min..max`);
+      }
+      await settle(t.page, 800);
+      const shot = await canvasStats(t, 'normalization-curves.png');
+      assertNonBlank(shot, 'normalization with curves');
+      assertClean(t);
+    },
+  },
+  {
+    name: 'phone 390x844: the Training and Normalization tabs draw',
+    context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'ru-RU' },
+    async run(t) {
+      await openLab(t, 'index.html#view=training');
+      const r = await t.page.evaluate(() => attentionLab.train(120));
+      assert(r.ok && r.step === 120, `train on the phone: ${short(r, 200)}`);
+      await settle(t.page, 1200);
+      assertNonBlank(await canvasStats(t, 'phone-training.png'), 'phone training');
+      await t.page.evaluate(() => attentionLab.setState({ view: 'normalization' }));
+      await settle(t.page, 1500);
+      assertNonBlank(await canvasStats(t, 'phone-normalization.png'), 'phone normalization');
       assertClean(t);
     },
   },
