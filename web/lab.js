@@ -23,14 +23,17 @@
  *                          verb_object), optimizer: 'adam'|'sgd', lr (0 < lr <= 10), batch (1-256),
  *                          seed, normalizer, scaled, dModel (2-128), dK (1-256), dV (1-128),
  *                          heads (1-8), causal, example ('' = the task's default in the interface
- *                          language: «я люблю суши» / "I love sushi"), compare, play, query}
+ *                          language: «я люблю суши» / "I love sushi"), compare, play, speed,
+ *                          query}
  *                          setState({train: {lr: 0.03}}) changes only what it names; a refusal
- *                          names the field as 'train.lr'. Changing a training setting (not play or
- *                          query) starts the runs again from step 0.
+ *                          names the field as 'train.lr'. Changing a training setting (not play,
+ *                          speed or query) starts the runs again from step 0.
  *                          compare: '' (one run) or run B = run A with one change, same seed:
  *                          'scaled' (the other ÷√d_k), 'normalizer:<name>', 'optimizer:<name>',
  *                          'lr:<number>', 'dK:<integer>'. play: true trains in the page's frames
- *                          (a link can open the lab playing). query: the example's row the panels
+ *                          (a link can open the lab playing). speed: steps per frame while
+ *                          playing (0-64, 0 = as many as fit ~11 ms; default 1, about 60 steps a
+ *                          second). query: the example's row the panels
  *                          explain, -1 = automatic (the verb).
  *   train(steps)          runs that many steps now (integer 0-5000; call again for more; each
  *                          step costs ~1-3 ms per run in a browser and the page does not draw

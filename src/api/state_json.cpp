@@ -65,7 +65,7 @@ Json TrainStateToJson(const TrainState& t) {
               {"dV", c.d_v},                     {"heads", c.heads},
               {"causal", c.causal},              {"example", c.example},
               {"compare", t.compare},            {"play", t.play},
-              {"query", t.query}};
+              {"speed", t.speed},                {"query", t.query}};
 }
 
 // Applies the `train` object of a patch to `next.train`. "" on success, else the refusal.
@@ -129,6 +129,9 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     } else if (key == "compare") {
       if (!v.is_string()) return refuse(ApiError::kWrongType, key, "compare must be a string (got " + Describe(v) + ")");
       t.compare = v.get<std::string>();
+    } else if (key == "speed") {
+      if (!ReadInteger(v, name.c_str(), 0, kMaxSpeed, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
+      t.speed = static_cast<int>(x);
     } else if (key == "query") {
       if (!ReadInteger(v, name.c_str(), -1, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
       t.query = static_cast<int>(x);

@@ -14,6 +14,8 @@ namespace attn::api {
 using Json = nlohmann::json;
 
 // The training panel's settings (the state's nested `train` object).
+constexpr int kMaxSpeed = 64;
+
 struct TrainState {
   TrainConfig config;        // example "" = the default example (in the interface language)
   std::string compare;       // run B = run A with one change: "" (no run B), "scaled" (the
@@ -21,6 +23,8 @@ struct TrainState {
                              // "lr:<number>", "dK:<integer>"
   bool play = false;         // training runs in the page's frames (a course page can open the
                              // lab playing)
+  int speed = 1;             // steps per frame while playing, 0..kMaxSpeed; 0 = as many as fit
+                             // the frame's time budget (a teacher slows it down to watch)
   int query = -1;            // the example's query row the panels explain; -1 = automatic
                              // (the first row with a right key: the verb for verb_object)
 };

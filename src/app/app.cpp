@@ -111,7 +111,7 @@ void InitApp(AppState& s) {
   s.training.example_edit = ExampleText(s.training.a.trainer);
 }
 
-// Takes the new runs from `fresh`, keeping the interface's own fields (example box, speed).
+// Takes the new runs from `fresh`, keeping the interface's own fields (the example box).
 static void AdoptRuns(AppState& s, AppState::Training&& fresh) {
   AppState::Training& t = s.training;
   t.a = std::move(fresh.a);
@@ -260,7 +260,7 @@ void Tick(AppState& s) {
   if (s.lab.train.play) {
     const auto t0 = std::chrono::steady_clock::now();
     const double budget = curves ? kTrainBudgetMs * 0.5 : kTrainBudgetMs;
-    while (MsSince(t0) < budget && (t.speed <= 0 || t.frame_steps < t.speed)) {
+    while (MsSince(t0) < budget && (s.lab.train.speed <= 0 || t.frame_steps < s.lab.train.speed)) {
       if (t.a.trainer.step() >= kMaxPlaySteps) {
         t.stopped_at_cap = true;
         StopPlaying(s);

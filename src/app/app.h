@@ -64,7 +64,6 @@ struct AppState {
     int frame_steps = 0;         // steps run in the last frame, and the time they took (ms)
     double frame_ms = 0;
     bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
-    int speed = 1;               // steps per frame while playing; 0 = as many as fit the budget
     bool log_loss = true;        // the loss curve on a log scale
     int bp_head = 0;             // the head whose query row the backprop tables show
   } training;

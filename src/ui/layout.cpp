@@ -53,7 +53,7 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("col_main", ImVec2(0, 0), false);
-  const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.55f);
+  const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.59f);
   const float half_w = (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f;
   ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
   DrawHeatmapPanel(ctx);

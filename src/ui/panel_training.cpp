@@ -97,13 +97,15 @@ void DrawTransport(Context& ctx) {
   // Speed: steps per frame (at most what fits in the frame's time budget).
   static const int kSpeeds[] = {1, 4, 16, 0};
   static const Text* kSpeedNames[] = {&tr::kSpeed1, &tr::kSpeed4, &tr::kSpeed16, &tr::kSpeedMax};
-  int current = 0;
+  int current = -1;
   for (int i = 0; i < 4; ++i)
-    if (kSpeeds[i] == t.speed) current = i;
+    if (kSpeeds[i] == s.lab.train.speed) current = i;
+  char speed_text[32];  // a speed set through the API that the menu does not list: "8 / frame"
+  std::snprintf(speed_text, sizeof speed_text, "%d / frame", s.lab.train.speed);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  if (ImGui::BeginCombo(Label(tr::kSpeed, "speed"), L(*kSpeedNames[current]))) {
+  if (ImGui::BeginCombo(Label(tr::kSpeed, "speed"), current >= 0 ? L(*kSpeedNames[current]) : speed_text)) {
     for (int i = 0; i < 4; ++i)
-      if (ImGui::Selectable(L(*kSpeedNames[i]), i == current)) t.speed = kSpeeds[i];
+      if (ImGui::Selectable(L(*kSpeedNames[i]), i == current)) SetTrain(s, "speed", kSpeeds[i]);
     ImGui::EndCombo();
   }
   // The step counter, and what a frame costs.

@@ -15,9 +15,10 @@ TEST_CASE("the state has a train object with every training field and the engine
   REQUIRE(j.contains("train"));
   const Json& t = j["train"];
   for (const char* k : {"task", "length", "optimizer", "lr", "batch", "seed", "normalizer", "scaled", "dModel", "dK",
-                        "dV", "heads", "causal", "example", "compare", "play", "query"})
+                        "dV", "heads", "causal", "example", "compare", "play", "speed", "query"})
     CHECK_MESSAGE(t.contains(k), k);
-  CHECK(t.size() == 17);
+  CHECK(t.size() == 18);
+  CHECK(t["speed"] == 1);
   const attn::TrainConfig d;
   CHECK(t["task"] == "verb_object");
   CHECK(t["optimizer"] == "adam");
@@ -76,6 +77,10 @@ TEST_CASE("every bad training value is refused naming train.<field>, and nothing
       {R"({"train": {"example": ""}, "train2": 1})", "train2"},
       {R"({"train": {"query": 3}})", "train.query"},                    // the example has 3 tokens
       {R"({"train": {"query": -2}})", "train.query"},
+      {R"({"train": {"speed": -1}})", "train.speed"},
+      {R"({"train": {"speed": 65}})", "train.speed"},
+      {R"({"train": {"speed": 1.5}})", "train.speed"},
+      {R"({"train": {"speed": "fast"}})", "train.speed"},
       {R"({"train": {"compare": "colour"}})", "train.compare"},
       {R"({"train": {"compare": "normalizer:bogus"}})", "train.compare"},
       {R"({"train": {"compare": "lr:0"}})", "train.compare"},

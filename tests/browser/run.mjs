@@ -860,6 +860,8 @@ const tests = [
           ['example with unknown words', { train: { example: 'pizza is great' } }, 'train.example'],
           ['example with a lone surrogate', { train: { example: 'I \ud800 sushi' } }, 'train.example'],
           ['query past the example', { train: { query: 7 } }, 'train.query'],
+          ['speed 65', { train: { speed: 65 } }, 'train.speed'],
+          ['speed -1', { train: { speed: -1 } }, 'train.speed'],
           ['bad compare', { train: { compare: 'colour:red' } }, 'train.compare'],
           ['compare lr 0', { train: { compare: 'lr:0' } }, 'train.compare'],
           ['unknown train field', { train: { bogus: 1 } }, 'train.bogus'],
@@ -928,6 +930,12 @@ const tests = [
       await settle(t.page, 600);
       const b = await t.page.evaluate(() => attentionLab.getTraining().a.steps.length);
       assertEq(b, a, 'steps after pausing');
+      // The speed is a setting of the state, and changing it does not start the runs again.
+      const c = await t.page.evaluate(() => {
+        const r = attentionLab.setState({ train: { speed: 8 } });
+        return { ok: r.ok, steps: attentionLab.getTraining().a.steps.length, speed: attentionLab.getState().train.speed };
+      });
+      assert(c.ok && c.speed === 8 && c.steps === b, `setState({train: {speed: 8}}): ${short(c, 200)} (steps before: ${b})`);
       assertNonBlank(await canvasStats(t), 'training tab');
       assertClean(t);
     },
