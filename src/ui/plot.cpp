@@ -247,7 +247,10 @@ void Plot(const char* id, ImVec2 size, const PlotSpec& spec, const std::vector<P
     if (!m.label.empty()) {
       const ImVec2 ts = ImGui::CalcTextSize(m.label.c_str());
       const float lx = x + 3 + ts.x > p1.x ? x - 3 - ts.x : x + 3;
-      dl->AddText(ImVec2(lx, p1.y - line - 2), m.colour, m.label.c_str());
+      const ImVec2 at(lx, p1.y - line - 2);
+      // A dark plate under the label keeps it readable where it crosses a series.
+      dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), IM_COL32(22, 24, 30, 210), 2.0f);
+      dl->AddText(at, m.colour, m.label.c_str());
     }
   }
   dl->PopClipRect();
