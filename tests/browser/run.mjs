@@ -184,15 +184,21 @@ function checkTrace(trace, what) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function runNative(bin, state, tmpDir, tag) {
-  const file = path.join(tmpDir, `state-${tag}.json`);
-  fs.writeFileSync(file, JSON.stringify(state));
+// Runs `attnlab <command> FILE [args...]` on `input` (written as JSON) and resolves to its stdout.
+function runNativeText(bin, command, input, tmpDir, tag, args = []) {
+  const file = path.join(tmpDir, `${command}-${tag}.json`);
+  fs.writeFileSync(file, JSON.stringify(input));
   return new Promise((resolve, reject) => {
-    execFile(bin, ['trace', file], { maxBuffer: 64 << 20, timeout: 30000 }, (err, stdout, stderr) => {
-      if (err) { reject(new TestFailure(`${bin} trace ${file} failed: ${err.message} ${stderr}`.trim())); return; }
-      try { resolve(JSON.parse(stdout)); } catch (e) { reject(new TestFailure(`${bin} trace printed invalid JSON (${e.message}): ${stdout.slice(0, 200)}`)); }
+    execFile(bin, [command, file, ...args], { maxBuffer: 64 << 20, timeout: 60000 }, (err, stdout, stderr) => {
+      if (err) reject(new TestFailure(`${bin} ${command} ${file} failed: ${err.message} ${stderr}`.trim()));
+      else resolve(stdout);
     });
   });
+}
+
+async function runNative(bin, state, tmpDir, tag) {
+  const stdout = await runNativeText(bin, 'trace', state, tmpDir, tag);
+  try { return JSON.parse(stdout); } catch (e) { throw new TestFailure(`${bin} trace printed invalid JSON (${e.message}): ${stdout.slice(0, 200)}`); }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -957,6 +963,54 @@ const tests = [
       await canvasStats(t, 'training-diverged.png');
       const again = await t.page.evaluate(() => { attentionLab.setState({ train: { lr: 0.01, optimizer: 'adam', normalizer: 'softmax', scaled: true } }); return attentionLab.train(5); });
       assert(again.ok && again.step === 5 && !again.diverged, `after new settings: ${short(again, 200)}`);
+      assertClean(t);
+    },
+  },
+  {
+    name: 'training: the page and the native attnlab train agree step by step (to 1e-9)',
+    async run(t) {
+      assert(t.opts.attnlab && fs.existsSync(t.opts.attnlab), `native tool not found: ${t.opts.attnlab}`);
+      await openLab(t);
+      // Not bit for bit: exp comes from each platform's libm (see src/engine/train.h). Last-bit
+      // differences stay ~1e-16 over 60 steps of a well-conditioned run; a saturated softmax
+      // (unscaled, d_k 64) amplifies them (measured: 7e-9 by step 27, 1.5e-6 by step 34), so that
+      // run is compared over its first 10 steps.
+      const cases = [
+        ['verb_object, 2 heads, seed 3', { task: 'verb_object', example: 'я люблю суши', heads: 2, seed: 3 }, 60],
+        ['previous, causal sparsemax, SGD', { task: 'previous', length: 5, example: 'h c a f d', normalizer: 'sparsemax', causal: true, optimizer: 'sgd', lr: 0.5, seed: 9 }, 60],
+        ['max, unscaled, dK 64', { task: 'max', length: 6, example: '', scaled: false, dK: 64, heads: 1, seed: 2 }, 10],
+      ];
+      let worst = 0, numbers = 0;
+      for (const [name, cfg, STEPS] of cases) {
+        const web = await t.page.evaluate(({ cfg, steps }) => {
+          const set = attentionLab.setState({ train: { ...cfg, play: false, compare: '' } });
+          const r = attentionLab.train(steps);
+          return { set, r, h: attentionLab.getTraining().a, train: attentionLab.getState().train };
+        }, { cfg, steps: STEPS });
+        assert(web.set.ok && web.r.ok, `${name}: ${short(web.set)} ${short(web.r)}`);
+        // Every setting the page used (a patch keeps what it does not name), and its example.
+        const { compare, play, speed, query, ...settings } = web.train;
+        const input = { ...settings, example: web.r.tokens.join(' '), steps: STEPS };
+        const lines = (await runNativeText(t.opts.attnlab, 'train', input, t.tmp, name.replace(/\W+/g, '_'), ['--every', '1']))
+          .trim().split('\n').map((l) => JSON.parse(l));
+        const steps = lines.filter((x) => 'step' in x);
+        const final = lines.find((x) => x.final);
+        assertEq(steps.length, STEPS, `${name}: native steps`);
+        assertEq(web.h.loss.length, STEPS, `${name}: page steps`);
+        const close = (a, b, what) => {
+          const d = Math.abs(a - b) / Math.max(1, Math.abs(a));
+          assert(d <= 1e-9, `${name}: ${what}: native ${a}, page ${b}`);
+          worst = Math.max(worst, d); numbers++;
+        };
+        for (let k = 0; k < STEPS; k++) {
+          close(steps[k].loss, web.h.loss[k], `loss at step ${k + 1}`);
+          close(steps[k].accuracy, web.h.accuracy[k], `accuracy at step ${k + 1}`);
+          close(steps[k].gradNorm.WQ, web.h.gradNorm.WQ[k], `|dL/dW_Q| at step ${k + 1}`);
+        }
+        assertEq(JSON.stringify(final.final.tokens), JSON.stringify(web.r.tokens), `${name}: example tokens`);
+        final.final.heads.forEach((w, h) => w.forEach((row, i) => row.forEach((x, j) => close(x, web.r.exampleWeights[h][i][j], `weight h${h} (${i}, ${j})`))));
+      }
+      t.note(`${numbers} numbers compared, max relative diff ${worst}`);
       assertClean(t);
     },
   },
