@@ -205,6 +205,7 @@ async function runNative(bin, state, tmpDir, tag) {
 // Page helpers
 const LAPTOP = { width: 1280, height: 800 };
 const SENTENCE_BOX = { x: 300, y: 101 };  // the sentence text box in the laptop layout (CSS px)
+const RUN_CURVES_BUTTON = { x: 500, y: 449 };  // "Run the experiment" on the Normalization tab, laptop layout
 const PLAY_BUTTON = { x: 65, y: 101 };    // ▶ Play / ▮▮ Pause on the Training tab, laptop layout (CSS px)
 const VERB_OBJECT_STEPS = 300;             // «люблю» must put >= 0.8 of its weight on «суши» by then
 
@@ -1104,6 +1105,13 @@ const tests = [
       await settle(t.page, 800);
       const shot = await canvasStats(t, 'normalization-curves.png');
       assertNonBlank(shot, 'normalization with curves');
+      // The real button starts them again (with the panel's seeds and steps: 2 and 40 now).
+      await t.page.mouse.click(RUN_CURVES_BUTTON.x, RUN_CURVES_BUTTON.y);
+      await t.page.waitForFunction(() => { const c = attentionLab.getNormalization().curves; return c && (c.running || c.progress < 1); }, null, { timeout: 10000, polling: 'raf' })
+        .catch(() => { throw new TestFailure(`clicking (${RUN_CURVES_BUTTON.x}, ${RUN_CURVES_BUTTON.y}) did not start the curves: is "Run the experiment" still there?`); });
+      await t.page.waitForFunction(() => { const c = attentionLab.getNormalization().curves; return c && c.done; }, null, { timeout: 240000, polling: 500 });
+      const again = await t.page.evaluate(() => attentionLab.getNormalization().curves);
+      assertEq([again.steps, again.seeds, again.series.length], [40, 2, c.series.length], 'curves after the button');
       assertClean(t);
     },
   },
