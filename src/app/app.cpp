@@ -137,6 +137,16 @@ void TrainSteps(AppState& s, int steps) {
   RefreshViews(s);
 }
 
+// The attention settings (everything but training, language and view) are the same.
+static bool SameLabConfig(const attn::api::LabState& a, const attn::api::LabState& b) {
+  Json ja = attn::api::StateToJson(a), jb = attn::api::StateToJson(b);
+  for (const char* k : {"train", "lang", "view"}) {
+    ja.erase(k);
+    jb.erase(k);
+  }
+  return ja == jb;
+}
+
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
   if (!r.ok) {
@@ -146,9 +156,11 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
     return r;
   }
   // Validated input that the maths still refuses (e.g. overflowing scores) is refused too:
-  // the panels always draw a finished, valid result.
-  attn::LabResult result = attn::ComputeLab(r.state.config);
-  if (!result.error.ok()) {
+  // the panels always draw a finished, valid result. A patch that leaves the attention settings
+  // as they were (training, language, view) keeps the result, and the weights the learner dragged.
+  const bool lab_changed = !SameLabConfig(s.lab, r.state);
+  attn::LabResult result = lab_changed ? attn::ComputeLab(r.state.config) : attn::LabResult{};
+  if (lab_changed && !result.error.ok()) {
     r.ok = false;
     r.state = s.lab;
     r.api_error = attn::api::ApiError::kEngine;
@@ -183,8 +195,10 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
     }
   }
   s.lab = r.state;
-  s.result = std::move(result);
-  s.custom = AppState::CustomWeights{};
+  if (lab_changed) {
+    s.result = std::move(result);
+    s.custom = AppState::CustomWeights{};
+  }
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;
