@@ -58,7 +58,7 @@ void DrawHeatmapPanel(Context& ctx) {
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float entropy_w = ImGui::CalcTextSize("H 0.000").x + 10.0f;  // the rows' entropy, on the right
-    const float side = std::max(40.0f, std::min(avail.x - label_w - entropy_w - 4.0f, avail.y - 4.6f * line));
+    const float side = std::max(40.0f, std::min(avail.x - label_w - entropy_w - 4.0f, avail.y - 5.8f * line));
     const float cell = side / static_cast<float>(std::max(n, 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 p0(origin.x + label_w, origin.y + line);
