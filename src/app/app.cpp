@@ -95,6 +95,7 @@ std::string ExampleText(const attn::Trainer& t) {
 }
 
 void StopPlaying(AppState& s) {
+  s.training.run_to = 0;  // a long run stops with playing (divergence, the step cap)
   if (!s.lab.train.play) return;
   s.lab.train.play = false;
   Notify(s);
@@ -119,6 +120,7 @@ static void AdoptRuns(AppState& s, AppState::Training&& fresh) {
   t.compare = fresh.compare;
   t.query = fresh.query;
   t.stopped_at_cap = false;
+  t.run_to = 0;
   RefreshViews(s);
 }
 
@@ -128,6 +130,17 @@ void ResetTraining(AppState& s) {
   if (!BuildRuns(s.lab, fresh, &error)) return;  // the settings were accepted: cannot happen
   AdoptRuns(s, std::move(fresh));
 }
+
+void StartRun(AppState& s, int steps) {
+  AppState::Training& t = s.training;
+  if (!t.a.trainer.ready() || t.a.trainer.diverged() || steps < 1) return;
+  const int from = t.a.trainer.step();
+  t.run_from = from;
+  t.run_to = std::min(from + steps, kMaxPlaySteps);
+  if (t.run_to <= from) t.run_to = 0;
+}
+
+void StopRun(AppState& s) { s.training.run_to = 0; }
 
 void TrainSteps(AppState& s, int steps) {
   s.training.stopped_at_cap = false;
@@ -271,10 +284,17 @@ void Tick(AppState& s) {
   t.frame_steps = 0;
   t.frame_ms = 0;
   const bool curves = s.normalization.curves_running;
-  if (s.lab.train.play) {
+  bool long_run = t.run_to > 0;  // a long run goes as fast as the budget allows, not at `speed`
+  if (s.lab.train.play || long_run) {
     const auto t0 = std::chrono::steady_clock::now();
     const double budget = curves ? kTrainBudgetMs * 0.5 : kTrainBudgetMs;
-    while (MsSince(t0) < budget && (s.lab.train.speed <= 0 || t.frame_steps < s.lab.train.speed)) {
+    while (MsSince(t0) < budget && (long_run || s.lab.train.speed <= 0 || t.frame_steps < s.lab.train.speed)) {
+      if (long_run && t.a.trainer.step() >= t.run_to) {
+        t.run_to = 0;
+        long_run = false;
+        if (!s.lab.train.play) break;
+        continue;
+      }
       if (t.a.trainer.step() >= kMaxPlaySteps) {
         t.stopped_at_cap = true;
         StopPlaying(s);
@@ -286,6 +306,7 @@ void Tick(AppState& s) {
       }
       ++t.frame_steps;
     }
+    if (long_run && t.a.trainer.step() >= t.run_to) t.run_to = 0;
     t.frame_ms = MsSince(t0);
     if (t.frame_steps > 0 || !s.lab.train.play) RefreshViews(s);
   }

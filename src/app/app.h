@@ -64,6 +64,8 @@ struct AppState {
     int frame_steps = 0;         // steps run in the last frame, and the time they took (ms)
     double frame_ms = 0;
     bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
+    int run_from = 0, run_to = 0; // a long run ("+500 steps") from step run_from to run_to, in
+                                  // frames, with a progress bar; run_to = 0: none
     bool log_loss = true;        // the loss curve on a log scale
     int bp_head = 0;             // the head whose query row the backprop tables show
   } training;
@@ -130,6 +132,11 @@ void Tick(AppState& s);
 // false). Both refresh the cached example views.
 void ResetTraining(AppState& s);
 void TrainSteps(AppState& s, int steps);
+// A long run: `steps` more steps in the coming frames, as many per frame as fit the budget
+// (Tick), shown with a progress bar; StopRun ends it early. A reset or divergence ends it too.
+constexpr int kRunSteps = 500;
+void StartRun(AppState& s, int steps);
+void StopRun(AppState& s);
 constexpr int kMaxApiSteps = 5000;  // attentionLab.train(steps) refuses more
 
 // The normalization experiments 1-3: StepNormalization computes the next one (true while some

@@ -169,6 +169,8 @@ inline constexpr Text kNormalization{"Normalization", "Нормировка"};
 inline constexpr Text kPlay{"▶ Play", "▶ Пуск"};
 inline constexpr Text kPause{"▮▮ Pause", "▮▮ Пауза"};
 inline constexpr Text kOneStep{"+1 step", "+1 шаг"};
+inline constexpr Text kRunSteps{"+500 steps", "+500 шагов"};
+inline constexpr Text kStopRun{"■ Stop", "■ Стоп"};
 inline constexpr Text kReset{"↺ Reset", "↺ Сначала"};
 inline constexpr Text kSpeed{"speed", "скорость"};
 inline constexpr Text kSpeed1{"1 step / frame", "1 шаг / кадр"};

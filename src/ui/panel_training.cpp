@@ -91,9 +91,24 @@ void DrawTransport(Context& ctx) {
   ImGui::PopStyleColor(2);
   ImGui::SameLine();
   if (ImGui::Button(Label(tr::kOneStep, "one_step"))) app::TrainSteps(s, 1);
+  ImGui::SameLine();
+  const bool long_run = t.run_to > 0;
+  if (ImGui::Button(Label(long_run ? tr::kStopRun : tr::kRunSteps, "run_steps"))) {
+    if (long_run) app::StopRun(s);
+    else app::StartRun(s, app::kRunSteps);
+  }
   ImGui::EndDisabled();
   ImGui::SameLine();
+  // On a phone the row may be full: Reset then starts the next line.
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(L(tr::kReset)).x + ImGui::GetStyle().FramePadding.x * 2)
+    ImGui::NewLine();
   if (ImGui::Button(Label(tr::kReset, "reset_train"))) app::ResetTraining(s);
+  if (t.run_to > 0) {  // the long run's progress
+    const int total = t.run_to - t.run_from, done = a.step() - t.run_from;
+    char progress[48];
+    std::snprintf(progress, sizeof progress, "%d / %d", done, total);
+    ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 1.0f, ImVec2(-1, 0), progress);
+  }
   // Speed: steps per frame (at most what fits in the frame's time budget).
   static const int kSpeeds[] = {1, 4, 16, 0};
   static const Text* kSpeedNames[] = {&tr::kSpeed1, &tr::kSpeed4, &tr::kSpeed16, &tr::kSpeedMax};

@@ -206,7 +206,8 @@ async function runNative(bin, state, tmpDir, tag) {
 const LAPTOP = { width: 1280, height: 800 };
 const SENTENCE_BOX = { x: 300, y: 101 };  // the sentence text box in the laptop layout (CSS px)
 const RUN_CURVES_BUTTON = { x: 500, y: 449 };  // "Run the experiment" on the Normalization tab, laptop layout
-const PLAY_BUTTON = { x: 65, y: 101 };    // ▶ Play / ▮▮ Pause on the Training tab, laptop layout (CSS px)
+const PLAY_BUTTON = { x: 65, y: 101 };
+const RUN_STEPS_BUTTON = { x: 226, y: 101 };  // "+500 steps" next to it    // ▶ Play / ▮▮ Pause on the Training tab, laptop layout (CSS px)
 const VERB_OBJECT_STEPS = 300;             // «люблю» must put >= 0.8 of its weight on «суши» by then
 
 // Loads the page and waits until attentionLab.ready settles; throws with the page's message
@@ -943,6 +944,15 @@ const tests = [
         return { ok: r.ok, steps: attentionLab.getTraining().a.steps.length, speed: attentionLab.getState().train.speed };
       });
       assert(c.ok && c.speed === 8 && c.steps === b, `setState({train: {speed: 8}}): ${short(c, 200)} (steps before: ${b})`);
+      // "+500 steps": a long run in the page's frames, with a progress bar, then it stops.
+      await t.page.mouse.click(RUN_STEPS_BUTTON.x, RUN_STEPS_BUTTON.y);
+      await t.page.waitForFunction((n) => attentionLab.getTraining().a.steps.length > n, b, { timeout: 10000 })
+        .catch(() => { throw new TestFailure(`clicking (${RUN_STEPS_BUTTON.x}, ${RUN_STEPS_BUTTON.y}) did not start a long run: is "+500 steps" still there?`); });
+      if (t.opts.shots) await t.page.locator('#canvas').screenshot({ path: path.join(t.opts.shots, 'training-long-run.png') });
+      await t.page.waitForFunction((n) => attentionLab.getTraining().a.steps.length >= n + 500, b, { timeout: 120000, polling: 250 });
+      await settle(t.page, 600);
+      const d = await t.page.evaluate(() => ({ steps: attentionLab.getTraining().a.steps.length, play: attentionLab.getState().train.play }));
+      assert(d.steps === b + 500 && d.play === false, `after "+500 steps": ${short(d)} (expected ${b + 500} steps, not playing)`);
       assertNonBlank(await canvasStats(t), 'training tab');
       assertClean(t);
     },
