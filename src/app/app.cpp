@@ -362,14 +362,8 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
   AppState::Normalization& n = s.normalization;
   attn::TrainConfig base = s.lab.train.config;
   base.example = ResolveExample(s.lab);
-  // The standard comparison, plus plain softmax with ÷√d_k at the base d_k: the reference the
-  // other normalizers are drawn against.
-  std::vector<attn::CurveSpec> specs = attn::DefaultCurveSpecs(base);
-  attn::CurveSpec reference{"softmax ÷√d_k, d_k=" + std::to_string(base.d_k), base};
-  reference.config.normalizer = attn::Normalizer::kSoftmax;
-  reference.config.scaled = true;
-  specs.push_back(reference);
-  if (!n.curves.Start(specs, seeds, steps, error)) {
+  // The standard comparison (its last curve, softmax ÷√d_k at the base d_k, is the reference).
+  if (!n.curves.Start(attn::DefaultCurveSpecs(base), seeds, steps, error)) {
     n.curves_error = *error;
     return false;
   }

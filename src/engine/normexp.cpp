@@ -256,6 +256,7 @@ std::vector<CurveSpec> DefaultCurveSpecs(const TrainConfig& base) {
   for (const Normalizer n :
        {Normalizer::kSparsemax, Normalizer::kReluNorm, Normalizer::kSigmoid, Normalizer::kNone})
     add(n, true, base.d_k);
+  add(Normalizer::kSoftmax, true, base.d_k);  // the reference the other normalizers are read against
   return specs;
 }
 

@@ -98,7 +98,8 @@ struct CurveSeries {
 // The standard comparison for a base config, in this order (8 specs; every other field is the
 // base's): softmax scaled and unscaled at d_k = 4, the same at d_k = 64, then sparsemax,
 // relu-norm, sigmoid and none, scaled, at the base d_k. Labels: "softmax ÷√d_k, d_k=4",
-// "softmax no scaling, d_k=4", ..., "sparsemax ÷√d_k, d_k=16", ...
+// "softmax no scaling, d_k=4", ..., "sparsemax ÷√d_k, d_k=16", ..., and last softmax ÷√d_k at
+// the base d_k, the reference for the normalizers.
 std::vector<CurveSpec> DefaultCurveSpecs(const TrainConfig& base);
 
 // Runs spec by spec, and within a spec seed 1, 2, ..., seeds, each for `steps` steps. The series

@@ -330,24 +330,25 @@ TEST_CASE("normexp output: the analytic means (uniform row, one-hot row, sigmoid
 
 // ---- 4. training curves ---------------------------------------------------------------------------
 
-TEST_CASE("normexp curves: DefaultCurveSpecs is the 8 comparisons on the base config") {
+TEST_CASE("normexp curves: DefaultCurveSpecs is the 8 comparisons and the softmax reference on the base config") {
   TrainConfig base = SmallConfig();
   base.d_k = 16;
   base.lr = 0.03;
   base.normalizer = Normalizer::kSigmoid;
   base.scaled = false;
   const auto specs = attn::DefaultCurveSpecs(base);
-  REQUIRE(specs.size() == 8);
+  REQUIRE(specs.size() == 9);
   const char* labels[] = {"softmax ÷√d_k, d_k=4",    "softmax no scaling, d_k=4",
                           "softmax ÷√d_k, d_k=64",   "softmax no scaling, d_k=64",
                           "sparsemax ÷√d_k, d_k=16", "relunorm ÷√d_k, d_k=16",
-                          "sigmoid ÷√d_k, d_k=16",   "none ÷√d_k, d_k=16"};
+                          "sigmoid ÷√d_k, d_k=16",   "none ÷√d_k, d_k=16",
+                          "softmax ÷√d_k, d_k=16"};
   const Normalizer norms[] = {Normalizer::kSoftmax,   Normalizer::kSoftmax,  Normalizer::kSoftmax,
                               Normalizer::kSoftmax,   Normalizer::kSparsemax, Normalizer::kReluNorm,
-                              Normalizer::kSigmoid,   Normalizer::kNone};
-  const int dks[] = {4, 4, 64, 64, 16, 16, 16, 16};
-  const bool scaled[] = {true, false, true, false, true, true, true, true};
-  for (int i = 0; i < 8; ++i) {
+                              Normalizer::kSigmoid,   Normalizer::kNone,     Normalizer::kSoftmax};
+  const int dks[] = {4, 4, 64, 64, 16, 16, 16, 16, 16};
+  const bool scaled[] = {true, false, true, false, true, true, true, true, true};
+  for (int i = 0; i < 9; ++i) {
     CAPTURE(i);
     CHECK(specs[i].label == labels[i]);
     CHECK(specs[i].config.normalizer == norms[i]);
