@@ -1,6 +1,7 @@
 #include "app/app.h"
 
 #include "api/train_json.h"
+#include "engine/same_output.h"
 
 #include <algorithm>
 #include <chrono>

@@ -5,6 +5,7 @@
 
 #include "api/state_json.h"
 #include "engine/normexp.h"
+#include "engine/probe.h"
 #include "engine/train.h"
 
 #include <functional>

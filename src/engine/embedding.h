@@ -3,20 +3,14 @@
 // Legend for shapes: N = number of tokens, D = d_model.
 #pragma once
 
-#include <Eigen/Dense>
+#include "types.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace attn {
-
-template <typename T>
-using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
-template <typename T>
-using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-using MatF = Mat<float>;
-using VecF = Vec<float>;
 
 // 64-bit FNV-1a of the bytes mixed with the seed; stable across platforms and builds.
 std::uint64_t HashToken(const std::string& text, std::uint64_t seed);

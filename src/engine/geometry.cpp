@@ -12,9 +12,6 @@ namespace attn {
 
 namespace {
 
-using MatD = Eigen::MatrixXd;
-using VecD = Eigen::VectorXd;
-
 // Eigen-decomposition of a symmetric matrix by cyclic Jacobi rotations (Golub & Van Loan 8.5;
 // Numerical Recipes' `jacobi`). On return `a` is diagonal with the eigenvalues and the columns
 // of `v` are the eigenvectors. Chosen over Eigen::SelfAdjointEigenSolver because it is a few
@@ -217,16 +214,6 @@ std::vector<int> ConvexHull2D(const MatF& points) {
   }
   hull.resize(k - 1);  // the last point is the first again
   return hull;
-}
-
-std::vector<float> ToRowMajor(const MatF& m) {
-  std::vector<float> out(static_cast<std::size_t>(m.rows() * m.cols()));
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      out[static_cast<std::size_t>(r * m.cols() + c)] = m(r, c);
-    }
-  }
-  return out;
 }
 
 }  // namespace attn

@@ -1,7 +1,7 @@
 // 2D views of vectors: PCA projection and convex hull, for the vectors panel.
 #pragma once
 
-#include "embedding.h"
+#include "types.h"
 
 #include <vector>
 
@@ -25,8 +25,5 @@ Pca2D ProjectPca2D(const MatF& points);
 // counter-clockwise order, without repetition; collinear points on edges are left out.
 // Degenerate inputs give 1 or 2 indices.
 std::vector<int> ConvexHull2D(const MatF& points);
-
-// Row-major copy of a matrix, as pictures and textures want it: out[r * cols + c] = m(r, c).
-std::vector<float> ToRowMajor(const MatF& m);
 
 }  // namespace attn

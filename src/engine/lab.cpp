@@ -6,6 +6,8 @@
 #endif
 #include "lab.h"
 
+#include "same_output.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

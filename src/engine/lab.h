@@ -6,6 +6,7 @@
 #include "attention.h"
 #include "geometry.h"
 #include "information.h"
+#include "limits.h"
 #include "multihead.h"
 #include "tokenizer.h"
 
@@ -15,14 +16,7 @@
 
 namespace attn {
 
-// Limits the lab accepts (also checked by ValidateConfig and the page API).
-constexpr int kMinDim = 1;
-constexpr int kMaxDim = 64;
-constexpr double kMinTemperature = 1e-3;
-constexpr double kMaxTemperature = 1e3;
-constexpr std::uint64_t kMaxSeed = 4294967295ull;  // 2^32 - 1: exact in a JS number
-constexpr int kMinHeads = 1;
-constexpr int kMaxHeads = 8;
+// The limits the lab accepts (kMinDim, kMaxDim, ..., checked by ValidateConfig): limits.h.
 
 struct LabConfig {
   std::string sentence = "я люблю суши";

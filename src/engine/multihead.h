@@ -36,7 +36,7 @@
 // shifted by its max, which sparsemax ignores, so that float keeps its digits).
 #pragma once
 
-#include "embedding.h"
+#include "types.h"
 
 #include <cstdint>
 #include <optional>
@@ -44,8 +44,6 @@
 #include <vector>
 
 namespace attn {
-
-using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;  // (N, M), true = may attend
 
 enum class Normalizer {
   kSoftmax,    // exp(s_j) / sum_k exp(s_k), max-shifted

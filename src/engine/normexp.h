@@ -13,6 +13,7 @@
 // when other points are added to or removed from the list.
 #pragma once
 
+#include "limits.h"
 #include "train.h"
 
 #include <cstdint>
@@ -21,12 +22,7 @@
 
 namespace attn {
 
-constexpr int kMaxNormSamples = 1000000;  // samples per point
-constexpr int kMaxNormDk = 4096;          // d_k of the variance and saturation experiments
-constexpr int kMaxNormKeys = 4096;        // M
-constexpr int kMaxNormDv = 4096;          // Dv of the output experiment
-constexpr int kMaxCurveSeeds = 100;       // CurveExperiment: seeds per spec
-constexpr int kMaxCurveSteps = 100000;    // CurveExperiment: steps per run
+// The limits of the experiments (kMaxNormSamples, kMaxCurveSteps, ...): limits.h.
 
 // 1. Variance of the scores q.k against d_k, q and k ~ N(0, I_Dk): unscaled the variance is Dk,
 // scaled by 1/sqrt(Dk) it is 1 (the analytic values are given next to the measured ones).

@@ -12,6 +12,8 @@
 //   * at most kMaxTokens tokens: beyond that the sentence is refused, not cut.
 #pragma once
 
+#include "limits.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -19,8 +21,7 @@
 
 namespace attn {
 
-constexpr std::size_t kMaxTokens = 64;           // keeps every panel responsive on a phone
-constexpr std::size_t kMaxSentenceBytes = 4096;  // a sentence, not a book
+// kMaxTokens, kMaxSentenceBytes: limits.h
 
 struct Token {
   std::string text;        // the token's UTF-8 bytes

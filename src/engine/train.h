@@ -19,9 +19,12 @@
 // run repeats bit for bit on one platform (the browser's libm may differ in the last bit of exp).
 #pragma once
 
-#include "information.h"  // MatD, VecD
+#include "limits.h"
 #include "multihead.h"
+#include "optim.h"
 #include "rng.h"
+#include "tasks.h"
+#include "types.h"
 
 #include <cstdint>
 #include <string>
@@ -29,69 +32,9 @@
 
 namespace attn {
 
-// ---- tasks ----------------------------------------------------------------------------------
-
-enum class TaskKind {
-  kPreviousToken,  // position t predicts token t-1 (t >= 1): the sub-diagonal
-  kReverse,        // position t predicts token N-1-t: the anti-diagonal
-  kVerbObject,     // templated EN/RU sentences; the verb predicts its object: verb row -> object
-  kMax             // every position predicts the largest digit in the sequence: the column of
-                   // that digit (needs content, not position)
-};
-const char* TaskName(TaskKind k);  // "previous", "reverse", "verb_object", "max"
-bool ParseTask(const std::string& name, TaskKind* out);  // exact names; *out untouched on failure
-
-struct Example {
-  std::vector<int> tokens;   // (N) vocabulary ids
-  std::vector<int> targets;  // (N) the id position t must predict, or -1 (no loss at t)
-  std::vector<int> sources;  // (N) the key the right pattern attends to from t, or -1
-};
-
-struct Task {
-  TaskKind kind = TaskKind::kVerbObject;
-  int length = 6;                  // tokens per example (previous, reverse, max); verb_object: 3..5
-  std::vector<std::string> vocab;  // (V) token texts
-  int max_length = 0;              // L: the longest example the task makes
-  std::string default_example;     // the example sentence the panels show by default
-};
-
-// The task's vocabulary and sizes. `length` is used by previous, reverse and max (kMinLength..
-// kMaxLength); verb_object ignores it.
-Task MakeTask(TaskKind kind, int length);
-
-// A random example drawn from `stream` (the same draws give the same example everywhere).
-Example SampleExample(const Task& task, rng::SplitMix64& stream);
-
-// Tokenizes `text` (engine tokenizer), maps each token to the vocabulary and labels it by the
-// task's rule. Returns false with a one-line English message when a word is not in the
-// vocabulary, the length is wrong for the task, or (verb_object) there is not exactly one verb
-// followed later by one object; (max) the largest digit must occur once.
-bool LabelExample(const Task& task, const std::string& text, Example* out, std::string* error);
-
-// ---- optimizers -----------------------------------------------------------------------------
-
-enum class Optimizer { kAdam, kSgd };
-const char* OptimizerName(Optimizer o);  // "adam", "sgd"
-bool ParseOptimizer(const std::string& name, Optimizer* out);
-
-struct AdamHyper {
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // Kingma & Ba 2015, as torch.optim.Adam
-};
-
-// p <- p - lr g
-void SgdUpdate(MatD& param, const MatD& grad, double lr);
-// Kingma & Ba's Adam with bias correction, step t >= 1 (torch.optim.Adam, no weight decay):
-//   m <- b1 m + (1-b1) g;  v <- b2 v + (1-b2) g^2
-//   p <- p - lr (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps)
-void AdamUpdate(MatD& param, MatD& m, MatD& v, const MatD& grad, int t, double lr,
-                const AdamHyper& h = {});
-
 // ---- the model ------------------------------------------------------------------------------
 
-constexpr int kMinLength = 2, kMaxLength = 16;
-constexpr int kMaxTrainDModel = 128, kMaxTrainDk = 256, kMaxTrainDv = 128;
-constexpr int kMaxBatch = 256;
-constexpr double kMaxLearningRate = 10.0;
+// The limits ValidateTrainConfig checks (kMinLength, kMaxTrainDModel, ...): limits.h.
 
 struct TrainConfig {
   TaskKind task = TaskKind::kVerbObject;
