@@ -11,9 +11,9 @@
 #include "attention.h"
 
 #include <cmath>
-#include <sstream>
 #include <vector>
 
+#include "format.h"
 #include "linalg.h"
 #include "rng.h"
 
@@ -91,9 +91,8 @@ bool AttentionForward(AttentionTrace<T>& out, const Mat<T>& X, const AttentionCo
                       std::string* error) {
   const int d = static_cast<int>(X.cols());
   if (!(cfg.temperature > 0) || !std::isfinite(cfg.temperature)) {
-    std::ostringstream msg;
-    msg << "temperature must be a finite number > 0 (got " << cfg.temperature << ")";
-    return Fail(error, msg.str());
+    return Fail(error, "temperature must be a finite number > 0 (got " +
+                           FormatShortest(cfg.temperature) + ")");
   }
   if (cfg.projection == Projection::kRandom && cfg.d_k < 1) {
     return Fail(error, "d_k must be at least 1 (got " + std::to_string(cfg.d_k) + ")");

@@ -6,29 +6,15 @@
 #endif
 #include "lab.h"
 
+#include "format.h"
 #include "same_output.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace attn {
 
 namespace {
-
-// Shortest decimal that reads back as the same double; "nan"/"inf" spelled the same on every
-// C library (glibc would print "-nan" for some NaNs).
-std::string FormatNumber(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
 
 LabError Refuse(ConfigError code, const char* field, std::string message, double value) {
   LabError e;
@@ -83,9 +69,9 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
   if (!(std::isfinite(cfg.temperature) && cfg.temperature >= kMinTemperature &&
         cfg.temperature <= kMaxTemperature)) {
     return Refuse(ConfigError::kTemperatureInvalid, "temperature",
-                  "temperature must be a finite number between " + FormatNumber(kMinTemperature) +
-                      " and " + FormatNumber(kMaxTemperature) + " (got " +
-                      FormatNumber(cfg.temperature) + ")",
+                  "temperature must be a finite number between " + FormatShortest(kMinTemperature) +
+                      " and " + FormatShortest(kMaxTemperature) + " (got " +
+                      FormatShortest(cfg.temperature) + ")",
                   cfg.temperature);
   }
   if (cfg.seed > kMaxSeed) {

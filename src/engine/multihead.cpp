@@ -15,9 +15,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <sstream>
 
 #include "attention.h"  // RandomProjection
+#include "format.h"
 #include "linalg.h"
 
 namespace attn {
@@ -390,18 +390,16 @@ bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<
   // Checked after rounding to T: a tiny double temperature is 0 in float.
   const T temperature = static_cast<T>(cfg.temperature);
   if (!(temperature > 0) || !std::isfinite(temperature)) {
-    std::ostringstream msg;
-    msg << "temperature must be a finite number > 0 (got " << cfg.temperature << ")";
-    return Fail(error, msg.str());
+    return Fail(error, "temperature must be a finite number > 0 (got " +
+                           FormatShortest(cfg.temperature) + ")");
   }
   const Eigen::Index dk = Q.cols();
   const T scale = cfg.scale ? static_cast<T>(*cfg.scale)
                   : cfg.scaled && dk > 0 ? static_cast<T>(1.0 / std::sqrt(static_cast<double>(dk)))
                                          : T(1);
   if (!std::isfinite(scale)) {
-    std::ostringstream msg;
-    msg << "scale must be a finite number (got " << (cfg.scale ? *cfg.scale : 0.0) << ")";
-    return Fail(error, msg.str());
+    return Fail(error, "scale must be a finite number (got " +
+                           FormatShortest(cfg.scale ? *cfg.scale : 0.0) + ")");
   }
   if (!AllFinite(Q) || !AllFinite(K) || !AllFinite(V)) {
     return Fail(error, "Q, K and V must contain only finite numbers");
