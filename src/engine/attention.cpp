@@ -1,5 +1,5 @@
-// Single-head self-attention forward pass (see attention.h for formulas): the v0 entry point,
-// now a thin wrapper over HeadForward (multihead.cpp), and the trace filler the lab shares.
+// Single-head self-attention forward pass (see attention.h for formulas): AttentionForward, a
+// thin wrapper over HeadForward (multihead.cpp), and the trace filler the lab shares.
 //
 // Shapes: N = tokens, D = d_model, Dk = d_k (queries and keys), Dv = d_v (values).
 // Bit-exactness (the browser and the command line print the same bits): plain loops in a fixed

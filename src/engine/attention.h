@@ -1,7 +1,14 @@
 // Single-head scaled dot-product self-attention, forward, with every intermediate kept: the
-// trace every panel reads. The v0 pipeline (AttentionForward: softmax, no mask) is a thin
-// wrapper over HeadForward (multihead.h); the lab fills the same trace from the chosen head of
-// a multi-head run (AttentionTraceFromHead), for any normalizer and mask.
+// trace every panel reads. AttentionForward (one head: softmax, no mask) is a thin wrapper over
+// HeadForward (multihead.h); the lab fills the same trace from the chosen head of a multi-head
+// run (AttentionTraceFromHead), for any normalizer and mask.
+//
+// AttentionTrace vs HeadTrace (multihead.h): a HeadTrace is what one head computes, kept for
+// every head of every run (the lab's heads, every training example); an AttentionTrace is the
+// one head the panels and getTrace() show, with what they need besides: the input X, the
+// head's projections, the per-token weighted values, the mask and the normalizer. Its
+// normalizer fields keep softmax's names (the page API's JSON uses them): row_max is
+// HeadTrace::shift, exps is HeadTrace::numerator, row_sum is HeadTrace::denominator.
 //
 // Shapes: N = tokens, D = d_model, Dk = d_k (queries and keys), Dv = d_v (values).
 // Layout: every N x N matrix is rows = queries, columns = keys (as in PyTorch).
@@ -9,7 +16,10 @@
 //   Q = X W_Q, K = X W_K, V = X W_V                 (N, Dk) (N, Dk) (N, Dv)
 //   scores  = Q K^T                                 (N, N)   raw q_i . k_j
 //   scaled  = scores * scale / temperature          (N, N)   scale = 1/sqrt(Dk) or 1
-//   exps    = the normalizer's numerator            (N, N)   softmax: exp(scaled - rowmax)
+//   row_max = the normalizer's shift                (N)      softmax: max_j scaled_ij,
+//                                                            sparsemax: the threshold tau
+//   exps    = the normalizer's numerator            (N, N)   softmax: exp(scaled - row_max)
+//   row_sum = the normalizer's denominator          (N)      softmax: sum_j exps_ij
 //   weights = exps / row_sum                        (N, N)   alpha_ij (softmax: rows sum to 1)
 //   output  = weights V                             (N, Dv)  A_i = sum_j alpha_ij v_j
 #pragma once
@@ -49,13 +59,13 @@ struct AttentionTrace {
   Mat<T> scaled;   // (N, N) scores * scale / temperature (masked entries kept as computed)
   // The normalizer as  weight = numerator / denominator  (the table in multihead.h); the names
   // are softmax's, the meaning holds for every normalizer:
-  Vec<T> row_max;  // (N) the row's shift: softmax max_j scaled_ij (over allowed keys),
-                   //     sparsemax the threshold tau, the others 0
-  Mat<T> exps;     // (N, N) the numerator: softmax exp(scaled_ij - row_max_i), sparsemax
+  Vec<T> row_max;  // (N) the row's shift (HeadTrace::shift): softmax max_j scaled_ij (over
+                   //     allowed keys), sparsemax the threshold tau (not a max), the others 0
+  Mat<T> exps;     // (N, N) the numerator (HeadTrace::numerator): softmax exp(scaled_ij - row_max_i), sparsemax
                    //     max(scaled_ij - tau_i, 0), relunorm relu(scaled_ij) (1 in a row with no
                    //     positive score), sigmoid sigmoid(scaled_ij), none scaled_ij, hardmax
                    //     1/k on the k maxima; 0 where masked
-  Vec<T> row_sum;  // (N) the denominator: softmax sum_j exps_ij, relunorm sum_j relu (or the
+  Vec<T> row_sum;  // (N) the denominator (HeadTrace::denominator): softmax sum_j exps_ij, relunorm sum_j relu (or the
                    //     count of allowed keys), sparsemax/sigmoid/none/hardmax 1; 1 when every
                    //     key of the row is masked
   Mat<T> weights;  // (N, N) alpha_ij = exps_ij / row_sum_i exactly; 0 where masked

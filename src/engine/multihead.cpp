@@ -99,8 +99,8 @@ T RowMaxAllowed(const Mat<T>& s, const Mask& mask, Eigen::Index i) {
 }
 
 // softmax: subtracting the row max makes the largest exponent exp(0) = 1, so nothing overflows
-// and the sum is >= 1; the shift cancels in the ratio. With no mask these are exactly the v0
-// passes (max, exp and sum).
+// and the sum is >= 1; the shift cancels in the ratio. With no mask these are exactly the
+// classic passes (max, exp and sum).
 template <typename T>
 void SoftmaxRow(Mat<T>& numer, T& shift, T& denom, const Mat<T>& s, const Mask& mask,
                 Eigen::Index i) {

@@ -149,7 +149,7 @@ struct MultiHeadWeights {
 //           roundings: the partial sums of o/H need not be representable).
 // random:   seeded W_Q, W_K ~ N(0, 1/D) (D, Dk), W_V (D, Dv), W_O ~ N(0, 1/(H*Dv)) (H*Dv, D);
 //           RandomProjection's streams with which = 4h + 0 (W_Q), 4h + 1 (W_K), 4h + 2 (W_V)
-//           for head h, and which = 3 for W_O: head 0 has exactly the v0 single-head matrices,
+//           for head h, and which = 3 for W_O: head 0 has exactly AttentionForward's matrices,
 //           and every head and matrix draws from its own stream.
 template <typename T>
 MultiHeadWeights<T> IdentityWeights(int d_model, int heads);

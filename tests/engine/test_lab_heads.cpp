@@ -1,6 +1,7 @@
 // The lab with several heads, masks and normalizers: the single-head trace is the chosen head
 // of the multi-head run, the step table reads weight = numerator / denominator for every
-// normalizer, one head in softmax mode is still v0 to the bit, and the new fields are validated.
+// normalizer, one head in softmax mode is still the single-head AttentionForward to the bit,
+// and the new fields are validated.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -126,13 +127,13 @@ TEST_CASE("lab: heads = 3, random, causal, every normalizer: the trace is the ch
   MESSAGE("step rows checked: " << checked);
 }
 
-TEST_CASE("lab: one head in softmax mode is v0 to the bit (identity and random)") {
+TEST_CASE("lab: one head in softmax mode is AttentionForward to the bit (identity and random)") {
   for (const attn::Projection proj : {attn::Projection::kIdentity, attn::Projection::kRandom}) {
     LabConfig cfg;
     cfg.projection = proj;
     cfg.d_model = 6;
     cfg.d_k = 3;
-    if (proj == attn::Projection::kRandom) cfg.d_v = 3;  // v0 has d_v = d_k
+    if (proj == attn::Projection::kRandom) cfg.d_v = 3;  // AttentionForward has d_v = d_k
     cfg.temperature = 0.7;
     const LabResult r = attn::ComputeLab(cfg);
     REQUIRE(r.error.ok());
@@ -141,17 +142,17 @@ TEST_CASE("lab: one head in softmax mode is v0 to the bit (identity and random)"
     acfg.d_k = 3;
     acfg.temperature = 0.7;
     acfg.seed = cfg.seed;
-    attn::AttentionTrace<float> v0;
-    REQUIRE(attn::AttentionForward<float>(v0, r.trace.X, acfg));
+    attn::AttentionTrace<float> single;
+    REQUIRE(attn::AttentionForward<float>(single, r.trace.X, acfg));
     CAPTURE(attn::ProjectionName(proj));
-    CHECK(SameBits(r.trace.W_Q, v0.W_Q));
-    CHECK(SameBits(r.trace.Q, v0.Q));
-    CHECK(SameBits(r.trace.scores, v0.scores));
-    CHECK(SameBits(r.trace.exps, v0.exps));
-    CHECK(SameBits(r.trace.weights, v0.weights));
-    CHECK(SameBits(r.trace.output, v0.output));
+    CHECK(SameBits(r.trace.W_Q, single.W_Q));
+    CHECK(SameBits(r.trace.Q, single.Q));
+    CHECK(SameBits(r.trace.scores, single.scores));
+    CHECK(SameBits(r.trace.exps, single.exps));
+    CHECK(SameBits(r.trace.weights, single.weights));
+    CHECK(SameBits(r.trace.output, single.output));
     // one head, identity: W_O = I, the projected output is the head's output
-    if (proj == attn::Projection::kIdentity) CHECK(SameBits(r.mha.output, v0.output));
+    if (proj == attn::Projection::kIdentity) CHECK(SameBits(r.mha.output, single.output));
   }
 }
 

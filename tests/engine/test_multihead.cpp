@@ -1094,7 +1094,7 @@ TEST_CASE("temperature -> 0: softmax approaches hardmax (ties included)") {
     CHECK(warm.entropy(i) == doctest::Approx(std::log(7.0)).epsilon(1e-6));
 }
 
-TEST_CASE("IdentityWeights with H heads reproduces the single-head v0 output") {
+TEST_CASE("IdentityWeights with H heads reproduces the single-head AttentionForward output") {
   TestRng rng{4};
   const MatD Xd = RandomMatrix(6, 5, rng, -2, 2);
   const Mat<float> X = Xd.cast<float>();
