@@ -57,17 +57,18 @@ struct AttentionTrace {
   Mat<T> V;        // (N, Dv)
   Mat<T> scores;   // (N, N) raw q_i . k_j
   Mat<T> scaled;   // (N, N) scores * scale / temperature (masked entries kept as computed)
-  // The normalizer as  weight = numerator / denominator  (the table in multihead.h); the names
+  // The normalizer as  weight = numerator / denominator  (the table in normalizers.h); the names
   // are softmax's, the meaning holds for every normalizer:
   Vec<T> row_max;  // (N) the row's shift (HeadTrace::shift): softmax max_j scaled_ij (over
                    //     allowed keys), sparsemax the threshold tau (not a max), the others 0
-  Mat<T> exps;     // (N, N) the numerator (HeadTrace::numerator): softmax exp(scaled_ij - row_max_i), sparsemax
-                   //     max(scaled_ij - tau_i, 0), relunorm relu(scaled_ij) (1 in a row with no
-                   //     positive score), sigmoid sigmoid(scaled_ij), none scaled_ij, hardmax
-                   //     1/k on the k maxima; 0 where masked
-  Vec<T> row_sum;  // (N) the denominator (HeadTrace::denominator): softmax sum_j exps_ij, relunorm sum_j relu (or the
-                   //     count of allowed keys), sparsemax/sigmoid/none/hardmax 1; 1 when every
-                   //     key of the row is masked
+  Mat<T> exps;     // (N, N) the numerator (HeadTrace::numerator): softmax
+                   //     exp(scaled_ij - row_max_i), sparsemax max(scaled_ij - tau_i, 0),
+                   //     relunorm relu(scaled_ij) (1 in a row with no positive score), sigmoid
+                   //     sigmoid(scaled_ij), none scaled_ij, hardmax 1/k on the k maxima;
+                   //     0 where masked
+  Vec<T> row_sum;  // (N) the denominator (HeadTrace::denominator): softmax sum_j exps_ij,
+                   //     relunorm sum_j relu (or the count of allowed keys),
+                   //     sparsemax/sigmoid/none/hardmax 1; 1 when every key of the row is masked
   Mat<T> weights;  // (N, N) alpha_ij = exps_ij / row_sum_i exactly; 0 where masked
   std::vector<Mat<T>> weighted_values;  // N of (N, Dv): [i](j, :) = alpha_ij * v_j
   Mat<T> output;   // (N, Dv) A_i = sum_j alpha_ij v_j

@@ -67,7 +67,7 @@ struct LabError {
 
 // One row of the steps panel: what token i contributes to the query's output. The names are
 // softmax's; for every normalizer  weight == exp / exp_sum  (numerator / denominator, see the
-// table in multihead.h and AttentionTrace).
+// table in normalizers.h and AttentionTrace).
 struct StepRow {
   std::string token;
   float score = 0;   // q . k_i

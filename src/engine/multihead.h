@@ -20,22 +20,11 @@
 //   concat = [O_1 ... O_H]                                        (N, H*Dv)
 //   output = concat W_O                                           (N, Do)
 //
-// Every normalizer is written, row by row, as  weight = numerator / denominator  (the steps
-// panel shows the three), with a per-row `shift`:
-//   normalizer  shift          numerator (allowed j)     denominator
-//   softmax     m = max_j s_j  exp(s_j - m)              sum_j exp(s_j - m)
-//   sparsemax   tau            max(s_j - tau, 0)         1
-//   relunorm    0              relu(s_j)                 sum_j relu(s_j)   (> 0)
-//                              1   (no s_j > 0: uniform) number of allowed keys
-//   sigmoid     0              sigmoid(s_j)              1
-//   none        0              s_j                       1
-//   hardmax     0              1/k on the k maxima, or 0 1
-// Masked entries have numerator 0; a fully masked row has shift 0, numerators 0, denominator 1.
-// weight == numerator / denominator holds to the last bit (the weights are computed so);
-// for sparsemax the numerator is max(s_j - tau, 0) up to rounding (computed from the row
-// shifted by its max, which sparsemax ignores, so that float keeps its digits).
+// The normalizers (softmax, sparsemax, relunorm, sigmoid, none, hardmax) and their table,
+// weight = numerator / denominator with a per-row shift: normalizers.h.
 #pragma once
 
+#include "normalizers.h"
 #include "types.h"
 
 #include <cstdint>
@@ -45,31 +34,13 @@
 
 namespace attn {
 
-enum class Normalizer {
-  kSoftmax,    // exp(s_j) / sum_k exp(s_k), max-shifted
-  kSparsemax,  // Martins & Astudillo 2016: Euclidean projection onto the simplex; exact zeros
-  kReluNorm,   // relu(s_j) / sum_k relu(s_k); a row with no positive score gets uniform weights
-               // over its allowed keys (and zero gradient)
-  kSigmoid,    // sigmoid(s_j), no normalization across keys (rows need not sum to 1)
-  kNone,       // the scaled scores themselves are the weights
-  kHardmax     // one-hot on the argmax (ties share equally); forward only: its gradient is 0
-};
-
-const char* NormalizerName(Normalizer n);  // "softmax", "sparsemax", "relunorm", "sigmoid", "none", "hardmax"
-// Exact names only; *out is left untouched on failure.
-bool ParseNormalizer(const std::string& name, Normalizer* out);
-bool NormalizerHasGradient(Normalizer n);  // false only for hardmax
-
 // Masks: causal (key j <= query i, top-left aligned as SDPA's is_causal), all-true.
 Mask CausalMask(int n, int m);
 Mask FullMask(int n, int m);
 // The mask actually used: all true, AND causal when asked, AND `explicit_mask` when not empty
 // (it must then be (n, m); a mask of another shape is ignored: MultiHeadForward refuses it).
 Mask CombineMasks(int n, int m, bool causal, const Mask& explicit_mask);
-// mask(i, j), where an empty (0x0) mask allows everything.
-inline bool MaskAllows(const Mask& mask, Eigen::Index i, Eigen::Index j) {
-  return mask.size() == 0 || mask(i, j);
-}
+// (MaskAllows, the test on one entry, is in types.h.)
 
 struct HeadConfig {
   Normalizer normalizer = Normalizer::kSoftmax;
@@ -86,9 +57,9 @@ struct HeadTrace {
   Mat<T> V;        // (M, Dv)
   Mat<T> scores;   // (N, M) Q K^T
   Mat<T> scaled;   // (N, M) scores * scale / temperature (masked entries kept as computed)
-  Vec<T> shift;        // (N) the row's shift (table above: softmax max, sparsemax tau, else 0)
-  Mat<T> numerator;    // (N, M) the table above; 0 where masked
-  Vec<T> denominator;  // (N) the table above; 1 for a fully masked row
+  Vec<T> shift;        // (N) the row's shift (normalizers.h: softmax max, sparsemax tau, else 0)
+  Mat<T> numerator;    // (N, M) normalizers.h's table; 0 where masked
+  Vec<T> denominator;  // (N) normalizers.h's table; 1 for a fully masked row
   Mat<T> weights;  // (N, M) the normalizer's output = numerator / denominator; 0 where masked
   Mat<T> output;   // (N, Dv) weights V
   Vec<T> entropy;  // (N) in nats, -sum_j p_ij log p_ij over p_ij > 0, for the temperature
@@ -121,18 +92,6 @@ bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<
 template <typename T>
 bool HeadBackward(HeadGrads<T>& g, const Mat<T>& dOut, const HeadTrace<T>& fwd, const Mask& mask,
                   const HeadConfig& cfg, std::string* error = nullptr);
-
-// The normalizers alone, row by row, and their backward (vector-Jacobian product).
-template <typename T>
-Mat<T> NormalizeRows(const Mat<T>& scaled, const Mask& mask, Normalizer n);  // (N, M) -> (N, M)
-// The same with the parts of the table above: weights (N, M), shift (N), numerator (N, M),
-// denominator (N). NormalizeRows returns exactly these weights.
-template <typename T>
-void NormalizeRowsParts(Mat<T>& weights, Vec<T>& shift, Mat<T>& numerator, Vec<T>& denominator,
-                        const Mat<T>& scaled, const Mask& mask, Normalizer n);
-template <typename T>
-Mat<T> NormalizeRowsBackward(const Mat<T>& dweights, const Mat<T>& weights, const Mat<T>& scaled,
-                             const Mask& mask, Normalizer n);  // dL/dP -> dL/d scaled, (N, M)
 
 // Projection weights of all heads.
 template <typename T>
@@ -202,11 +161,6 @@ bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiH
                                       std::string*);                                            \
   extern template bool HeadBackward<T>(HeadGrads<T>&, const Mat<T>&, const HeadTrace<T>&,       \
                                        const Mask&, const HeadConfig&, std::string*);           \
-  extern template Mat<T> NormalizeRows<T>(const Mat<T>&, const Mask&, Normalizer);              \
-  extern template void NormalizeRowsParts<T>(Mat<T>&, Vec<T>&, Mat<T>&, Vec<T>&, const Mat<T>&, \
-                                             const Mask&, Normalizer);                          \
-  extern template Mat<T> NormalizeRowsBackward<T>(const Mat<T>&, const Mat<T>&, const Mat<T>&,  \
-                                                  const Mask&, Normalizer);                     \
   extern template MultiHeadWeights<T> IdentityWeights<T>(int, int);                             \
   extern template MultiHeadWeights<T> RandomWeights<T>(int, int, int, int, std::uint64_t);      \
   extern template bool MultiHeadForward<T>(MultiHeadTrace<T>&, const Mat<T>&, const Mat<T>*,    \

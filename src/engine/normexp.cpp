@@ -7,9 +7,9 @@
 //   3. softmax saturation: entropy, largest weight and the gradient at the scores;
 //   4. output norm against the size of the scores;
 //   5. training curves over seeds (CurveExperiment) and the default comparison.
-// The normalizers are the engine's own (NormalizeRows, NormalizeRowsBackward: multihead.h), the
-// products linalg.h's plain loops, the random numbers rng.h's streams: a seed gives the same
-// points natively and in the browser.
+// The normalizers are the engine's own (NormalizeRows, NormalizeRowsBackward: normalizers.h),
+// the products linalg.h's plain loops, the random numbers rng.h's streams: a seed gives the
+// same points natively and in the browser.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "linalg.h"
+#include "normalizers.h"
 #include "rng.h"
 
 namespace attn {

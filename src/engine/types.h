@@ -24,6 +24,11 @@ using VecD = Vec<double>;
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;  // (N, M), true = query i may
                                                                    // attend to key j
 
+// mask(i, j), where an empty (0x0) mask allows everything.
+inline bool MaskAllows(const Mask& mask, Eigen::Index i, Eigen::Index j) {
+  return mask.size() == 0 || mask(i, j);
+}
+
 // Row-major copy of a matrix, as pictures and textures want it: out[r * cols + c] = m(r, c).
 inline std::vector<float> ToRowMajor(const MatF& m) {
   std::vector<float> out(static_cast<std::size_t>(m.rows() * m.cols()));
