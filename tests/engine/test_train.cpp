@@ -1,12 +1,11 @@
-// Training (train.h):
-//   1. Adam and SGD against updates computed by hand;
-//   2. the model's forward against a reference written here with Eigen's own products, and its
+// Training (train.h); the optimizers and the tasks have their own files (test_optim.cpp,
+// test_tasks.cpp):
+//   1. the model's forward against a reference written here with Eigen's own products, and its
 //      backward (every parameter) against central finite differences, for every normalizer that
 //      has a gradient, with and without the causal mask and scaling, with one and two heads;
-//   3. the tasks: examples follow their rule; a sentence is labelled or refused with a message;
-//   4. each task reaches a stated accuracy within a stated number of steps for seed 1, and the
+//   2. each task reaches a stated accuracy within a stated number of steps for seed 1, and the
 //      learned attention on the task's example follows its known pattern;
-//   5. bit-for-bit repeatability, divergence handling, config refusals.
+//   3. bit-for-bit repeatability, divergence handling, config refusals.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,7 +19,7 @@ using namespace attn;
 
 namespace {
 
-// ---- 2. a reference model with Eigen products (a different summation order) -----------------
+// ---- 1. a reference model with Eigen products (a different summation order) -----------------
 
 double SoftmaxRowsReference(MatD& w, const MatD& s, const Mask& mask) {  // (N, M) in place
   for (Eigen::Index i = 0; i < s.rows(); ++i) {
@@ -119,39 +118,6 @@ bool SameBits(const Params& a, const Params& b) {
 
 }  // namespace
 
-TEST_CASE("train: SGD and Adam updates against hand-computed values") {
-  MatD p(1, 2), g(1, 2);
-  p << 1.0, -2.0;
-  g << 0.5, -4.0;
-  MatD q = p;
-  SgdUpdate(q, g, 0.1);
-  CHECK(q(0, 0) == doctest::Approx(0.95).epsilon(1e-15));
-  CHECK(q(0, 1) == doctest::Approx(-1.6).epsilon(1e-15));
-
-  // Adam, step 1: m = 0.1 g, v = 0.001 g^2; m_hat = g, v_hat = g^2, so the step is
-  // lr * g / (|g| + eps) = lr * sign(g) (up to eps).
-  MatD m = MatD::Zero(1, 2), v = MatD::Zero(1, 2);
-  q = p;
-  AdamUpdate(q, m, v, g, 1, 0.01);
-  CHECK(m(0, 0) == doctest::Approx(0.05));
-  CHECK(v(0, 1) == doctest::Approx(0.016));
-  CHECK(q(0, 0) == doctest::Approx(1.0 - 0.01 * 0.5 / (0.5 + 1e-8)).epsilon(1e-14));
-  CHECK(q(0, 1) == doctest::Approx(-2.0 + 0.01 * 4.0 / (4.0 + 1e-8)).epsilon(1e-14));
-  // Step 2 with gradient 0.25 on entry 0, by hand:
-  //   m = 0.9*0.05 + 0.1*0.25 = 0.07;  v = 0.999*0.00025 + 0.001*0.0625 = 0.00031225
-  //   m_hat = 0.07 / 0.19 ;  v_hat = 0.00031225 / (1 - 0.998001) = 0.00031225 / 0.001999
-  MatD g2(1, 2);
-  g2 << 0.25, 0.0;
-  const double before = q(0, 0);
-  AdamUpdate(q, m, v, g2, 2, 0.01);
-  CHECK(m(0, 0) == doctest::Approx(0.07).epsilon(1e-14));
-  CHECK(v(0, 0) == doctest::Approx(0.00031225).epsilon(1e-14));
-  const double expected = before - 0.01 * (0.07 / 0.19) / (std::sqrt(0.00031225 / 0.001999) + 1e-8);
-  CHECK(q(0, 0) == doctest::Approx(expected).epsilon(1e-14));
-  // Entry 1 had gradient 0 now, but momentum keeps it moving in the same direction.
-  CHECK(q(0, 1) > -2.0 + 0.01 * 4.0 / (4.0 + 1e-8));
-}
-
 TEST_CASE("train: forward against an Eigen-product reference") {
   for (bool causal : {false, true}) {
     for (int heads : {1, 2}) {
@@ -243,73 +209,6 @@ TEST_CASE("train: a broken gradient is caught by the finite-difference check") {
   CHECK(std::abs(numeric - 1.01 * grads.attn.W_K[0](1, 1)) > 1e-9);
 }
 
-TEST_CASE("train: sampled examples follow their task's rule") {
-  rng::SplitMix64 s(42);
-  for (TaskKind k : {TaskKind::kPreviousToken, TaskKind::kReverse, TaskKind::kMax, TaskKind::kVerbObject}) {
-    CAPTURE(TaskName(k));
-    const Task task = MakeTask(k, 7);
-    for (int rep = 0; rep < 200; ++rep) {
-      const Example ex = SampleExample(task, s);
-      const int n = static_cast<int>(ex.tokens.size());
-      REQUIRE(n >= 2);
-      REQUIRE(n <= task.max_length);
-      for (int t = 0; t < n; ++t) {
-        REQUIRE(ex.tokens[t] >= 0);
-        REQUIRE(ex.tokens[t] < static_cast<int>(task.vocab.size()));
-        if (ex.targets[t] >= 0) REQUIRE(ex.targets[t] == ex.tokens[ex.sources[t]]);
-      }
-      if (k == TaskKind::kPreviousToken) CHECK(ex.targets[0] == -1);
-      if (k == TaskKind::kReverse) CHECK(ex.sources[0] == n - 1);
-      if (k == TaskKind::kMax) {
-        const int at = ex.sources[0];
-        for (int t = 0; t < n; ++t) CHECK((t == at || ex.tokens[t] < ex.tokens[at]));
-      }
-      if (k == TaskKind::kVerbObject) {
-        int with_target = 0;
-        for (int t = 0; t < n; ++t) with_target += ex.targets[t] >= 0;
-        CHECK(with_target == 1);
-        CHECK(ex.sources[std::find_if(ex.targets.begin(), ex.targets.end(), [](int x) { return x >= 0; }) -
-                         ex.targets.begin()] == n - 1);  // the object ends the sentence
-      }
-    }
-  }
-}
-
-TEST_CASE("train: example sentences are labelled or refused with a message") {
-  const Task vo = MakeTask(TaskKind::kVerbObject, 6);
-  Example ex;
-  std::string error;
-  REQUIRE(LabelExample(vo, "я люблю суши", &ex, &error));
-  CHECK(ex.targets == std::vector<int>{-1, ex.tokens[2], -1});
-  CHECK(ex.sources == std::vector<int>{-1, 2, -1});
-  REQUIRE(LabelExample(vo, "Я очень люблю суши", &ex, &error));  // capital Я is accepted
-  CHECK(ex.sources[2] == 3);
-  REQUIRE(LabelExample(vo, "i really love hot tea", &ex, &error));
-  CHECK(ex.sources[2] == 4);
-  CHECK_FALSE(LabelExample(vo, "я люблю пиццу", &ex, &error));
-  CHECK(error.find("пиццу") != std::string::npos);
-  CHECK_FALSE(LabelExample(vo, "суши люблю я", &ex, &error));  // object before the verb
-  CHECK(error.find("verb") != std::string::npos);
-  CHECK_FALSE(LabelExample(vo, "", &ex, &error));
-  CHECK_FALSE(error.empty());
-
-  const Task prev = MakeTask(TaskKind::kPreviousToken, 4);
-  REQUIRE(LabelExample(prev, "a b c d", &ex, &error));
-  CHECK(ex.targets == std::vector<int>{-1, 0, 1, 2});
-  CHECK_FALSE(LabelExample(prev, "a b c", &ex, &error));
-  CHECK(error.find("4 tokens") != std::string::npos);
-  const Task mx = MakeTask(TaskKind::kMax, 4);
-  CHECK_FALSE(LabelExample(mx, "9 1 9 2", &ex, &error));
-  REQUIRE(LabelExample(mx, "1 9 3 2", &ex, &error));
-  CHECK(ex.sources == std::vector<int>{1, 1, 1, 1});
-  for (TaskKind k : {TaskKind::kPreviousToken, TaskKind::kReverse, TaskKind::kMax, TaskKind::kVerbObject})
-    for (int len = kMinLength; len <= kMaxLength; ++len) {
-      const Task t = MakeTask(k, len);
-      CHECK(LabelExample(t, t.default_example, &ex, &error));
-    }
-}
-
-// Suite "long": minutes under the sanitizers, so the native-debug run skips it (tests/CMakeLists.txt).
 TEST_CASE("train: every task learns its pattern (seed 1, stated steps)" * doctest::test_suite("long")) {
   struct Goal {
     TaskKind task;
