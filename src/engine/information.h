@@ -15,11 +15,12 @@
 //
 // Numerics, once for the whole file:
 //   - the values are first centred on their mean and written in an orthonormal frame of their
-//     affine hull (Householder QR with column pivoting, plain loops: affine_frame.h). The frame's size is the
-//     affine rank r; a direction counts when its pivot |R_kk| exceeds `tol` (1e-9) times the
-//     largest one |R_00| (the longest v_i - mean) and 1e-13 times max |V_ij| (rounding left by
-//     the centring). So "recoverable" is a statement about the values to 9 digits, independent
-//     of their scale and of a common shift, and the LPs use the same r + 1 constraint rows;
+//     affine hull (Householder QR with column pivoting, plain loops: affine_frame.h). The
+//     frame's size is the affine rank r; a direction counts when its pivot |R_kk| exceeds
+//     `tol` (1e-9) times the largest one |R_00| (the longest v_i - mean) and 1e-13 times
+//     max |V_ij| (rounding left by the centring). So "recoverable" is a statement about the
+//     values to 9 digits, independent of their scale and of a common shift, and the LPs use
+//     the same r + 1 constraint rows;
 //   - plain loops in a fixed order and no FMA contraction (linalg.h's rules), so the browser
 //     and the command line compute the same bits;
 //   - nothing throws; out-of-range arguments give documented defaults.
