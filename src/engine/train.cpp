@@ -6,6 +6,7 @@
 
 #include "train.h"
 
+#include "format.h"
 #include "limits.h"  // kMaxSeed, kMaxHeads
 #include "linalg.h"
 #include "rng.h"
@@ -80,7 +81,7 @@ TrainError ValidateTrainConfig(const TrainConfig& cfg) {
   if (cfg.length < kMinLength || cfg.length > kMaxLength)
     return refuse("length", "must be an integer from " + std::to_string(kMinLength) + " to " + std::to_string(kMaxLength));
   if (!std::isfinite(cfg.lr) || cfg.lr <= 0 || cfg.lr > kMaxLearningRate)
-    return refuse("lr", "must be a number > 0 and <= " + std::to_string(static_cast<int>(kMaxLearningRate)));
+    return refuse("lr", "must be a number > 0 and <= " + FormatShortest(kMaxLearningRate));
   if (cfg.batch < 1 || cfg.batch > kMaxBatch)
     return refuse("batch", "must be an integer from 1 to " + std::to_string(kMaxBatch));
   if (cfg.seed > kMaxSeed) return refuse("seed", "must be an integer from 0 to 4294967295");
