@@ -1098,10 +1098,10 @@ TEST_CASE("IdentityWeights with H heads reproduces the single-head AttentionForw
   TestRng rng{4};
   const MatD Xd = RandomMatrix(6, 5, rng, -2, 2);
   const Mat<float> X = Xd.cast<float>();
-  attn::AttentionTrace<float> v0;
+  attn::AttentionTrace<float> single;
   attn::AttentionConfig acfg;  // identity, scaled, T = 1
   acfg.temperature = 0.6;
-  REQUIRE(attn::AttentionForward<float>(v0, X, acfg));
+  REQUIRE(attn::AttentionForward<float>(single, X, acfg));
   for (int heads = 1; heads <= 8; ++heads) {
     CAPTURE(heads);
     const MultiHeadWeights<float> w = attn::IdentityWeights<float>(5, heads);
@@ -1114,21 +1114,21 @@ TEST_CASE("IdentityWeights with H heads reproduces the single-head AttentionForw
     REQUIRE(attn::MultiHeadForward<float>(tr, X, nullptr, w, cfg));
     for (const HeadTrace<float>& h : tr.heads) {
       CHECK(h.Q == X);  // x I = x
-      CHECK(h.weights == v0.weights);
-      CHECK(h.output == v0.output);  // every head: the seed's account, to the bit
+      CHECK(h.weights == single.weights);
+      CHECK(h.output == single.output);  // every head: the seed's account, to the bit
     }
     // The average o/H + ... + o/H is exact for H = 1, 2 only: for H = 4, say, the partial sum
     // 3o/4 may need one more bit than o has.
     if (heads <= 2) {
-      CHECK(tr.output == v0.output);
+      CHECK(tr.output == single.output);
     } else {
-      const double e = (tr.output - v0.output).cwiseAbs().maxCoeff();
-      CHECK(e <= 1e-6 * std::max(1.0f, v0.output.cwiseAbs().maxCoeff()));
+      const double e = (tr.output - single.output).cwiseAbs().maxCoeff();
+      CHECK(e <= 1e-6 * std::max(1.0f, single.output.cwiseAbs().maxCoeff()));
     }
   }
 }
 
-TEST_CASE("RandomWeights: head 0 is v0's projections, every head and matrix its own stream") {
+TEST_CASE("RandomWeights: head 0 is AttentionForward's projections, every head and matrix its own stream") {
   const MultiHeadWeights<float> w = attn::RandomWeights<float>(6, 3, 4, 2, 17);
   REQUIRE(w.W_Q.size() == 3);
   CHECK(w.W_Q[0] == attn::RandomProjection<float>(6, 4, 17, 0));
