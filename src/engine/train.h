@@ -17,6 +17,8 @@
 // Everything is double. Training is deterministic for a seed: the parameters come from the seed,
 // batch k from (seed, k), and every product is a plain loop in a fixed order (linalg.h), so a
 // run repeats bit for bit on one platform (the browser's libm may differ in the last bit of exp).
+//
+// The tasks (vocabularies, sampling, labelling) are in tasks.h, the optimizers in optim.h.
 #pragma once
 
 #include "limits.h"
@@ -31,8 +33,6 @@
 #include <vector>
 
 namespace attn {
-
-// ---- the model ------------------------------------------------------------------------------
 
 // The limits ValidateTrainConfig checks (kMinLength, kMaxTrainDModel, ...): limits.h.
 
