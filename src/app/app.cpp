@@ -152,12 +152,7 @@ void TrainSteps(AppState& s, int steps) {
 
 // The attention settings (everything but training, language and view) are the same.
 static bool SameLabConfig(const attn::api::LabState& a, const attn::api::LabState& b) {
-  Json ja = attn::api::StateToJson(a), jb = attn::api::StateToJson(b);
-  for (const char* k : {"train", "lang", "view"}) {
-    ja.erase(k);
-    jb.erase(k);
-  }
-  return ja == jb;
+  return attn::SameFields(attn::LabFields(), a.config, b.config);
 }
 
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
@@ -187,7 +182,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   // New training settings start the runs again (built first: a refusal keeps the old runs).
   // A new interface language changes the default example, but only before anything is trained.
   const attn::api::TrainState& old_train = s.lab.train;
-  const bool train_changed = !attn::api::SameTrainConfig(old_train.config, r.state.train.config) ||
+  const bool train_changed = !attn::SameFields(attn::TrainFields(), old_train.config, r.state.train.config) ||
                              old_train.compare != r.state.train.compare;
   const bool lang_example = r.state.lang != s.lab.lang && r.state.train.config.example.empty() &&
                             s.training.a.trainer.step() == 0;

@@ -19,6 +19,7 @@
 // run repeats bit for bit on one platform (the browser's libm may differ in the last bit of exp).
 #pragma once
 
+#include "fields.h"
 #include "information.h"  // MatD, VecD
 #include "multihead.h"
 #include "rng.h"
@@ -118,7 +119,11 @@ struct TrainError {
   std::string message;
   bool ok() const { return field.empty() && message.empty(); }
 };
-// Checks the ranges (and that the example sentence fits the task's vocabulary and rule).
+// The settings table: every field's JSON name, rule (from the limits above) and description.
+const FieldTable<TrainConfig>& TrainFields();
+
+// Checks the table's rules, then that the example sentence fits the task's vocabulary and rule.
+// Messages read "<field>: expected <what>, got <value>" (the example: "example: <why>").
 TrainError ValidateTrainConfig(const TrainConfig& cfg);
 
 struct Params {

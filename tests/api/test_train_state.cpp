@@ -124,7 +124,7 @@ TEST_CASE("run B is run A with exactly the one change compare names") {
   REQUIRE(attn::api::CompareConfig("scaled", a, &b, &error));
   CHECK(b.scaled == !a.scaled);
   b.scaled = a.scaled;
-  CHECK(attn::api::SameTrainConfig(a, b));
+  CHECK(attn::SameFields(attn::TrainFields(), a, b));
   REQUIRE(attn::api::CompareConfig("normalizer:sparsemax", a, &b, &error));
   CHECK(b.normalizer == attn::Normalizer::kSparsemax);
   REQUIRE(attn::api::CompareConfig("optimizer:sgd", a, &b, &error));
