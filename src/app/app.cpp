@@ -150,8 +150,12 @@ void TrainSteps(AppState& s, int steps) {
   RefreshViews(s);
 }
 
-// The attention settings (everything but training, language and view) are the same.
-static bool SameLabConfig(const attn::api::LabState& a, const attn::api::LabState& b) {
+namespace {
+
+// True when `a` and `b` give the same LabResult: every setting but training, language and view
+// is equal. (Today by comparing the states' JSON without those fields; the one place to swap
+// for a field-by-field comparison.)
+bool SameAttentionSettings(const attn::api::LabState& a, const attn::api::LabState& b) {
   Json ja = attn::api::StateToJson(a), jb = attn::api::StateToJson(b);
   for (const char* k : {"train", "lang", "view"}) {
     ja.erase(k);
@@ -159,6 +163,14 @@ static bool SameLabConfig(const attn::api::LabState& a, const attn::api::LabStat
   }
   return ja == jb;
 }
+
+// True when runs A and B would train the same way: play, speed and query change only how the
+// runs are stepped and shown, not what they learn.
+bool SameTrainingSettings(const attn::api::TrainState& a, const attn::api::TrainState& b) {
+  return attn::api::SameTrainConfig(a.config, b.config) && a.compare == b.compare;
+}
+
+}  // namespace
 
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
@@ -171,7 +183,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   // Validated input that the maths still refuses (e.g. overflowing scores) is refused too:
   // the panels always draw a finished, valid result. A patch that leaves the attention settings
   // as they were (training, language, view) keeps the result, and the weights the learner dragged.
-  const bool lab_changed = !SameLabConfig(s.lab, r.state);
+  const bool lab_changed = !SameAttentionSettings(s.lab, r.state);
   attn::LabResult result = lab_changed ? attn::ComputeLab(r.state.config) : attn::LabResult{};
   if (lab_changed && !result.error.ok()) {
     r.ok = false;
@@ -186,9 +198,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   }
   // New training settings start the runs again (built first: a refusal keeps the old runs).
   // A new interface language changes the default example, but only before anything is trained.
-  const attn::api::TrainState& old_train = s.lab.train;
-  const bool train_changed = !attn::api::SameTrainConfig(old_train.config, r.state.train.config) ||
-                             old_train.compare != r.state.train.compare;
+  const bool train_changed = !SameTrainingSettings(s.lab.train, r.state.train);
   const bool lang_example = r.state.lang != s.lab.lang && r.state.train.config.example.empty() &&
                             s.training.a.trainer.step() == 0;
   const bool rebuild = train_changed || lang_example || !s.training.a.trainer.ready();
