@@ -1,7 +1,8 @@
 // The application's state and the only ways to change it. The UI panels read `AppState` and
 // write settings through ApplyPatch() (the same path as the page API and URL state), so that
 // every change is validated by the engine once, in one place.
-// No ImGui, SDL or GL here (library attn_app, tested by tests/app).
+// No ImGui, SDL or GL here (library attn_app, tested by tests/app): how things are shown
+// (hover, tabs, text size, plot toggles) is the UI's own state, ui::UiState in src/ui/ui.h.
 #pragma once
 
 #include "api/state_json.h"
@@ -70,8 +71,6 @@ struct AppState {
     bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
     int run_from = 0, run_to = 0; // a long run ("+500 steps") from step run_from to run_to, in
                                   // frames, with a progress bar; run_to = 0: none
-    bool log_loss = true;        // the loss curve on a log scale
-    int bp_head = 0;             // the head whose query row the backprop tables show
   } training;
 
   // The normalization panel's experiments (normexp.h): 1-3 are computed once when first shown;
@@ -90,17 +89,9 @@ struct AppState {
     attn::CurveExperiment curves;
     bool curves_started = false, curves_running = false;
     int curve_seeds = 3, curve_steps = 200;
-    int curve_metric = 0;                        // 0 loss, 1 accuracy, 2 attention on the right key
     std::string curves_error;
     attn::TrainConfig curves_base;               // the training settings the curves started from
   } normalization;
-
-  // Interface-only state.
-  int phone_tab = 0;          // which panel the phone layout shows
-  std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
-  int bring_frames = 0;       // frames left in which lab.view's tabs are being selected
-  int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
-  float ui_scale = 1.0f;      // 1 on a laptop; larger on a projector ("teacher mode")
 
   // Called with the state JSON after every accepted change (URL state, page listeners).
   std::function<void(const std::string&)> on_state_changed;
