@@ -36,11 +36,17 @@ EM_JS(int, js_language_is_russian, (), {
   var langs = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
   return String(langs[0] || "").toLowerCase().indexOf("ru") === 0 ? 1 : 0;
 });
+EM_JS(void, js_panels_drawn, (const char* ids), {
+  if (Module.canvas) Module.canvas.setAttribute('data-panels', UTF8ToString(ids));
+});
 EM_JS(void, js_copy, (const char* text), {
   var s = UTF8ToString(text);
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
 });
 
+// Every function of this block is exported to the page: cmake/Emscripten.cmake reads their
+// names from this file for EXPORTED_FUNCTIONS (one keep-alive declaration per function, written
+// as `KEEPALIVE <return type> <name>(`), and checks that web/lab.js wraps no other.
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
@@ -128,6 +134,12 @@ void NotifyPageReady() { js_ready(); }
 
 const char* PreferredLanguage() { return js_language_is_russian() ? "ru" : "en"; }
 
+void ReportPanelsDrawn(const std::vector<std::string>& ids) {
+  std::string joined;
+  for (const std::string& id : ids) joined += (joined.empty() ? "" : " ") + id;
+  js_panels_drawn(joined.c_str());
+}
+
 }  // namespace platform
 
 #else  // native: the desktop window has no page around it
@@ -136,6 +148,7 @@ namespace platform {
 void ConnectPage(app::AppState&) {}
 void NotifyPageReady() {}
 const char* PreferredLanguage() { return ""; }
+void ReportPanelsDrawn(const std::vector<std::string>&) {}
 }  // namespace platform
 
 #endif
