@@ -63,8 +63,9 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
   const TrainConfig& before = current.train.config;
   // Another task (or length) without an example: back to that task's own default example.
   if (!example_given && (c.task != before.task || c.length != before.length)) c.example.clear();
-  // Another example without a query: the automatic query again.
-  if (!query_given && c.example != before.example) t.query = -1;
+  // Another example (or task, or length) without a query: the automatic query again.
+  if (!query_given && (c.example != before.example || c.task != before.task || c.length != before.length))
+    t.query = -1;
   const TrainError e = ValidateTrainConfig(c);
   if (!e.ok()) return Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
   if (!t.compare.empty()) {
