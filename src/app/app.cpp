@@ -385,8 +385,8 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
 std::string TrainJson(AppState& s, double steps) {
   if (!std::isfinite(steps) || steps != std::floor(steps) || steps < 0 || steps > kMaxApiSteps)
     return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
-                                {"error", "steps must be an integer between 0 and " + std::to_string(kMaxApiSteps) +
-                                              " (call train() again for more)"}});
+                                {"error", "steps: expected an integer from 0 to " + std::to_string(kMaxApiSteps) +
+                                              " (call train() again for more), got " + attn::FormatShortest(steps)}});
   TrainSteps(s, static_cast<int>(steps));
   const AppState::Training& t = s.training;
   Json out = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);

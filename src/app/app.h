@@ -113,6 +113,14 @@ void InitApp(AppState& s);
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source = Source::kUi);
 attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text);
 
+// The state in a link (api/url_state.h does the reading and writing; link.cpp). ApplyLink
+// applies a location.hash through ApplyPatch: every field at once, or the ones the state
+// accepts; `fallback_lang` ("en"/"ru", or "") is used when the link names no language. The
+// refusals stay in the header. Returns {ok, errors: [{field, error}], state}. LinkText is the
+// hash for the current state (training fields only where they differ from the defaults).
+std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang);
+std::string LinkText(const AppState& s);
+
 // Drags weight `token` of scenario 1 to `value` (the engine keeps the weights on the simplex and
 // recomputes the information report for them); ClearCustomWeights returns to the query's own.
 void SetCustomWeight(AppState& s, int token, double value);

@@ -112,6 +112,28 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
   }
 }
 
+// The state in a link: applies location.hash (at load and on hashchange) and returns
+// {ok, errors: [{field, error}], state}; `lang` is the browser's language, used when the link
+// names none ("" for none).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_apply_link(const char* hash, const char* lang) {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::ApplyLinkJson(*g_state, hash ? hash : "", lang ? lang : ""));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+// The hash for the current state ("#sentence=...&query=1&..."), written after every change.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
+  if (!g_state) return "";
+  try {
+    return Hand(app::LinkText(*g_state));
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 // Called by the page's paste listener: SDL has no clipboard in the browser.
 EMSCRIPTEN_KEEPALIVE void attnlab_paste(const char* text) {
   g_clipboard = text ? text : "";
