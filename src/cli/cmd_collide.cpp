@@ -1,8 +1,5 @@
 // attnlab collide IN.json: a second attention pattern with the same output that leans on a
 // target token, and what the output alone tells about each weight (engine/information.h).
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF  // WeightedSum below repeats the engine's bits (engine/linalg.h)
-#endif
 #include "cli/collide_input.h"
 #include "cli/common.h"
 #include "engine/information.h"
@@ -18,15 +15,6 @@
 namespace attn::cli {
 
 namespace {
-
-// out = V^T a in the engine's loop order (information.cpp), so that "output" is the engine's
-// bits. V: (N, Dv), a: (N) -> (Dv).
-VecD WeightedSum(const MatD& V, const VecD& a) {
-  VecD out = VecD::Zero(V.cols());
-  for (Eigen::Index i = 0; i < V.rows(); ++i)
-    for (Eigen::Index k = 0; k < V.cols(); ++k) out(k) += a(i) * V(i, k);
-  return out;
-}
 
 // "name": [x, ...]; `weights`: -0 prints as 0 (a weight is never negative).
 void AppendVector(std::string* out, const char* name, const VecD& x, bool weights) {
@@ -55,8 +43,9 @@ int RunCollide(const std::string& path) {
     for (Eigen::Index k = 0; k < in.values.cols(); ++k) vmax = std::max(vmax, std::abs(in.values(i, k)));
   MatD scaled;
   const MatD* engine_values = &in.values;
+  int e = 0;  // the engine saw the values times 2^-e
   if (vmax > 0 && (vmax > std::ldexp(1.0, 400) || vmax < std::ldexp(1.0, -400))) {
-    const int e = std::ilogb(vmax);
+    e = std::ilogb(vmax);
     scaled = in.values;
     for (Eigen::Index i = 0; i < scaled.rows(); ++i)
       for (Eigen::Index k = 0; k < scaled.cols(); ++k) scaled(i, k) = std::ldexp(scaled(i, k), -e);
@@ -65,11 +54,18 @@ int RunCollide(const std::string& path) {
   const InformationReport rep =
       AnalyzeInformation(*engine_values, in.weights, in.target, in.minimize_top);
   const Collision& c = rep.collision;
-  if (c.alpha2.size() != in.n || rep.ranges.rows() != in.n || rep.ranges.cols() != 2)
+  if (c.alpha2.size() != in.n || rep.ranges.rows() != in.n || rep.ranges.cols() != 2 ||
+      c.output.size() != in.d || c.output2.size() != in.d)
     return InternalError("collide", "the engine gave no answer for these shapes");
-  // The outputs in the units of the input values.
-  const VecD output = WeightedSum(in.values, in.weights);
-  const VecD output2 = WeightedSum(in.values, c.alpha2);
+  // The outputs A = Vᵀα and A' = Vᵀα' are the engine's (Collide's, as the lab shows them), back
+  // in the units of the input values: times 2^e. In the values' usual range e = 0 and these are
+  // the engine's bits; far out, the power of two is exact unless a number is subnormal in one of
+  // the two scales.
+  VecD output = c.output, output2 = c.output2;
+  for (Eigen::Index k = 0; k < in.d; ++k) {
+    output(k) = std::ldexp(output(k), e);
+    output2(k) = std::ldexp(output2(k), e);
+  }
   double max_diff = 0;
   for (Eigen::Index k = 0; k < output.size(); ++k) max_diff = std::max(max_diff, std::abs(output(k) - output2(k)));
 
