@@ -79,7 +79,8 @@ def check_refusal(command, name, inp, word, args=None, what="bad input"):
 
 
 # ============================================================================================
-# The reference: attention on raw tensors in numpy, independent of the engine.
+# The reference: attention on raw tensors in numpy, independent of the engine. Its settings
+# always come from the input the test gives (unpack), never from the output it checks.
 #
 # Conventions (PyTorch's scaled_dot_product_attention): rows = queries, columns = keys;
 # s = q kᵀ · scale / temperature, scale = 1/sqrt(d_k) unless given; mask true = may attend;
@@ -360,11 +361,12 @@ CASES_PER_NORMALIZER = 24
 
 def check_random_inputs(command, rng):
     """Per normalizer, CASES_PER_NORMALIZER random inputs through `command` against the reference
-    built from the same input."""
+    built from the same input; and the same answers against a reference whose scale is negated,
+    which must not match (else this comparison could not fail)."""
     keys = raw_keys(command)
     reference = ref_backward if command == "backward" else ref_forward
     for kind in NORMALIZERS:
-        worst, worst_case, problems, cases = 0.0, "", [], 0
+        worst, worst_case, problems, cases, wrong = 0.0, "", [], 0, 0.0
         while cases < CASES_PER_NORMALIZER:
             inp = random_input(rng, kind, with_grad=command == "backward")
             if kink_margin(inp) < 1e-7:  # rounding could pick the other side of a kink
@@ -384,8 +386,11 @@ def check_random_inputs(command, rng):
             elif e >= worst:
                 settings = {f: inp[f] for f in inp if f not in ("q", "k", "v", "dOutput", "mask")}
                 worst, worst_case = e, f"{shape_of(inp)}{' mask' if 'mask' in inp else ''} {json.dumps(settings)}"
+            wrong = max(wrong, compare(out, reference({**inp, "scale": -unpack(inp)[4]}), keys)[0])
         check(f"{command} {kind}: {cases} random inputs match numpy (max rel err {worst:.1e}, worst {worst_case})",
               not problems and worst <= 1e-5, problems[:3] or f"{worst:.3e}")
+        check(f"{command} {kind}: the reference with the scale negated does not match (max rel err {wrong:.1e}): "
+              f"the comparison can fail", wrong > 1e-3, f"{wrong:.3e}")
 
 
 def check_raw_fixtures(command):

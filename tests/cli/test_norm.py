@@ -86,48 +86,56 @@ def near(measured, ref, samples, ref_rows):
     return abs(measured - mean) <= 5 * sd * math.sqrt(1 / samples + 1 / ref_rows) + 1e-12
 
 
+# The settings of `attnlab norm` with no options: what the test asks for, from the command line
+# and the defaults that `attnlab norm --help` documents. The references below are built from
+# these, never from the numbers the output reports about itself.
+SAMPLES = 2000                                        # --samples, default
+DKS = [2 ** i for i in range(10)]                     # dK = 1, 2, 4, ..., 512
+KEYS, DV = 16, 16                                     # saturation's and output's M; output's d_v
+MAGNITUDES = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]  # output's c
+
 code, out, err = run(["norm"])
 check("norm: exit 0, nothing on stderr", code == 0 and err == "", err)
 norm = json.loads(out) if code == 0 else {}
-S = norm.get("samples", 0)
+S = SAMPLES
 check("norm: {seed, samples, variance, saturation, output}, default seed 1 and 2000 samples",
-      list(norm.keys()) == ["seed", "samples", "variance", "saturation", "output"] and norm["seed"] == 1 and S == 2000,
-      list(norm.keys()))
+      list(norm.keys()) == ["seed", "samples", "variance", "saturation", "output"] and norm["seed"] == 1
+      and norm["samples"] == SAMPLES, list(norm.keys()))
 code2, out2, _ = run(["norm"])
 check("norm: a second run prints the same bytes", code2 == 0 and out2 == out)
 
 # variance: E s² = dK, relative standard error sqrt((2 + 6/dK) / S) (see test_normexp.cpp)
 V = norm["variance"]["points"]
 dks = [p["dK"] for p in V]
-check("norm variance: dK = 1, 2, 4, ..., 512", dks == [2 ** i for i in range(10)], dks)
+check("norm variance: dK = 1, 2, 4, ..., 512", dks == DKS, dks)
 problems = []
-for p in V:
-    se = math.sqrt((2 + 6 / p["dK"]) / S)
-    if p["analyticUnscaled"] != p["dK"] or p["analyticScaled"] != 1:
-        problems.append(f"dK={p['dK']}: analytic values {p['analyticUnscaled']}, {p['analyticScaled']}")
-    if abs(p["varUnscaled"] / p["dK"] - 1) > 5 * se or abs(p["varScaled"] - 1) > 5 * se:
-        problems.append(f"dK={p['dK']}: {p['varUnscaled']}, {p['varScaled']} (5 se = {5 * se:.3f})")
+for dk, p in zip(DKS, V):
+    se = math.sqrt((2 + 6 / dk) / S)
+    if p["analyticUnscaled"] != dk or p["analyticScaled"] != 1:
+        problems.append(f"dK={dk}: analytic values {p['analyticUnscaled']}, {p['analyticScaled']}")
+    if abs(p["varUnscaled"] / dk - 1) > 5 * se or abs(p["varScaled"] - 1) > 5 * se:
+        problems.append(f"dK={dk}: {p['varUnscaled']}, {p['varScaled']} (5 se = {5 * se:.3f})")
 check("norm variance: unscaled ≈ dK and scaled ≈ 1 within 5 standard errors", not problems, problems)
 check("norm variance: at dK = 1 the two columns are the same number", V[0]["varUnscaled"] == V[0]["varScaled"], V[0])
 
 # saturation: against numpy's own simulation of the same distributions
 sat = norm["saturation"]
-M = sat["keys"]
-check("norm saturation: keys 16, logKeys = log 16", M == 16 and sat["logKeys"] == math.log(16), sat.get("logKeys"))
+M = KEYS
+check("norm saturation: keys 16, logKeys = log 16", sat["keys"] == M and sat["logKeys"] == math.log(M), sat.get("logKeys"))
 P = sat["points"]
 rng = np.random.default_rng(7)
 problems = []
-for p in P:
-    ref = saturation_reference(p["dK"], M, 40000, rng)
+for dk, p in zip(DKS, P):
+    ref = saturation_reference(dk, M, 40000, rng)
     for name, r in ref.items():
         if not near(p[name], r, S, 40000):
-            problems.append(f"dK={p['dK']} {name}: {p[name]:.4f}, numpy {r[0]:.4f} ± {r[1] / math.sqrt(S):.4f}")
+            problems.append(f"dK={dk} {name}: {p[name]:.4f}, numpy {r[0]:.4f} ± {r[1] / math.sqrt(S):.4f}")
     if max(p["entropyUnscaled"], p["entropyScaled"]) > math.log(M) + 1e-12:
-        problems.append(f"dK={p['dK']}: entropy above log M")
+        problems.append(f"dK={dk}: entropy above log M")
 check("norm saturation: entropy, gradient and largest weight match numpy's simulation (5 se)", not problems, problems[:4])
 check("norm saturation: at dK = 1 unscaled and scaled are the same numbers",
       all(P[0][f + "Unscaled"] == P[0][f + "Scaled"] for f in ("entropy", "grad", "maxWeight")), P[0])
-big = [p for p in P if p["dK"] >= 8]
+big = [p for dk, p in zip(DKS, P) if dk >= 8]
 check("norm saturation: unscaled, entropy and gradient fall and the largest weight grows with dK >= 8",
       all(a["entropyUnscaled"] > b["entropyUnscaled"] and a["gradUnscaled"] > b["gradUnscaled"]
           and a["maxWeightUnscaled"] < b["maxWeightUnscaled"] for a, b in zip(big, big[1:])),
@@ -135,12 +143,13 @@ check("norm saturation: unscaled, entropy and gradient fall and the largest weig
 
 # output: exact relations, then numpy
 O = norm["output"]
-names = O["normalizers"]
+names = NORMALIZERS  # the order of each point's "norm"
 check("norm output: keys 16, dV 16, the six normalizers",
-      O["keys"] == 16 and O["dV"] == 16 and names == NORMALIZERS, (O["keys"], O["dV"], names))
+      O["keys"] == KEYS and O["dV"] == DV and O["normalizers"] == names, (O["keys"], O["dV"], O["normalizers"]))
 pts = O["points"]
-cs = [p["magnitude"] for p in pts]
-check("norm output: c = 0, 0.25, 0.5, 1, 2, ..., 64", cs == [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64], cs)
+check("norm output: c = 0, 0.25, 0.5, 1, 2, ..., 64", [p["magnitude"] for p in pts] == MAGNITUDES,
+      [p["magnitude"] for p in pts])
+cs = MAGNITUDES
 col = {name: [p["norm"][i] for p in pts] for i, name in enumerate(names)}
 convex = ["softmax", "sparsemax", "relunorm", "hardmax"]
 check("norm output: softmax, sparsemax, relunorm, hardmax stay <= max ||v_i|| at every c",
@@ -159,13 +168,13 @@ check("norm output: the analytic means: uniform row chi_16/4, sigmoid at 0 2·ch
       and abs(col["none"][3] - mu * mu) < 5 * math.sqrt((256 - mu ** 4) / S),
       (col["softmax"][0], mu / 4, col["sigmoid"][0], 2 * mu, col["none"][3], mu * mu))
 problems = []
-for p in pts:
-    ref = output_reference(p["magnitude"], names, 16, 16, 20000, rng)
+for c, p in zip(MAGNITUDES, pts):
+    ref = output_reference(c, names, KEYS, DV, 20000, rng)
     for i, name in enumerate(names):
         if not near(p["norm"][i], ref[name], S, 20000):
-            problems.append(f"c={p['magnitude']} {name}: {p['norm'][i]:.4f}, numpy {ref[name][0]:.4f}")
+            problems.append(f"c={c} {name}: {p['norm'][i]:.4f}, numpy {ref[name][0]:.4f}")
     if not near(p["bound"], ref["bound"], S, 20000):
-        problems.append(f"c={p['magnitude']} bound: {p['bound']:.4f}, numpy {ref['bound'][0]:.4f}")
+        problems.append(f"c={c} bound: {p['bound']:.4f}, numpy {ref['bound'][0]:.4f}")
 check("norm output: every normalizer's mean norm and the bound match numpy's simulation (5 se)", not problems, problems[:4])
 
 # Options: one experiment, another seed, more samples.
