@@ -8,7 +8,47 @@ set(CMAKE_CXX_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodej
 add_compile_options(-fexceptions -msimd128)
 add_link_options(-fexceptions -sDISABLE_EXCEPTION_CATCHING=0)
 
+# The C functions the page may call: every EMSCRIPTEN_KEEPALIVE function of the bridge
+# (src/platform/web_bridge.cpp), read from the bridge at configure time, so EXPORTED_FUNCTIONS
+# cannot drift from it; CMake configures again whenever the bridge or web/lab.js changes. Every
+# attnlab_* function web/lab.js wraps must be one of them, or configuring stops with a message.
+function(attnlab_bridge_exports out_var)
+  set(bridge "${CMAKE_SOURCE_DIR}/src/platform/web_bridge.cpp")
+  set(page "${CMAKE_SOURCE_DIR}/web/lab.js")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${bridge}" "${page}")
+  file(READ "${bridge}" code)
+  string(REGEX MATCHALL "EMSCRIPTEN_KEEPALIVE[^(;{}]*\\(" decls "${code}")
+  set(names "")
+  foreach(decl IN LISTS decls)
+    if(NOT decl MATCHES "[ \t\n*&]([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*\\($")
+      message(FATAL_ERROR "${bridge}: cannot read a function name in \"${decl}\" "
+                          "(write EMSCRIPTEN_KEEPALIVE <return type> <name>(...) inside extern \"C\")")
+    endif()
+    list(APPEND names "${CMAKE_MATCH_1}")
+  endforeach()
+  if(NOT names)
+    message(FATAL_ERROR "${bridge} defines no EMSCRIPTEN_KEEPALIVE function: the page could call nothing")
+  endif()
+  file(READ "${page}" js)
+  string(REGEX MATCHALL "cwrap\\('attnlab_[A-Za-z0-9_]+'" wrapped "${js}")
+  foreach(call IN LISTS wrapped)
+    string(REGEX REPLACE "^cwrap\\('(.*)'$" "\\1" name "${call}")
+    if(NOT name IN_LIST names)
+      list(JOIN names ", " listed)
+      message(FATAL_ERROR "web/lab.js wraps ${name}, but ${bridge} has no EMSCRIPTEN_KEEPALIVE function "
+                          "of that name (the bridge's functions: ${listed})")
+    endif()
+  endforeach()
+  list(TRANSFORM names PREPEND "_")
+  list(JOIN names "," exports)
+  set(exports "_main,${exports}")
+  file(WRITE "${CMAKE_BINARY_DIR}/exported_functions.txt" "${exports}\n")  # for a reader
+  message(STATUS "Exported C functions (from the bridge): ${exports}")
+  set(${out_var} "${exports}" PARENT_SCOPE)
+endfunction()
+
 function(attnlab_configure_web_target target)
+  attnlab_bridge_exports(exported_functions)
   set(site "${CMAKE_BINARY_DIR}/site")
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME index SUFFIX ".js"           # index.js + index.wasm; the page is ours (web/)
@@ -19,7 +59,7 @@ function(attnlab_configure_web_target target)
     -sMODULARIZE=1 -sEXPORT_NAME=createAttentionLab               # no globals but the factory
     -sENVIRONMENT=web
     -sDYNAMIC_EXECUTION=0                                         # no eval: strict CSP is fine
-    -sEXPORTED_FUNCTIONS=_main,_attnlab_get_state,_attnlab_set_state,_attnlab_get_trace,_attnlab_paste,_attnlab_train,_attnlab_get_training,_attnlab_get_normalization,_attnlab_run_normalization
+    -sEXPORTED_FUNCTIONS=${exported_functions}                   # read from the bridge (above)
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
     $<$<CONFIG:Debug>:-sASSERTIONS=2>)
   # The page, its script and styles sit next to index.js; copied whenever one of them changes

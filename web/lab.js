@@ -90,16 +90,6 @@
   var GLUE_URL = 'index.js';
   var STILL_LOADING = 'Attention Lab is still loading';
 
-  // Order in which link parameters are written to the hash, and in which they are applied one
-  // by one when the whole set is refused (a query index needs its sentence first, dK may depend
-  // on dModel, head on heads).
-  // Fields the lab adds later need no change here: they follow in the lab's own order.
-  var FIELD_ORDER = ['sentence', 'query', 'projection', 'dModel', 'heads', 'dK', 'seed', 'positional',
-                     'scaled', 'causal', 'normalizer', 'temperature', 'head', 'lang'];
-  var APPLY_ORDER = ['sentence', 'projection', 'dModel', 'heads', 'dK', 'seed', 'positional', 'scaled',
-                     'causal', 'normalizer', 'temperature', 'head', 'lang', 'query',
-                     'train.task', 'train.length', 'train.example'];
-  var TRAIN_PREFIX = 'train.';   // nested training settings in the hash: train.lr=0.03
   var MAX_TRAIN_STEPS = 5000;    // attentionLab.train(steps): the C++ side refuses more too
 
   // ---------------------------------------------------------------------------------------
@@ -251,8 +241,10 @@
   // Training and normalization calls. Each may change the state (a diverging run stops playing):
   // the C++ side then reports the change, which updates the hash and the listeners.
   function rawTrain(steps) {
-    if (typeof steps !== 'number' || !isFinite(steps) || Math.floor(steps) !== steps || steps < 0 || steps > MAX_TRAIN_STEPS) {
-      return { ok: false, field: 'steps', error: 'steps must be an integer between 0 and ' + MAX_TRAIN_STEPS + ' (got ' + String(steps) + '); call train() again for more' };
+    // The lab checks the number (integer, 0..5000); a value of another type would be converted
+    // on the way in, so it is refused here in the lab's words.
+    if (typeof steps !== 'number') {
+      return { ok: false, field: 'steps', error: 'steps: expected an integer from 0 to ' + MAX_TRAIN_STEPS + ' (call train() again for more), got ' + (typeof steps) };
     }
     return parseJSON(fns.train(steps), 'attnlab_train');
   }
@@ -269,7 +261,7 @@
     function surrogate(obj, prefix) {
       for (var key in obj) {
         if (Object.prototype.hasOwnProperty.call(obj, key) && typeof obj[key] === 'string' && LONE_SURROGATE.test(obj[key])) {
-          return { ok: false, field: prefix + key, error: prefix + key + ' is not valid Unicode text (lone surrogate)' };
+          return { ok: false, field: prefix + key, error: prefix + key + ': expected valid Unicode text, got a lone UTF-16 surrogate' };
         }
       }
       return null;
@@ -287,7 +279,7 @@
     try { res = JSON.parse(fns.setState(json)); } catch (e) { return { ok: false, field: '', error: 'invalid reply from attnlab_set_state: ' + e.message }; }
     if (res && res.ok === true) {
       var state = res.state || rawGetState();
-      writeHash(state);
+      writeHash();
       return { ok: true, state: state };
     }
     var out = { ok: false, field: (res && typeof res.field === 'string') ? res.field : '', error: (res && res.error) ? String(res.error) : 'refused' };
@@ -322,147 +314,24 @@
   window.attentionLab = api;
 
   // ---------------------------------------------------------------------------------------
-  // URL state (location.hash)
+  // URL state (location.hash). The lab reads and writes links itself (api/url_state.cpp: each
+  // value by its field's kind); this code only moves the text between it and the address bar.
   var hashEnabled = false;   // written only after the link state has been applied
   var lastHash = null;
-  var trainDefaults = null;  // state.train before the link was applied: only changes go to the hash
 
-  function formatValue(v) {
-    if (typeof v === 'boolean') return v ? '1' : '0';
-    return String(v);
-  }
-
-  function writeHash(state) {
-    if (!hashEnabled || !state || typeof state !== 'object') return;
-    var parts = [], seen = {};
-    function add(k) {
-      var v = state[k];
-      if (seen[k] || v === null || v === undefined || typeof v === 'object') return;
-      seen[k] = true;
-      parts.push(encodeURIComponent(k) + '=' + encodeURIComponent(formatValue(v)));
-    }
-    var i;
-    for (i = 0; i < FIELD_ORDER.length; i++) if (FIELD_ORDER[i] in state) add(FIELD_ORDER[i]);
-    for (var k in state) if (Object.prototype.hasOwnProperty.call(state, k)) add(k);
-    // The training settings that differ from the defaults, as train.<field>.
-    var tr = state.train;
-    if (tr && typeof tr === 'object' && trainDefaults) {
-      for (var f in tr) {
-        if (!Object.prototype.hasOwnProperty.call(tr, f)) continue;
-        var v = tr[f];
-        if (v === null || typeof v === 'object' || v === trainDefaults[f]) continue;
-        parts.push(encodeURIComponent(TRAIN_PREFIX + f) + '=' + encodeURIComponent(formatValue(v)));
-      }
-    }
-    var hash = '#' + parts.join('&');
-    if (hash === lastHash && location.hash === hash) return;
+  function writeHash() {
+    if (!hashEnabled) return;
+    var hash = fns.getLink();
+    if (!hash || (hash === lastHash && location.hash === hash)) return;
     lastHash = hash;
     try { history.replaceState(history.state, '', hash); } catch (e) { /* sandboxed frame: no URL state */ }
   }
 
-  // Splits the hash into raw (still encoded) pairs; decoding errors are reported per field.
-  function parseHash(hash) {
-    var out = { values: {}, errors: [], keys: [] };
-    hash = (hash || '').replace(/^#/, '');
-    if (!hash) return out;
-    var pairs = hash.split('&');
-    for (var i = 0; i < pairs.length; i++) {
-      if (!pairs[i]) continue;
-      var eq = pairs[i].indexOf('=');
-      var rawKey = eq < 0 ? pairs[i] : pairs[i].slice(0, eq);
-      var rawVal = eq < 0 ? '' : pairs[i].slice(eq + 1);
-      var key, val;
-      try { key = decodeURIComponent(rawKey.replace(/\+/g, ' ')); } catch (e) { out.errors.push({ field: rawKey, error: 'malformed parameter name' }); continue; }
-      try { val = decodeURIComponent(rawVal.replace(/\+/g, ' ')); } catch (e2) { out.errors.push({ field: key, error: 'malformed percent-encoding in the link' }); continue; }
-      if (!(key in out.values)) out.keys.push(key);
-      out.values[key] = val;
-    }
-    return out;
-  }
-
-  var NUMBER_RE = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
-  // Converts a text value to the type the state uses for that field; values that cannot be
-  // converted stay strings, so the lab refuses them with its own message.
-  function typed(text, example) {
-    if (typeof example === 'number') {
-      if (NUMBER_RE.test(text)) return Number(text);
-      if (/^\s*(nan|[+-]?inf(inity)?)\s*$/i.test(text)) return null;  // refused as invalid number
-      return text;
-    }
-    if (typeof example === 'boolean') {
-      var l = text.trim().toLowerCase();
-      if (l === '1' || l === 'true' || l === 'yes' || l === 'on') return true;
-      if (l === '0' || l === 'false' || l === 'no' || l === 'off') return false;
-      return text;
-    }
-    return text;
-  }
-
-  // Applies the link state: everything at once if possible, otherwise field by field,
-  // collecting the refusals. Returns the list of {field, error}.
+  // Applies a link: every field the lab accepts; the others are listed in a notice and on the
+  // console. Returns the list of {field, error}.
   function applyLinkState(hash, isInitial) {
-    var parsed = parseHash(hash);
-    var current = rawGetState();
-    var errors = parsed.errors.slice();
-    var values = {}, keys = [];
-    for (var i = 0; i < parsed.keys.length; i++) {
-      var k = parsed.keys[i];
-      if (k.indexOf(TRAIN_PREFIX) === 0) {  // train.lr=0.03: a field of the nested train object
-        var sub = k.slice(TRAIN_PREFIX.length), tr = current.train;
-        if (!tr || typeof tr !== 'object' || !Object.prototype.hasOwnProperty.call(tr, sub) || (tr[sub] !== null && typeof tr[sub] === 'object')) {
-          errors.push({ field: k, error: 'unknown parameter' });
-          continue;
-        }
-        values[k] = typed(parsed.values[k], tr[sub]);
-        keys.push(k);
-        continue;
-      }
-      if (!Object.prototype.hasOwnProperty.call(current, k) || (current[k] !== null && typeof current[k] === 'object')) {
-        errors.push({ field: k, error: 'unknown parameter' });
-        continue;
-      }
-      values[k] = typed(parsed.values[k], current[k]);
-      keys.push(k);
-    }
-    var langFromLink = false;
-    for (var e = 0; e < parsed.errors.length; e++) if (parsed.errors[e].field === 'lang') langFromLink = true;
-    if (isInitial && !('lang' in values) && !langFromLink && Object.prototype.hasOwnProperty.call(current, 'lang')) {
-      values.lang = browserLang();
-      keys.push('lang');
-    }
-    // Flat link keys to a state patch: train.<field> goes into the nested train object.
-    function patchOf(names) {
-      var p = {};
-      for (var m = 0; m < names.length; m++) {
-        var name = names[m];
-        if (name.indexOf(TRAIN_PREFIX) === 0) (p.train = p.train || {})[name.slice(TRAIN_PREFIX.length)] = values[name];
-        else p[name] = values[name];
-      }
-      return p;
-    }
-    if (keys.length) {
-      var all = rawSetState(patchOf(keys));
-      if (!all.ok) {
-        var ordered = APPLY_ORDER.filter(function (f) { return f in values; });
-        for (var j = 0; j < keys.length; j++) if (ordered.indexOf(keys[j]) < 0) ordered.push(keys[j]);
-        // Two passes: a field refused in the first one may depend on one applied after it.
-        var lastRefused = null, refused = [];
-        for (var pass = 0; pass < 2; pass++) {
-          var todo = pass === 0 ? ordered : refused.map(function (x) { return x.key; });
-          refused = [];
-          lastRefused = null;
-          for (var n = 0; n < todo.length; n++) {
-            var one = patchOf([todo[n]]);
-            var r = rawSetState(one);
-            if (!r.ok) { refused.push({ key: todo[n], field: r.field || todo[n], error: r.error }); lastRefused = one; }
-          }
-          if (!refused.length) break;
-        }
-        for (var q = 0; q < refused.length; q++) errors.push({ field: refused[q].field, error: refused[q].error });
-        // The lab shows its last refusal in the canvas; make sure that refusal is the last call.
-        if (lastRefused) rawSetState(lastRefused);
-      }
-    }
+    var res = parseJSON(fns.applyLink(hash || '', isInitial ? browserLang() : ''), 'attnlab_apply_link');
+    var errors = (res && res.errors) || [];
     if (errors.length) {
       var lines = errors.map(function (x) { return (x.field || '?') + ': ' + x.error; });
       console.warn('Attention Lab: link parameters not applied: ' + lines.join('; '));
@@ -477,7 +346,7 @@
     if (status !== 'ready') return;
     var state;
     try { state = typeof json === 'string' ? JSON.parse(json) : rawGetState(); } catch (e) { state = rawGetState(); }
-    writeHash(state);
+    writeHash();
     if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
     postToParent({ type: 'attentionLab:change', state: state });
     var ls = listeners.slice();
@@ -533,13 +402,14 @@
         train: Module.cwrap('attnlab_train', 'string', ['number']),
         getTraining: Module.cwrap('attnlab_get_training', 'string', []),
         getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
-        runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string'])
+        runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
+        applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
+        getLink: Module.cwrap('attnlab_get_link', 'string', [])
       };
-      var initial = rawGetState();  // fails loudly here if the exports are missing
-      trainDefaults = (initial.train && typeof initial.train === 'object') ? initial.train : null;
+      rawGetState();  // fails loudly here if the exports are missing
       hashEnabled = true;
       applyLinkState(location.hash, true);
-      writeHash(rawGetState());
+      writeHash();
     } catch (e) {
       fail(e);
       return;
@@ -724,7 +594,7 @@
     window.addEventListener('hashchange', function () {
       if (status !== 'ready' || location.hash === lastHash) return;
       applyLinkState(location.hash, false);
-      writeHash(rawGetState());
+      writeHash();
     });
     window.addEventListener('error', function (ev) {
       var isWasmError = typeof WebAssembly.RuntimeError === 'function' && ev.error instanceof WebAssembly.RuntimeError;

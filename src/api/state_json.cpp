@@ -20,131 +20,52 @@ PatchResult Refuse(const LabState& current, ApiError code, std::string field, st
   return r;
 }
 
-std::string Describe(const Json& v) {
-  std::string s = v.dump();
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
+// One JSON value into one table row; a refusal (naming the field as `shown`) otherwise.
+template <class C>
+std::optional<PatchResult> ApplyRow(const LabState& current, const Field<C>& f, C& target,
+                                    const Json& v, const std::string& shown) {
+  std::string message;
+  const FieldStatus s = ApplyJsonField(f, target, v, shown, &message);
+  if (s == FieldStatus::kOk) return std::nullopt;
+  PatchResult r = Refuse(current, s == FieldStatus::kWrongType ? ApiError::kWrongType : ApiError::kBadValue,
+                         shown, message);
+  r.rule = f.rule;
+  r.got = DescribeJson(v);
+  return r;
 }
 
-// Reads an integer-valued JSON number in [lo, hi]; false (and a message) otherwise.
-bool ReadInteger(const Json& v, const char* field, double lo, double hi, double* out,
-                 std::string* message) {
-  std::ostringstream m;
-  m << field << " must be an integer between " << static_cast<long long>(lo) << " and "
-    << static_cast<long long>(hi) << " (got " << Describe(v) << ")";
-  if (!v.is_number()) { *message = m.str(); return false; }
-  const double x = v.get<double>();
-  if (!std::isfinite(x) || x != std::floor(x) || x < lo || x > hi) { *message = m.str(); return false; }
-  *out = x;
-  return true;
+PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
+  return Refuse(current, ApiError::kUnknownField, shown, shown + ": unknown field (expected one of " + names + ")");
 }
 
-// ---- the nested `train` object ----------------------------------------------------------
-
-std::string FormatNumber(double x) {
-  std::ostringstream o;
-  o.precision(17);
-  o << x;
-  // The shortest text that reads back as the same double.
-  for (int p = 1; p <= 17; ++p) {
-    std::ostringstream t;
-    t.precision(p);
-    t << x;
-    if (std::stod(t.str()) == x) return t.str();
-  }
-  return o.str();
-}
-
-Json TrainStateToJson(const TrainState& t) {
-  const TrainConfig& c = t.config;
-  return Json{{"task", TaskName(c.task)},        {"length", c.length},
-              {"optimizer", OptimizerName(c.optimizer)}, {"lr", c.lr},
-              {"batch", c.batch},                {"seed", c.seed},
-              {"normalizer", NormalizerName(c.normalizer)}, {"scaled", c.scaled},
-              {"dModel", c.d_model},             {"dK", c.d_k},
-              {"dV", c.d_v},                     {"heads", c.heads},
-              {"causal", c.causal},              {"example", c.example},
-              {"compare", t.compare},            {"play", t.play},
-              {"speed", t.speed},                {"query", t.query}};
-}
-
-// Applies the `train` object of a patch to `next.train`. "" on success, else the refusal.
+// Applies the `train` object of a patch to `next.train`.
 PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json& patch) {
-  auto refuse = [&](ApiError code, const std::string& key, const std::string& message) {
-    return Refuse(current, code, "train." + key, "train." + message);
-  };
   if (!patch.is_object())
-    return Refuse(current, ApiError::kWrongType, "train", "train must be an object, e.g. {\"lr\": 0.01} (got " + Describe(patch) + ")");
+    return Refuse(current, ApiError::kWrongType, "train",
+                  "train: expected an object such as {\"lr\": 0.01}, got " + DescribeJson(patch));
   TrainState& t = next.train;
   TrainConfig& c = t.config;
   bool example_given = false, query_given = false;
-  std::string msg;
   for (const auto& [key, v] : patch.items()) {
-    double x = 0;
-    const std::string name = "train." + key;
-    if (key == "task") {
-      if (!v.is_string() || !ParseTask(v.get<std::string>(), &c.task))
-        return refuse(ApiError::kBadValue, key, "task must be one of previous, reverse, verb_object, max (got " + Describe(v) + ")");
-    } else if (key == "length") {
-      if (!ReadInteger(v, name.c_str(), kMinLength, kMaxLength, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.length = static_cast<int>(x);
-    } else if (key == "optimizer") {
-      if (!v.is_string() || !ParseOptimizer(v.get<std::string>(), &c.optimizer))
-        return refuse(ApiError::kBadValue, key, "optimizer must be \"adam\" or \"sgd\" (got " + Describe(v) + ")");
-    } else if (key == "lr") {
-      if (!v.is_number()) return refuse(ApiError::kWrongType, key, "lr must be a number (got " + Describe(v) + ")");
-      const double lr = v.get<double>();
-      if (!std::isfinite(lr) || lr <= 0 || lr > kMaxLearningRate)
-        return refuse(ApiError::kBadValue, key, "lr must be a number > 0 and <= " + FormatNumber(kMaxLearningRate) + " (got " + Describe(v) + ")");
-      c.lr = lr;
-    } else if (key == "batch") {
-      if (!ReadInteger(v, name.c_str(), 1, kMaxBatch, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.batch = static_cast<int>(x);
-    } else if (key == "seed") {
-      if (!ReadInteger(v, name.c_str(), 0, static_cast<double>(kMaxSeed), &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.seed = static_cast<std::uint64_t>(x);
-    } else if (key == "normalizer") {
-      if (!v.is_string() || !ParseNormalizer(v.get<std::string>(), &c.normalizer))
-        return refuse(ApiError::kBadValue, key,
-                      "normalizer must be one of softmax, sparsemax, relunorm, sigmoid, none, hardmax (got " + Describe(v) + ")");
-    } else if (key == "scaled" || key == "causal" || key == "play") {
-      if (!v.is_boolean()) return refuse(ApiError::kWrongType, key, key + " must be true or false (got " + Describe(v) + ")");
-      (key == "scaled" ? c.scaled : key == "causal" ? c.causal : t.play) = v.get<bool>();
-    } else if (key == "dModel") {
-      if (!ReadInteger(v, name.c_str(), 2, kMaxTrainDModel, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.d_model = static_cast<int>(x);
-    } else if (key == "dK") {
-      if (!ReadInteger(v, name.c_str(), 1, kMaxTrainDk, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.d_k = static_cast<int>(x);
-    } else if (key == "dV") {
-      if (!ReadInteger(v, name.c_str(), 1, kMaxTrainDv, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.d_v = static_cast<int>(x);
-    } else if (key == "heads") {
-      if (!ReadInteger(v, name.c_str(), kMinHeads, kMaxHeads, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      c.heads = static_cast<int>(x);
-    } else if (key == "example") {
-      if (!v.is_string()) return refuse(ApiError::kWrongType, key, "example must be a string (got " + Describe(v) + ")");
-      c.example = v.get<std::string>();
-      example_given = true;
-    } else if (key == "compare") {
-      if (!v.is_string()) return refuse(ApiError::kWrongType, key, "compare must be a string (got " + Describe(v) + ")");
-      t.compare = v.get<std::string>();
-    } else if (key == "speed") {
-      if (!ReadInteger(v, name.c_str(), 0, kMaxSpeed, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      t.speed = static_cast<int>(x);
-    } else if (key == "query") {
-      if (!ReadInteger(v, name.c_str(), -1, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, name, msg);
-      t.query = static_cast<int>(x);
-      query_given = true;
+    const std::string shown = "train." + key;
+    std::optional<PatchResult> refused;
+    if (const Field<TrainConfig>* f = FindField(TrainFields(), key)) {
+      refused = ApplyRow(current, *f, c, v, shown);
+    } else if (const Field<TrainState>* g = FindField(TrainStateFields(), key)) {
+      refused = ApplyRow(current, *g, t, v, shown);
     } else {
-      return Refuse(current, ApiError::kUnknownField, name, "unknown field \"train." + key + "\"");
+      return UnknownField(current, shown, FieldNames(TrainFields()) + ", " + FieldNames(TrainStateFields()));
     }
+    if (refused) return *refused;
+    example_given = example_given || key == "example";
+    query_given = query_given || key == "query";
   }
   const TrainConfig& before = current.train.config;
   // Another task (or length) without an example: back to that task's own default example.
   if (!example_given && (c.task != before.task || c.length != before.length)) c.example.clear();
-  // Another example without a query: the automatic query again.
-  if (!query_given && c.example != before.example) t.query = -1;
+  // Another example (or task, or length) without a query: the automatic query again.
+  if (!query_given && (c.example != before.example || c.task != before.task || c.length != before.length))
+    t.query = -1;
   const TrainError e = ValidateTrainConfig(c);
   if (!e.ok()) return Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
   if (!t.compare.empty()) {
@@ -160,8 +81,8 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     const std::string text = c.example.empty() ? task.default_example : c.example;
     if (LabelExample(task, text, &ex, &error) && t.query >= static_cast<int>(ex.tokens.size()))
       return Refuse(current, ApiError::kBadValue, "train.query",
-                    "train.query must be -1 (automatic) or a token index of the example (it has " +
-                        std::to_string(ex.tokens.size()) + " tokens)");
+                    "train.query: expected -1 (automatic) or a token index of the example from 0 to " +
+                        std::to_string(ex.tokens.size() - 1) + ", got " + std::to_string(t.query));
   }
   PatchResult r;
   r.state = next;
@@ -170,54 +91,62 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
 
 }  // namespace
 
-bool SameTrainConfig(const TrainConfig& a, const TrainConfig& b) {
-  return a.task == b.task && a.length == b.length && a.optimizer == b.optimizer && a.lr == b.lr &&
-         a.batch == b.batch && a.seed == b.seed && a.normalizer == b.normalizer && a.scaled == b.scaled &&
-         a.d_model == b.d_model && a.d_k == b.d_k && a.d_v == b.d_v && a.heads == b.heads &&
-         a.causal == b.causal && a.example == b.example;
+const FieldTable<LabState>& StateFields() {
+  using S = LabState;
+  static const FieldTable<S> table = {
+      NameTextField<S>("lang", &S::lang, {"en", "ru"}, "the interface language"),
+      NameTextField<S>("view", &S::view,
+                       {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
+                       "the panel in front (a course page opens the lab on its topic)"),
+  };
+  return table;
+}
+
+const FieldTable<TrainState>& TrainStateFields() {
+  using T = TrainState;
+  static const FieldTable<T> table = {
+      TextField<T>("compare", &T::compare,
+                   "run B = run A with one change: \"\", \"scaled\", \"normalizer:<name>\", "
+                   "\"optimizer:<name>\", \"lr:<number>\" or \"dK:<integer>\""),
+      BooleanField<T>("play", &T::play, "training runs in the page's frames"),
+      IntegerField<T>("speed", &T::speed, 0, kMaxSpeed,
+                      "steps per frame while playing; 0 = as many as fit the frame's time budget"),
+      IntegerField<T>("query", &T::query, -1, kMaxTokens - 1,
+                      "the example's query row the panels explain; -1 = automatic"),
+  };
+  return table;
 }
 
 bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error) {
   error->clear();
   if (compare.empty()) return false;
   *b = a;
-  const std::size_t colon = compare.find(':');
-  const std::string what = compare.substr(0, colon);
-  const std::string value = colon == std::string::npos ? std::string() : compare.substr(colon + 1);
-  const std::string usage =
-      "compare must be \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", \"lr:<number>\" or "
-      "\"dK:<integer>\" (got \"" + (compare.size() > 40 ? compare.substr(0, 37) + "..." : compare) + "\")";
-  auto number = [&](double* out) {
-    if (value.empty() || value.size() > 32) return false;
-    for (char ch : value)
-      if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == 'E' || ch == '-' || ch == '+'))
-        return false;
-    char* end = nullptr;
-    *out = std::strtod(value.c_str(), &end);
-    return end && *end == '\0' && std::isfinite(*out);
-  };
-  double x = 0;
   if (compare == "scaled") {
     b->scaled = !a.scaled;
-  } else if (what == "normalizer" && colon != std::string::npos) {
-    if (!ParseNormalizer(value, &b->normalizer)) { *error = "train.compare: unknown normalizer \"" + value + "\""; return false; }
-  } else if (what == "optimizer" && colon != std::string::npos) {
-    if (!ParseOptimizer(value, &b->optimizer)) { *error = "train.compare: unknown optimizer \"" + value + "\""; return false; }
-  } else if (what == "lr" && colon != std::string::npos) {
-    if (!number(&x) || x <= 0 || x > kMaxLearningRate) {
-      *error = "train.compare: the learning rate must be a number > 0 and <= " + FormatNumber(kMaxLearningRate);
-      return false;
-    }
-    b->lr = x;
-  } else if (what == "dK" && colon != std::string::npos) {
-    if (!number(&x) || x != std::floor(x) || x < 1 || x > kMaxTrainDk) {
-      *error = "train.compare: d_k must be an integer between 1 and " + std::to_string(kMaxTrainDk);
-      return false;
-    }
-    b->d_k = static_cast<int>(x);
   } else {
-    *error = "train." + usage;
-    return false;
+    // "<field>:<value>" for one of the fields run B may change; the value is read by that
+    // field's row of TrainFields(), as if it came in JSON.
+    const std::size_t colon = compare.find(':');
+    const std::string what = compare.substr(0, colon);
+    const std::string text = colon == std::string::npos ? std::string() : compare.substr(colon + 1);
+    const Field<TrainConfig>* f = FindField(TrainFields(), what);
+    const bool allowed = colon != std::string::npos &&
+                         (what == "normalizer" || what == "optimizer" || what == "lr" || what == "dK");
+    if (!f || !allowed) {
+      *error = "train.compare: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", "
+               "\"lr:<number>\" or \"dK:<integer>\", got " + DescribeJson(compare);
+      return false;
+    }
+    Json value = text;
+    if (f->rule.kind != FieldKind::kName) {  // a number: strictly the whole text, finite
+      char* end = nullptr;
+      const double x = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+      if (!text.empty() && end && *end == '\0' && std::isfinite(x)) value = x;
+    }
+    if (ApplyJsonField(*f, *b, value, what, error) != FieldStatus::kOk) {
+      *error = "train.compare: " + *error;
+      return false;
+    }
   }
   const TrainError e = ValidateTrainConfig(*b);
   if (!e.ok()) { *error = "train.compare: run B would be refused: " + e.message; return false; }
@@ -225,17 +154,14 @@ bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig
 }
 
 Json StateToJson(const LabState& s) {
-  const LabConfig& c = s.config;
-  return Json{{"sentence", c.sentence},     {"query", c.query},
-              {"projection", ProjectionName(c.projection)},
-              {"temperature", c.temperature}, {"scaled", c.scaled},
-              {"dModel", c.d_model},        {"dK", c.d_k},
-              {"seed", c.seed},             {"positional", c.positional},
-              {"heads", c.heads},           {"head", c.head},
-              {"normalizer", NormalizerName(c.normalizer)},
-              {"causal", c.causal},         {"dV", c.d_v},
-              {"target", c.target},         {"lang", s.lang},
-              {"view", s.view},             {"train", TrainStateToJson(s.train)}};
+  Json out = Json::object();
+  FieldsToJson(LabFields(), s.config, out);
+  FieldsToJson(StateFields(), s, out);
+  Json train = Json::object();
+  FieldsToJson(TrainFields(), s.train.config, train);
+  FieldsToJson(TrainStateFields(), s.train, train);
+  out["train"] = std::move(train);
+  return out;
 }
 
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
@@ -244,67 +170,22 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
   LabState next = current;
   LabConfig& c = next.config;
   bool query_given = false, head_given = false, target_given = false;
-  std::string msg;
   for (const auto& [key, v] : patch.items()) {
-    double x = 0;
-    if (key == "sentence") {
-      if (!v.is_string()) return Refuse(current, ApiError::kWrongType, key, "sentence must be a string (got " + Describe(v) + ")");
-      c.sentence = v.get<std::string>();
-    } else if (key == "query") {
-      if (!ReadInteger(v, "query", 0, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kWrongType, key, msg);
-      c.query = static_cast<int>(x);
-      query_given = true;
-    } else if (key == "projection") {
-      if (!v.is_string() || !ParseProjection(v.get<std::string>(), &c.projection))
-        return Refuse(current, ApiError::kBadValue, key, "projection must be \"identity\" or \"random\" (got " + Describe(v) + ")");
-    } else if (key == "temperature") {
-      if (!v.is_number())
-        return Refuse(current, ApiError::kWrongType, key, "temperature must be a number (got " + Describe(v) + ")");
-      c.temperature = v.get<double>();
-    } else if (key == "scaled" || key == "positional" || key == "causal") {
-      if (!v.is_boolean()) return Refuse(current, ApiError::kWrongType, key, key + " must be true or false (got " + Describe(v) + ")");
-      (key == "scaled" ? c.scaled : key == "positional" ? c.positional : c.causal) = v.get<bool>();
-    } else if (key == "heads") {
-      if (!ReadInteger(v, "heads", kMinHeads, kMaxHeads, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      c.heads = static_cast<int>(x);
-    } else if (key == "head") {
-      if (!ReadInteger(v, "head", 0, kMaxHeads - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      c.head = static_cast<int>(x);
-      head_given = true;
-    } else if (key == "normalizer") {
-      if (!v.is_string() || !ParseNormalizer(v.get<std::string>(), &c.normalizer))
-        return Refuse(current, ApiError::kBadValue, key,
-                      "normalizer must be one of softmax, sparsemax, relunorm, sigmoid, none, hardmax (got " +
-                          Describe(v) + ")");
-    } else if (key == "dModel" || key == "dK" || key == "dV") {
-      if (!ReadInteger(v, key.c_str(), kMinDim, kMaxDim, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      (key == "dModel" ? c.d_model : key == "dK" ? c.d_k : c.d_v) = static_cast<int>(x);
-    } else if (key == "target") {
-      if (!ReadInteger(v, "target", -1, kMaxTokens - 1, &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      c.target = static_cast<int>(x);
-      target_given = true;
-    } else if (key == "seed") {
-      if (!ReadInteger(v, "seed", 0, static_cast<double>(kMaxSeed), &x, &msg)) return Refuse(current, ApiError::kBadValue, key, msg);
-      c.seed = static_cast<std::uint64_t>(x);
-    } else if (key == "lang") {
-      if (!v.is_string() || (v != "en" && v != "ru"))
-        return Refuse(current, ApiError::kBadValue, key, "lang must be \"en\" or \"ru\" (got " + Describe(v) + ")");
-      next.lang = v.get<std::string>();
-    } else if (key == "view") {
-      static const char* kViews[] = {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"};
-      bool known = false;
-      for (const char* name : kViews) known = known || (v.is_string() && v == name);
-      if (!known)
-        return Refuse(current, ApiError::kBadValue, key,
-                      "view must be one of sentence, steps, weights, vectors, information, training, normalization (got " +
-                          Describe(v) + ")");
-      next.view = v.get<std::string>();
-    } else if (key == "train") {
+    std::optional<PatchResult> refused;
+    if (key == "train") {
       PatchResult r = ApplyTrainPatch(current, next, v);
       if (!r.ok) return r;
+    } else if (const Field<LabConfig>* f = FindField(LabFields(), key)) {
+      refused = ApplyRow(current, *f, c, v, key);
+    } else if (const Field<LabState>* g = FindField(StateFields(), key)) {
+      refused = ApplyRow(current, *g, next, v, key);
     } else {
-      return Refuse(current, ApiError::kUnknownField, key, "unknown field \"" + key + "\"");
+      return UnknownField(current, key, FieldNames(LabFields()) + ", " + FieldNames(StateFields()) + ", train");
     }
+    if (refused) return *refused;
+    query_given = query_given || key == "query";
+    head_given = head_given || key == "head";
+    target_given = target_given || key == "target";
   }
   // A new sentence without a query: keep the query word's position when it still exists.
   if (!query_given && c.sentence != current.config.sentence) {

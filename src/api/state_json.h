@@ -4,8 +4,10 @@
 
 #include "engine/lab.h"
 #include "engine/train.h"
+#include "api/fields_json.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,13 +41,15 @@ struct LabState {
                               // open the lab on its topic)
 };
 
+// The state's own rows, beside the engine's LabFields() and TrainFields(): lang and view, and the
+// training panel's compare, play, speed and query.
+const FieldTable<LabState>& StateFields();
+const FieldTable<TrainState>& TrainStateFields();
+
 // Run B's configuration: `a` with the change `compare` names. False (and an English message)
 // when `compare` is malformed or gives a configuration ValidateTrainConfig refuses; `compare`
 // "" gives false with an empty message (there is no run B).
 bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error);
-
-// True when two training configurations would train differently (every field of TrainConfig).
-bool SameTrainConfig(const TrainConfig& a, const TrainConfig& b);
 
 // Why a state change was refused. `code` is the engine's when the engine refused it.
 enum class ApiError { kNone, kMalformedJson, kNotAnObject, kUnknownField, kWrongType, kBadValue, kEngine };
@@ -55,18 +59,20 @@ struct PatchResult {
   LabState state;           // the new state when ok, the unchanged one otherwise
   ApiError api_error = ApiError::kNone;
   LabError engine_error;    // set when api_error == kEngine
-  std::string field;        // the field at fault ("" for malformed JSON)
-  std::string message;      // English, one line
+  std::string field;        // the field at fault as the user wrote it ("train.lr"; "" for
+                            // malformed JSON)
+  std::string message;      // English, one line: "<field>: expected <what>, got <what came>"
+  std::optional<FieldRule> rule;  // when a table's rule refused the value (for translations)
+  std::string got;                // that value, described
 };
 
 Json StateToJson(const LabState& state);
 
-// Applies the fields present in `patch` to `current` and validates the result with the engine.
-// Field names: sentence, query, projection, temperature, scaled, dModel, dK, seed, positional,
-// heads, head, normalizer, causal, dV, target, lang, view, and train (a partial object: task,
-// length, optimizer, lr, batch, seed, normalizer, scaled, dModel, dK, dV, heads, causal,
-// example, compare, play, query; a refusal names the field as "train.lr"). An unknown field, a wrong type (null counts as wrong: JSON has no NaN) or an invalid
-// value refuses the whole patch. When the sentence changes and no query is given, the query is
+// Applies the fields present in `patch` to `current`: each through its table row (LabFields,
+// StateFields; `train` is a partial object over TrainFields and TrainStateFields, refusals name
+// its fields "train.lr"), then the engine's ValidateConfig / ValidateTrainConfig for what
+// depends on several fields. An unknown field, a wrong type (null counts as wrong: JSON has no
+// NaN) or an invalid value refuses the whole patch. When the sentence changes and no query is given, the query is
 // kept if it still exists and moved to the last token otherwise; likewise the chosen head when
 // the number of heads shrinks.
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch);

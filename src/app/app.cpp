@@ -151,15 +151,21 @@ void TrainSteps(AppState& s, int steps) {
   RefreshViews(s);
 }
 
-// The attention settings (everything but training, language and view) are the same.
-static bool SameLabConfig(const attn::api::LabState& a, const attn::api::LabState& b) {
-  Json ja = attn::api::StateToJson(a), jb = attn::api::StateToJson(b);
-  for (const char* k : {"train", "lang", "view"}) {
-    ja.erase(k);
-    jb.erase(k);
-  }
-  return ja == jb;
+namespace {
+
+// True when `a` and `b` give the same LabResult: every row of the lab's settings table is equal
+// (training, language and view are not in it).
+bool SameAttentionSettings(const attn::api::LabState& a, const attn::api::LabState& b) {
+  return attn::SameFields(attn::LabFields(), a.config, b.config);
 }
+
+// True when runs A and B would train the same way: play, speed and query change only how the
+// runs are stepped and shown, not what they learn.
+bool SameTrainingSettings(const attn::api::TrainState& a, const attn::api::TrainState& b) {
+  return attn::SameFields(attn::TrainFields(), a.config, b.config) && a.compare == b.compare;
+}
+
+}  // namespace
 
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
@@ -172,7 +178,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   // Validated input that the maths still refuses (e.g. overflowing scores) is refused too:
   // the panels always draw a finished, valid result. A patch that leaves the attention settings
   // as they were (training, language, view) keeps the result, and the weights the learner dragged.
-  const bool lab_changed = !SameLabConfig(s.lab, r.state);
+  const bool lab_changed = !SameAttentionSettings(s.lab, r.state);
   attn::LabResult result = lab_changed ? attn::ComputeLab(r.state.config) : attn::LabResult{};
   if (lab_changed && !result.error.ok()) {
     r.ok = false;
@@ -187,9 +193,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   }
   // New training settings start the runs again (built first: a refusal keeps the old runs).
   // A new interface language changes the default example, but only before anything is trained.
-  const attn::api::TrainState& old_train = s.lab.train;
-  const bool train_changed = !attn::api::SameTrainConfig(old_train.config, r.state.train.config) ||
-                             old_train.compare != r.state.train.compare;
+  const bool train_changed = !SameTrainingSettings(s.lab.train, r.state.train);
   const bool lang_example = r.state.lang != s.lab.lang && r.state.train.config.example.empty() &&
                             s.training.a.trainer.step() == 0;
   const bool rebuild = train_changed || lang_example || !s.training.a.trainer.ready();
@@ -382,8 +386,8 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
 std::string TrainJson(AppState& s, double steps) {
   if (!std::isfinite(steps) || steps != std::floor(steps) || steps < 0 || steps > kMaxApiSteps)
     return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
-                                {"error", "steps must be an integer between 0 and " + std::to_string(kMaxApiSteps) +
-                                              " (call train() again for more)"}});
+                                {"error", "steps: expected an integer from 0 to " + std::to_string(kMaxApiSteps) +
+                                              " (call train() again for more), got " + attn::FormatShortest(steps)}});
   TrainSteps(s, static_cast<int>(steps));
   const AppState::Training& t = s.training;
   Json out = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);

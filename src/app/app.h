@@ -1,6 +1,8 @@
 // The application's state and the only ways to change it. The UI panels read `AppState` and
 // write settings through ApplyPatch() (the same path as the page API and URL state), so that
 // every change is validated by the engine once, in one place.
+// No ImGui, SDL or GL here (library attn_app, tested by tests/app): how things are shown
+// (hover, tabs, text size, plot toggles) is the UI's own state, ui::UiState in src/ui/ui.h.
 #pragma once
 
 #include "api/state_json.h"
@@ -21,7 +23,9 @@ struct AppState {
   attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
-  // apart from lab.config.sentence, so the learner can go on typing.
+  // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not
+  // the UI, because ApplyPatch decides when it changes: a sentence set any other way (setState,
+  // the URL, a token click) replaces it; typing in the box (Source::kSentenceBox) does not.
   std::string sentence_edit;
 
   // The last refusal (from the text box, a control, setState or the URL), shown until the next
@@ -60,15 +64,14 @@ struct AppState {
     TrainRun a, b;
     bool compare = false;        // run B exists
     int query = 0;               // lab.train.query resolved against the example (-1: automatic)
-    std::string example_edit;    // the example box (may hold text the engine refused)
+    std::string example_edit;    // the example box (may hold text the engine refused); like
+                                 // sentence_edit, replaced by ApplyPatch unless typed in the box
     std::string example_error;   // the last refusal of the example box, shown under it
     int frame_steps = 0;         // steps run in the last frame, and the time they took (ms)
     double frame_ms = 0;
     bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
     int run_from = 0, run_to = 0; // a long run ("+500 steps") from step run_from to run_to, in
                                   // frames, with a progress bar; run_to = 0: none
-    bool log_loss = true;        // the loss curve on a log scale
-    int bp_head = 0;             // the head whose query row the backprop tables show
   } training;
 
   // The normalization panel's experiments (normexp.h): 1-3 are computed once when first shown;
@@ -87,30 +90,37 @@ struct AppState {
     attn::CurveExperiment curves;
     bool curves_started = false, curves_running = false;
     int curve_seeds = 3, curve_steps = 200;
-    int curve_metric = 0;                        // 0 loss, 1 accuracy, 2 attention on the right key
     std::string curves_error;
     attn::TrainConfig curves_base;               // the training settings the curves started from
   } normalization;
-
-  // Interface-only state.
-  int phone_tab = 0;          // which panel the phone layout shows
-  std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
-  int bring_frames = 0;       // frames left in which lab.view's tabs are being selected
-  int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
-  float ui_scale = 1.0f;      // 1 on a laptop; larger on a projector ("teacher mode")
 
   // Called with the state JSON after every accepted change (URL state, page listeners).
   std::function<void(const std::string&)> on_state_changed;
 };
 
+// Where a patch comes from: the two text boxes keep what the learner typed (and the example
+// box shows its own refusal); everything else replaces the boxes' text with the new state.
 enum class Source { kUi, kSentenceBox, kExampleBox, kApi };
 
+// The default state (attn::api::LabState{}), its result and training runs A (and B).
 void InitApp(AppState& s);
 
 // Applies a partial state (same fields as window.attentionLab.setState). On success recomputes
 // and notifies; on refusal keeps the previous state and records the message for the UI.
+// A patch that leaves the attention settings alone (training, play, language, view) keeps the
+// result and the dragged weights; a new training setting (not play, speed or query) starts the
+// runs again. ApplyPatchText is the page's setState: JSON text, refused with a message when
+// malformed.
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source = Source::kUi);
 attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text);
+
+// The state in a link (api/url_state.h does the reading and writing; link.cpp). ApplyLink
+// applies a location.hash through ApplyPatch: every field at once, or the ones the state
+// accepts; `fallback_lang` ("en"/"ru", or "") is used when the link names no language. The
+// refusals stay in the header. Returns {ok, errors: [{field, error}], state}. LinkText is the
+// hash for the current state (training fields only where they differ from the defaults).
+std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang);
+std::string LinkText(const AppState& s);
 
 // Drags weight `token` of scenario 1 to `value` (the engine keeps the weights on the simplex and
 // recomputes the information report for them); ClearCustomWeights returns to the query's own.

@@ -11,7 +11,6 @@
 #include "cli/raw_input.h"
 #include "engine/information.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -39,13 +38,6 @@ struct CollideInput {
 
 inline const char* const kCollideFields[] = {"values", "weights", "target", "minimizeTop"};
 
-// The shortest decimal that reads back as the same double.
-inline std::string ShortNumber(double x) {
-  char buf[32];
-  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
-}
-
 // Reads and checks the whole input. False with a one-line message (the field first) otherwise.
 inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* error) {
   using detail::Nested;
@@ -60,7 +52,7 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   // 1. an object with known fields, values, weights and target present
   if (!j.is_object())
     return fail("expected a JSON object {\"values\": ..., \"weights\": ..., \"target\": ...}, got " +
-                detail::TypeWord(j));
+                detail::Describe(j));
   for (const auto& item : j.items()) {
     bool known = false;
     for (const char* f : kCollideFields) known = known || item.key() == f;
@@ -96,28 +88,28 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   for (int i = 0; i < n; ++i) {
     const double x = j["weights"][static_cast<size_t>(i)].get<double>();
     if (x < -kNegativeWeightTol)
-      return fail("\"weights\": expected weights >= 0, got weights[" + str(i) + "] = " + ShortNumber(x));
+      return fail("\"weights\": expected weights >= 0, got weights[" + str(i) + "] = " + FormatShortest(x));
     w(i) = x > 0 ? x : 0.0;  // rounding below 0, and -0, read as 0
     sum += w(i);
   }
   if (!(std::abs(sum - 1) <= kWeightSumTol))
-    return fail("\"weights\": expected weights summing to 1 (within " + ShortNumber(kWeightSumTol) +
-                "), got a sum of " + ShortNumber(sum));
+    return fail("\"weights\": expected weights summing to 1 (within " + FormatShortest(kWeightSumTol) +
+                "), got a sum of " + FormatShortest(sum));
 
   // 4. target: an integer in [0, n)
   const Json& t = j["target"];
   const std::string expected_t = "a token index, an integer from 0 to " + str(n - 1) + " (n = " + str(n) + ")";
-  if (!t.is_number()) return fail("\"target\": expected " + expected_t + ", got " + detail::TypeWord(t));
+  if (!t.is_number()) return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t));
   const double tv = t.get<double>();  // integers up to 2^53 exactly; larger ones are out of range anyway
   if (t.is_number_float() && !(std::floor(tv) == tv))
-    return fail("\"target\": expected " + expected_t + ", got " + detail::TypeWord(t) + ", not an integer");
+    return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t) + ", not an integer");
   if (!(tv >= 0 && tv < n)) return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t));
 
   // 5. minimizeTop
   bool minimize_top = false;
   if (j.contains("minimizeTop")) {
     if (!j["minimizeTop"].is_boolean())
-      return fail("\"minimizeTop\": expected true or false, got " + detail::TypeWord(j["minimizeTop"]));
+      return fail("\"minimizeTop\": expected true or false, got " + detail::Describe(j["minimizeTop"]));
     minimize_top = j["minimizeTop"].get<bool>();
   }
 

@@ -10,12 +10,16 @@
 //   "k": expected m×d_k or h×m×d_k nested arrays of numbers, got a ragged array at k[1] (...)
 #pragma once
 
+#include "api/fields_json.h"
+#include "engine/common_fields.h"
 #include "engine/multihead.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,23 +45,33 @@ struct RawInput {
 inline const char* const kRawFields[] = {"q",     "k",           "v",          "mask",   "causal",
                                          "scale", "temperature", "normalizer", "dOutput"};
 
+// The attention settings of a raw input: the same rows as the lab's where they mean the same
+// (normalizer, causal); temperature and scale are free here (any finite scale, any temperature
+// > 0), since raw tensors come from anywhere.
+struct RawSettings {
+  bool causal = false;
+  Normalizer normalizer = Normalizer::kSoftmax;
+  double temperature = 1.0;
+  std::optional<double> scale;  // empty (null) = 1/sqrt(d_k)
+};
+
+inline const FieldTable<RawSettings>& RawSettingsFields() {
+  using R = RawSettings;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  static const FieldTable<R> table = {
+      CausalField<R>(&R::causal),
+      OptionalNumberField<R>("scale", &R::scale, -inf, inf, "the factor on q·k; null = 1/sqrt(d_k)"),
+      NumberField<R>("temperature", &R::temperature, 0, inf, /*min_open=*/true,
+                     "divides the scores before the normalizer"),
+      NormalizerField<R>(&R::normalizer),
+  };
+  return table;
+}
+
 namespace detail {
 
-// A JSON value shortened for a message, on one line, never throwing.
-inline std::string Describe(const Json& v) {
-  std::string s = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
-}
-
-inline std::string TypeWord(const Json& v) {
-  if (v.is_null()) return "null";
-  if (v.is_boolean()) return "a boolean (" + Describe(v) + ")";
-  if (v.is_number()) return "a number (" + Describe(v) + ")";
-  if (v.is_string()) return "a string (" + Describe(v) + ")";
-  if (v.is_object()) return "an object";
-  return "an array";
-}
+// A JSON value for a message: the one description every refusal uses (api::DescribeJson).
+inline std::string Describe(const Json& v) { return api::DescribeJson(v); }
 
 inline std::string Quoted(const std::string& field) { return "\"" + field + "\""; }
 
@@ -87,7 +101,7 @@ class NestedReader {
 
   bool Read(const Json& v, int min_rank, int max_rank, Nested* out, std::string* error) {
     error_ = error;
-    if (!v.is_array()) return Fail("got " + TypeWord(v));
+    if (!v.is_array()) return Fail("got " + Describe(v));
     // The shape, from the first element of each level.
     std::int64_t sizes[4] = {};
     int rank = 0;
@@ -118,13 +132,13 @@ class NestedReader {
     if (level == s.rank) {
       if (v.is_array())
         return Fail("got a ragged array" + at + " (an array where " + First(level) + " is a " + leaf_word + ")");
-      if (!leaf) return Fail("got " + TypeWord(v) + at);
+      if (!leaf) return Fail("got " + Describe(v) + at);
       if (!booleans_ && !std::isfinite(v.get<double>())) return Fail("got a non-finite number" + at);
       return true;
     }
     if (leaf)
       return Fail("got a ragged array" + at + " (a " + leaf_word + " where " + First(level) + " is an array)");
-    if (!v.is_array()) return Fail("got " + TypeWord(v) + at);
+    if (!v.is_array()) return Fail("got " + Describe(v) + at);
     if (static_cast<std::int64_t>(v.size()) != s.dims[level]) {
       return Fail("got a ragged array" + at + " (" + std::to_string(v.size()) +
                   (v.size() == 1 ? " entry, " : " entries, ") + First(level) + " has " +
@@ -195,7 +209,7 @@ inline bool ParseRawInput(const Json& j, bool need_grad, RawInput* in, std::stri
 
   // 1. an object with known fields, q, k, v present (and dOutput for backward)
   if (!j.is_object())
-    return fail("expected a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}, got " + detail::TypeWord(j));
+    return fail("expected a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}, got " + detail::Describe(j));
   for (const auto& item : j.items()) {
     bool known = false;
     for (const char* f : kRawFields) known = known || item.key() == f;
@@ -252,13 +266,19 @@ inline bool ParseRawInput(const Json& j, bool need_grad, RawInput* in, std::stri
                 ", d_v = " + str(dv) + " need " + str(numbers) + " numbers in and out, more than the limit " +
                 str(kMaxNumbers));
 
-  // 5. the settings
-  bool causal = false;
-  if (j.contains("causal")) {
-    if (!j["causal"].is_boolean())
-      return fail("\"causal\": expected true or false, got " + detail::TypeWord(j["causal"]));
-    causal = j["causal"].get<bool>();
+  // 5. the settings, each by its row of RawSettingsFields()
+  RawSettings settings;
+  for (const char* f : {"causal", "scale", "temperature", "normalizer"}) {
+    if (!j.contains(f)) continue;
+    if (api::ApplyJsonField(*FindField(RawSettingsFields(), f), settings, j[f], Quoted(f), error) !=
+        api::FieldStatus::kOk)
+      return false;
   }
+  const bool causal = settings.causal;
+  HeadConfig head;
+  head.normalizer = settings.normalizer;
+  head.temperature = settings.temperature;
+  head.scale = settings.scale;
   Mask mask;  // (N, M) or empty
   if (j.contains("mask")) {
     const std::string expected = str(n) + "×" + str(m) + " (n×m) booleans, true = may attend";
@@ -272,27 +292,6 @@ inline bool ParseRawInput(const Json& j, bool need_grad, RawInput* in, std::stri
         mask(i, jj) = j["mask"][static_cast<size_t>(i)][static_cast<size_t>(jj)].get<bool>();
   }
   if (causal) mask = CombineMasks(static_cast<int>(n), static_cast<int>(m), true, mask);
-
-  HeadConfig head;
-  if (j.contains("scale") && !j["scale"].is_null()) {
-    const Json& s = j["scale"];
-    if (!s.is_number() || !std::isfinite(s.get<double>()))
-      return fail("\"scale\": expected a finite number or null (null = 1/sqrt(d_k)), got " +
-                  detail::TypeWord(s));
-    head.scale = s.get<double>();
-  }
-  if (j.contains("temperature")) {
-    const Json& t = j["temperature"];
-    if (!t.is_number() || !std::isfinite(t.get<double>()) || !(t.get<double>() > 0))
-      return fail("\"temperature\": expected a finite number > 0, got " + detail::TypeWord(t));
-    head.temperature = t.get<double>();
-  }
-  if (j.contains("normalizer")) {
-    const Json& z = j["normalizer"];
-    if (!z.is_string() || !ParseNormalizer(z.get<std::string>(), &head.normalizer))
-      return fail("\"normalizer\": expected one of \"softmax\", \"sparsemax\", \"relunorm\", \"sigmoid\", "
-                  "\"none\", \"hardmax\", got " + detail::TypeWord(z));
-  }
 
   // 6. dOutput, shaped like the output (a 2-D input may also give it as 1×n×d_v)
   std::vector<Mat<double>> d_output;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "attention.h"
+#include "fields.h"
 #include "geometry.h"
 #include "information.h"
 #include "limits.h"
@@ -111,7 +112,13 @@ struct LabResult {
   MatD contributions2;  // (N, Dv) alpha'_i v_i of the second scenario
 };
 
-// Checks every field; the first problem found is returned (sentence first).
+// The settings table: every field's JSON name, rule (from the limits above) and description.
+// The page's state, the URL, the CLI and the checks below all walk it.
+const FieldTable<LabConfig>& LabFields();
+
+// Checks every field; the first problem found is returned (sentence first): the table's rules,
+// then what depends on the sentence (query and target index a token, head < heads). Messages
+// read "<field>: expected <what>, got <value>".
 LabError ValidateConfig(const LabConfig& cfg);
 
 // Validates, tokenizes, embeds and runs multi-head self-attention (MultiHeadForward<float>):

@@ -41,6 +41,10 @@ enum class Normalizer {
   kNone,       // the scaled scores themselves are the weights
   kHardmax     // one-hot on the argmax (ties share equally); forward only: its gradient is 0
 };
+// Every normalizer, in the order the interface lists them.
+inline constexpr Normalizer kAllNormalizers[] = {Normalizer::kSoftmax, Normalizer::kSparsemax,
+                                                 Normalizer::kReluNorm, Normalizer::kSigmoid,
+                                                 Normalizer::kNone,    Normalizer::kHardmax};
 
 const char* NormalizerName(Normalizer n);  // "softmax", "sparsemax", "relunorm", "sigmoid", "none", "hardmax"
 // Exact names only; *out is left untouched on failure.

@@ -75,29 +75,13 @@ double ShareOnKey(const MatD& w, std::size_t t, int j) {
 // ---- the model ------------------------------------------------------------------------------
 
 TrainError ValidateTrainConfig(const TrainConfig& cfg) {
-  auto refuse = [](const char* field, const std::string& what) {
-    return TrainError{field, std::string(field) + ": " + what};
-  };
-  if (cfg.length < kMinLength || cfg.length > kMaxLength)
-    return refuse("length", "must be an integer from " + std::to_string(kMinLength) + " to " + std::to_string(kMaxLength));
-  if (!std::isfinite(cfg.lr) || cfg.lr <= 0 || cfg.lr > kMaxLearningRate)
-    return refuse("lr", "must be a number > 0 and <= " + FormatShortest(kMaxLearningRate));
-  if (cfg.batch < 1 || cfg.batch > kMaxBatch)
-    return refuse("batch", "must be an integer from 1 to " + std::to_string(kMaxBatch));
-  if (cfg.seed > kMaxSeed) return refuse("seed", "must be an integer from 0 to 4294967295");
-  if (cfg.d_model < 2 || cfg.d_model > kMaxTrainDModel)
-    return refuse("dModel", "must be an integer from 2 to " + std::to_string(kMaxTrainDModel));
-  if (cfg.d_k < 1 || cfg.d_k > kMaxTrainDk)
-    return refuse("dK", "must be an integer from 1 to " + std::to_string(kMaxTrainDk));
-  if (cfg.d_v < 1 || cfg.d_v > kMaxTrainDv)
-    return refuse("dV", "must be an integer from 1 to " + std::to_string(kMaxTrainDv));
-  if (cfg.heads < kMinHeads || cfg.heads > kMaxHeads)
-    return refuse("heads", "must be an integer from 1 to " + std::to_string(kMaxHeads));
+  if (const Field<TrainConfig>* f = FirstRefusedField(TrainFields(), cfg))
+    return TrainError{f->name, RefusalText(f->name, f->rule, FormatShortest(f->get_number(cfg)))};
   const Task task = MakeTask(cfg.task, cfg.length);
   Example ex;
   std::string error;
   if (!LabelExample(task, cfg.example.empty() ? task.default_example : cfg.example, &ex, &error))
-    return refuse("example", error);
+    return TrainError{"example", "example: " + error};
   return {};
 }
 

@@ -21,6 +21,7 @@
 // The tasks (vocabularies, sampling, labelling) are in tasks.h, the optimizers in optim.h.
 #pragma once
 
+#include "fields.h"
 #include "limits.h"
 #include "multihead.h"
 #include "optim.h"
@@ -61,7 +62,11 @@ struct TrainError {
   std::string message;
   bool ok() const { return field.empty() && message.empty(); }
 };
-// Checks the ranges (and that the example sentence fits the task's vocabulary and rule).
+// The settings table: every field's JSON name, rule (from the limits above) and description.
+const FieldTable<TrainConfig>& TrainFields();
+
+// Checks the table's rules, then that the example sentence fits the task's vocabulary and rule.
+// Messages read "<field>: expected <what>, got <value>" (the example: "example: <why>").
 TrainError ValidateTrainConfig(const TrainConfig& cfg);
 
 struct Params {

@@ -1,7 +1,7 @@
 #include "gfx/heatmap_renderer.h"
 
 #include "attn_assets.h"  // generated: shaders embedded at build time
-#include "platform/gl.h"
+#include "gfx/gl.h"
 
 namespace gfx {
 
@@ -81,7 +81,14 @@ bool HeatmapRenderer::Recreate(std::string* error) {
   return Init(error);
 }
 
-void HeatmapRenderer::Upload(int slot, const std::vector<float>& values, int rows, int cols) {
+int HeatmapRenderer::TextureIndex(HeatmapSlot slot, int head) {
+  const int s = static_cast<int>(slot);
+  if (s < 0 || s >= static_cast<int>(HeatmapSlot::kCount) || head < 0 || head >= kHeatmapHeadsPerSlot) return -1;
+  return s * kHeatmapHeadsPerSlot + head;
+}
+
+void HeatmapRenderer::Upload(HeatmapSlot picture, int head, const std::vector<float>& values, int rows, int cols) {
+  const int slot = TextureIndex(picture, head);
   if (slot < 0 || rows <= 0 || cols <= 0 || values.size() != static_cast<size_t>(rows) * cols) return;
   if (static_cast<int>(textures_.size()) <= slot) textures_.resize(slot + 1);
   Texture& t = textures_[slot];
@@ -101,7 +108,8 @@ void HeatmapRenderer::Upload(int slot, const std::vector<float>& values, int row
   t.data = values;
 }
 
-void HeatmapRenderer::Draw(ImDrawList* dl, int slot, ImVec2 p0, ImVec2 p1, float vmin, float vmax) {
+void HeatmapRenderer::Draw(ImDrawList* dl, HeatmapSlot picture, int head, ImVec2 p0, ImVec2 p1, float vmin, float vmax) {
+  const int slot = TextureIndex(picture, head);
   if (!program_ || slot < 0 || slot >= static_cast<int>(textures_.size()) || !textures_[slot].id) return;
   Queue(dl, Request{this, textures_[slot].id, {p0.x, p0.y, p1.x, p1.y}, {vmin, vmax}, 0});
 }

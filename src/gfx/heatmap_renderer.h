@@ -11,6 +11,17 @@
 
 namespace gfx {
 
+// The pictures the lab keeps on the GPU. Each slot holds one texture per head (index 0 when the
+// picture has a single one), up to kHeatmapHeadsPerSlot.
+enum class HeatmapSlot {
+  kLab,       // the weights panel: the chosen head, large
+  kLabHeads,  // the weights panel: every head, small, side by side
+  kTrainA,    // the training panel: run A's example, one picture per head
+  kTrainB,    // the training panel: run B's example, one picture per head
+  kCount
+};
+constexpr int kHeatmapHeadsPerSlot = 16;
+
 class HeatmapRenderer {
  public:
   // Compiles the shaders; false (and a message) if the GL driver refuses them.
@@ -20,12 +31,12 @@ class HeatmapRenderer {
   bool Recreate(std::string* error);
   bool ready() const { return program_ != 0; }
 
-  // Uploads a (rows, cols) matrix given row-major: values[r * cols + c]. `slot` names the
-  // picture (e.g. 0 = the weights); uploading the same data twice is skipped.
-  void Upload(int slot, const std::vector<float>& values, int rows, int cols);
+  // Uploads a (rows, cols) matrix given row-major: values[r * cols + c] as picture `head` of
+  // `slot`; uploading the same data twice is skipped, a head outside the slot is ignored.
+  void Upload(HeatmapSlot slot, int head, const std::vector<float>& values, int rows, int cols);
 
-  // Queues the picture of `slot` into the current window's draw list, filling [p0, p1].
-  void Draw(ImDrawList* dl, int slot, ImVec2 p0, ImVec2 p1, float vmin, float vmax);
+  // Queues picture `head` of `slot` into the current window's draw list, filling [p0, p1].
+  void Draw(ImDrawList* dl, HeatmapSlot slot, int head, ImVec2 p0, ImVec2 p1, float vmin, float vmax);
   // A horizontal colour ramp from vmin (left) to vmax (right).
   void DrawRamp(ImDrawList* dl, ImVec2 p0, ImVec2 p1, float vmin, float vmax);
 
@@ -46,6 +57,7 @@ class HeatmapRenderer {
     int mode;
   };
   static void Callback(const ImDrawList* dl, const ImDrawCmd* cmd);
+  static int TextureIndex(HeatmapSlot slot, int head);  // -1 when outside the slot
   void Queue(ImDrawList* dl, const Request& r);
 
   unsigned program_ = 0, vao_ = 0, ramp_texture_ = 0;

@@ -3,7 +3,7 @@
 //   1. SDL and the GL context   2. Dear ImGui   3. the app   4. the frame   5. the main loop
 #include "app/app.h"
 #include "gfx/heatmap_renderer.h"
-#include "platform/gl.h"
+#include "gfx/gl.h"
 #include "platform/platform.h"
 #include "ui/ui.h"
 
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -27,12 +28,14 @@ struct Runtime {
   SDL_Window* window = nullptr;
   SDL_GLContext gl = nullptr;
   app::AppState state;
+  ui::UiState ui;
   gfx::HeatmapRenderer heatmap;
   ui::Fonts fonts;
   float font_ratio = 0, font_scale = 0;  // what the font atlas was built for
   bool context_lost = false;
   bool running = true;
   bool announced = false;
+  std::vector<std::string> panels_reported;  // what the page was last told was drawn
   int frames = 0;
 };
 
@@ -48,10 +51,10 @@ float PixelRatio(SDL_Window* w) {
 // changes, so text is always rasterized at the screen's own resolution.
 void UpdateFonts(Runtime& rt) {
   const float ratio = PixelRatio(rt.window);
-  if (std::fabs(ratio - rt.font_ratio) < 0.01f && std::fabs(rt.state.ui_scale - rt.font_scale) < 0.01f) return;
-  rt.fonts = ui::LoadFonts(ratio, rt.state.ui_scale);
+  if (std::fabs(ratio - rt.font_ratio) < 0.01f && std::fabs(rt.ui.text_scale - rt.font_scale) < 0.01f) return;
+  rt.fonts = ui::LoadFonts(ratio, rt.ui.text_scale);
   rt.font_ratio = ratio;
-  rt.font_scale = rt.state.ui_scale;
+  rt.font_scale = rt.ui.text_scale;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
@@ -91,10 +94,15 @@ void Frame(void* arg) {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   rt.heatmap.BeginFrame();
-  rt.state.hovered_key = -1;
-  ui::Context ctx{rt.state, rt.heatmap, rt.fonts};
+  rt.ui.hovered_key = -1;
+  rt.ui.panels_drawn.clear();
+  ui::Context ctx{rt.state, rt.ui, rt.heatmap, rt.fonts};
   ui::DrawLab(ctx);
   ImGui::Render();
+  if (rt.ui.panels_drawn != rt.panels_reported) {
+    rt.panels_reported = rt.ui.panels_drawn;
+    platform::ReportPanelsDrawn(rt.panels_reported);
+  }
 
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),

@@ -5,6 +5,9 @@
 
 #include "app/app.h"
 
+#include <string>
+#include <vector>
+
 namespace platform {
 
 // Web only (web_bridge.cpp): connects the page's JavaScript (window.attentionLab) to `state`,
@@ -13,5 +16,9 @@ void ConnectPage(app::AppState& state);
 void NotifyPageReady();
 // The browser's language ("ru" or "en"), or "" natively.
 const char* PreferredLanguage();
+// Web only: the ids of the panels drawn in the last frame (ui::UiState::panels_drawn) as the
+// canvas's data-panels attribute, space-separated, so that a browser test can tell which tab
+// is really shown. Called when the list changes.
+void ReportPanelsDrawn(const std::vector<std::string>& ids);
 
 }  // namespace platform

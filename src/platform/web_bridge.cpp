@@ -36,11 +36,17 @@ EM_JS(int, js_language_is_russian, (), {
   var langs = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
   return String(langs[0] || "").toLowerCase().indexOf("ru") === 0 ? 1 : 0;
 });
+EM_JS(void, js_panels_drawn, (const char* ids), {
+  if (Module.canvas) Module.canvas.setAttribute('data-panels', UTF8ToString(ids));
+});
 EM_JS(void, js_copy, (const char* text), {
   var s = UTF8ToString(text);
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
 });
 
+// Every function of this block is exported to the page: cmake/Emscripten.cmake reads their
+// names from this file for EXPORTED_FUNCTIONS (one keep-alive declaration per function, written
+// as `KEEPALIVE <return type> <name>(`), and checks that web/lab.js wraps no other.
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
@@ -106,6 +112,28 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
   }
 }
 
+// The state in a link: applies location.hash (at load and on hashchange) and returns
+// {ok, errors: [{field, error}], state}; `lang` is the browser's language, used when the link
+// names none ("" for none).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_apply_link(const char* hash, const char* lang) {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::ApplyLinkJson(*g_state, hash ? hash : "", lang ? lang : ""));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+// The hash for the current state ("#sentence=...&query=1&..."), written after every change.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
+  if (!g_state) return "";
+  try {
+    return Hand(app::LinkText(*g_state));
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 // Called by the page's paste listener: SDL has no clipboard in the browser.
 EMSCRIPTEN_KEEPALIVE void attnlab_paste(const char* text) {
   g_clipboard = text ? text : "";
@@ -128,6 +156,12 @@ void NotifyPageReady() { js_ready(); }
 
 const char* PreferredLanguage() { return js_language_is_russian() ? "ru" : "en"; }
 
+void ReportPanelsDrawn(const std::vector<std::string>& ids) {
+  std::string joined;
+  for (const std::string& id : ids) joined += (joined.empty() ? "" : " ") + id;
+  js_panels_drawn(joined.c_str());
+}
+
 }  // namespace platform
 
 #else  // native: the desktop window has no page around it
@@ -136,6 +170,7 @@ namespace platform {
 void ConnectPage(app::AppState&) {}
 void NotifyPageReady() {}
 const char* PreferredLanguage() { return ""; }
+void ReportPanelsDrawn(const std::vector<std::string>&) {}
 }  // namespace platform
 
 #endif

@@ -28,9 +28,9 @@ void DrawHeader(Context& ctx, bool phone) {
   ImGui::SameLine();
   if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
   ImGui::SameLine();
-  if (ImGui::SmallButton("A−###smaller")) s.ui_scale = std::fmax(0.8f, s.ui_scale - 0.2f);
+  if (ImGui::SmallButton("A−###smaller")) ctx.ui.text_scale = std::fmax(0.8f, ctx.ui.text_scale - 0.2f);
   ImGui::SameLine();
-  if (ImGui::SmallButton("A+###larger")) s.ui_scale = std::fmin(2.4f, s.ui_scale + 0.2f);
+  if (ImGui::SmallButton("A+###larger")) ctx.ui.text_scale = std::fmin(2.4f, ctx.ui.text_scale + 0.2f);
   if (phone) ImGui::TextDisabled("%s", L(tr::kTagline));
 
   if (s.has_refusal) {
@@ -82,9 +82,10 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
 
 }  // namespace
 
-bool BeginPanel(const char* title, const char* id, ImVec2 size) {
+bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size) {
   ImGui::PushID(id);
   const bool open = ImGui::BeginChild("panel", size, true);
+  if (open) ctx.ui.panels_drawn.push_back(id);
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
   ImGui::Separator();
   return open;
@@ -138,12 +139,13 @@ void DrawLab(Context& ctx) {
   // A new `view` (setState, URL) brings its tab to the front once; then the learner's clicks rule.
   // (For a few frames: a tab selected inside another tab can only be selected once the outer
   // one is open, a frame later.)
-  if (s.shown_view != s.lab.view) {
-    s.shown_view = s.lab.view;
-    s.bring_frames = 3;
+  UiState& ui = ctx.ui;
+  if (ui.shown_view != s.lab.view) {
+    ui.shown_view = s.lab.view;
+    ui.bring_frames = 3;
   }
-  const bool bring = s.bring_frames > 0;
-  if (bring) --s.bring_frames;
+  const bool bring = ui.bring_frames > 0;
+  if (bring) --ui.bring_frames;
   auto front = [&](const char* view) {
     return bring && s.lab.view == view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
   };
@@ -163,7 +165,7 @@ void DrawLab(Context& ctx) {
       constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
       for (int i = 0; i < kCount; ++i) {
         if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, front(kTabs[i].view))) {
-          s.phone_tab = i;
+          ui.phone_tab = i;
           ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
           if (kTabs[i].draw) {
             kTabs[i].draw(ctx);

@@ -11,8 +11,7 @@
 namespace ui {
 
 namespace {
-constexpr int kWeightsSlot = 0;     // the chosen head, large
-constexpr int kFirstHeadSlot = 1;   // then one small picture per head
+static_assert(attn::kMaxHeads <= gfx::kHeatmapHeadsPerSlot, "one heatmap texture per head");
 constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities: one fixed scale for all
 }  // namespace
 
@@ -21,9 +20,9 @@ void DrawHeatmapPanel(Context& ctx) {
   const attn::AttentionTrace<float>& t = s.result.trace;
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
-  if (BeginPanel(L(tr::kHeatmap), "heatmap", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0))) {
     ImGui::TextWrapped("%s", L(tr::kHeatmapCaption));
-    ctx.heatmap.Upload(kWeightsSlot, attn::ToRowMajor(t.weights), n, n);
+    ctx.heatmap.Upload(gfx::HeatmapSlot::kLab, 0, attn::ToRowMajor(t.weights), n, n);
 
     // Several heads: all of them small, side by side; a click follows that head.
     const int heads = static_cast<int>(s.result.mha.heads.size());
@@ -33,7 +32,7 @@ void DrawHeatmapPanel(Context& ctx) {
       const float small = std::min(56.0f, (ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads);
       ImDrawList* sdl = ImGui::GetWindowDrawList();
       for (int h = 0; h < heads; ++h) {
-        ctx.heatmap.Upload(kFirstHeadSlot + h, attn::ToRowMajor(s.result.mha.heads[h].weights), n, n);
+        ctx.heatmap.Upload(gfx::HeatmapSlot::kLabHeads, h, attn::ToRowMajor(s.result.mha.heads[h].weights), n, n);
         if (h) ImGui::SameLine();
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
@@ -41,7 +40,7 @@ void DrawHeatmapPanel(Context& ctx) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
         ImGui::PopID();
         const ImVec2 b(a.x + small, a.y + small);
-        ctx.heatmap.Draw(sdl, kFirstHeadSlot + h, a, b, kMin, kMax);
+        ctx.heatmap.Draw(sdl, gfx::HeatmapSlot::kLabHeads, h, a, b, kMin, kMax);
         sdl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
                      h == s.lab.config.head ? IM_COL32(245, 155, 40, 255) : IM_COL32(90, 90, 100, 255), 0, 0,
                      h == s.lab.config.head ? 2.5f : 1.0f);
@@ -64,7 +63,7 @@ void DrawHeatmapPanel(Context& ctx) {
     const ImVec2 p0(origin.x + label_w, origin.y + line);
     const ImVec2 p1(p0.x + side, p0.y + side);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ctx.heatmap.Draw(dl, kWeightsSlot, p0, p1, kMin, kMax);
+    ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kLab, 0, p0, p1, kMin, kMax);
 
     // Labels: rows are queries (left), columns are keys (top, where they fit).
     const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
@@ -142,7 +141,7 @@ void DrawHeatmapPanel(Context& ctx) {
       dl->AddRect(ImVec2(p0.x + cell * j, p0.y + cell * i), ImVec2(p0.x + cell * (j + 1), p0.y + cell * (i + 1)),
                   IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
       ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
-      s.hovered_key = j;
+      ctx.ui.hovered_key = j;
       if (ImGui::IsItemClicked()) app::ApplyPatch(s, {{"query", i}});
     }
 

@@ -122,7 +122,7 @@ void DrawInformationPanel(Context& ctx) {
   const attn::InformationReport& info = custom ? s.custom.info : r.information;
   const int n = static_cast<int>(r.tokens.size());
   const int dv = r.trace.d_v;
-  if (!BeginPanel(L(tr::kInfoTitle), "information", ImVec2(0, 0))) {
+  if (!BeginPanel(ctx, L(tr::kInfoTitle), "information", ImVec2(0, 0))) {
     EndPanel();
     return;
   }

@@ -192,8 +192,8 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   static const Text* kMetricNames[] = {&tr::kCurveLoss, &tr::kCurveAccuracy, &tr::kCurveAttention};
   for (int m = 0; m < 3; ++m) {
     if (m) ImGui::SameLine();
-    if (ImGui::RadioButton(Label(*kMetricNames[m], m == 0 ? "cm_loss" : m == 1 ? "cm_acc" : "cm_attn"), n.curve_metric == m))
-      n.curve_metric = m;
+    if (ImGui::RadioButton(Label(*kMetricNames[m], m == 0 ? "cm_loss" : m == 1 ? "cm_acc" : "cm_attn"), ctx.ui.curve_metric == m))
+      ctx.ui.curve_metric = m;
   }
   if (!n.curves_started) {
     Caption(tr::kCurvesNotRun, w);
@@ -205,11 +205,11 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   for (std::size_t k = 0; k < series.size(); ++k) {
     const attn::CurveSeries& cs = series[k];
     PlotSeries p;
-    const std::vector<double>* y = n.curve_metric == 0 ? &cs.loss_mean : n.curve_metric == 1 ? &cs.acc_mean : &cs.attn_mean;
+    const std::vector<double>* y = ctx.ui.curve_metric == 0 ? &cs.loss_mean : ctx.ui.curve_metric == 1 ? &cs.acc_mean : &cs.attn_mean;
     p.y = y->data();
     p.count = static_cast<int>(y->size());
-    if (n.curve_metric == 0 && cs.loss_min.size() == y->size()) { p.lo = cs.loss_min.data(); p.hi = cs.loss_max.data(); }
-    if (n.curve_metric == 1 && cs.acc_min.size() == y->size()) { p.lo = cs.acc_min.data(); p.hi = cs.acc_max.data(); }
+    if (ctx.ui.curve_metric == 0 && cs.loss_min.size() == y->size()) { p.lo = cs.loss_min.data(); p.hi = cs.loss_max.data(); }
+    if (ctx.ui.curve_metric == 1 && cs.acc_min.size() == y->size()) { p.lo = cs.acc_min.data(); p.hi = cs.acc_max.data(); }
     char label[96];
     if (k < 4) {  // DefaultCurveSpecs: softmax with and without the factor, at d_k = 4 and 64
       std::snprintf(label, sizeof label, "%s, d_k = %d", cs.config.scaled ? L(tr::kScaledShort) : L(tr::kUnscaledShort), cs.config.d_k);
@@ -228,8 +228,8 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   }
   PlotSpec spec;
   spec.x_label = L(tr::kStepAxis);
-  spec.log_y = n.curve_metric == 0;
-  if (n.curve_metric != 0) { spec.y_min = 0; spec.y_max = 1; }
+  spec.log_y = ctx.ui.curve_metric == 0;
+  if (ctx.ui.curve_metric != 0) { spec.y_min = 0; spec.y_max = 1; }
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float pw = narrow ? w : (w - gap) * 0.5f;
   spec.title = L(tr::kCurvesScaling);
@@ -258,14 +258,14 @@ void DrawNormalizationPanel(Context& ctx) {
   if (!s.normalization.computed) {
     // Computed when first shown, one experiment per frame, so the page never stalls long.
     app::StepNormalization(s);
-    if (BeginPanel(L(tr::kNormalization), "normalization", ImVec2(0, 0))) {
+    if (BeginPanel(ctx, L(tr::kNormalization), "normalization", ImVec2(0, 0))) {
       ImGui::TextUnformatted(L(tr::kNormComputing));
       ImGui::ProgressBar(s.normalization.stage / 3.0f, ImVec2(ImGui::GetFontSize() * 12, 0));
     }
     EndPanel();
     return;
   }
-  if (BeginPanel(L(tr::kNormalization), "normalization", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kNormalization), "normalization", ImVec2(0, 0))) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const bool narrow = avail < 760.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;

@@ -23,7 +23,7 @@ void DrawSentencePanel(Context& ctx) {
   const float frame = ImGui::GetFrameHeightWithSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
   const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2;
   const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
-  if (BeginPanel(L(tr::kSentence), "sentence", ImVec2(0, h))) {
+  if (BeginPanel(ctx, L(tr::kSentence), "sentence", ImVec2(0, h))) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
       app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);
@@ -40,7 +40,7 @@ void DrawSentencePanel(Context& ctx) {
       }
       if (ImGui::Button(tokens[i].text.c_str())) app::ApplyPatch(s, {{"query", i}});
       if (ImGui::IsItemHovered()) {
-        s.hovered_key = i;
+        ctx.ui.hovered_key = i;
         ImGui::SetTooltip("%d: «%s»%s", i, tokens[i].text.c_str(), is_query ? "  (q)" : "");
       }
       if (is_query) ImGui::PopStyleColor(2);

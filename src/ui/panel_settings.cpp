@@ -7,7 +7,7 @@ namespace ui {
 void DrawSettingsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& c = s.lab.config;
-  if (BeginPanel(L(tr::kSettings), "settings", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kSettings), "settings", ImVec2(0, 0))) {
     const bool identity = c.projection == attn::Projection::kIdentity;
     ImGui::TextUnformatted(L(tr::kProjection));
     if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});

@@ -52,7 +52,7 @@ void DrawTable(Context& ctx, float width, float max_height) {
     if (r.masked) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TableNextColumn(); ImGui::Text("%d", i);
     ImGui::TableNextColumn(); ImGui::TextUnformatted(r.token.c_str());
-    if (ImGui::IsItemHovered()) s.hovered_key = i;
+    if (ImGui::IsItemHovered()) ctx.ui.hovered_key = i;
     ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.score));
     ImGui::TableNextColumn(); ImGui::TextUnformatted(Num(r.scaled));
     ImGui::TableNextColumn(); ImGui::TextUnformatted(r.masked ? L(tr::kMasked) : Num(r.exp, 4));
@@ -138,7 +138,7 @@ void DrawStepsPanel(Context& ctx) {
     used += 4;  // " · " is 4 bytes in UTF-8
     std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head + 1, s.lab.config.heads);
   }
-  if (BeginPanel(title, "steps", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, title, "steps", ImVec2(0, 0))) {
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > 1000.0f) {  // wide: table and formula side by side
       const float table_w = avail * 0.56f;

@@ -29,7 +29,6 @@ const ImU32 kColK = IM_COL32(120, 210, 120, 255);  // W_K
 const ImU32 kColV = IM_COL32(170, 140, 250, 255);  // W_V
 const ImU32 kPos = IM_COL32(110, 190, 250, 255);   // signed bars: > 0
 const ImU32 kNeg = IM_COL32(250, 120, 100, 255);   //              < 0
-constexpr int kSlotA = 32, kSlotB = 48;            // heatmap texture slots: one per head and run
 
 using app::Json;
 
@@ -335,11 +334,11 @@ void DrawSettings(Context& ctx) {
 
 // One head's weights on the example: rows = queries, columns = keys; the query row outlined.
 // Returns true when a row was clicked (its index in *clicked).
-bool DrawWeights(Context& ctx, int slot, const attn::MatD& w, const std::vector<std::string>& tokens, int query,
+bool DrawWeights(Context& ctx, gfx::HeatmapSlot slot, int head, const attn::MatD& w, const std::vector<std::string>& tokens, int query,
                  float side, bool labels_left, ImU32 frame, int* clicked) {
   const int n = static_cast<int>(w.rows());
   if (n == 0 || w.cols() != n) return false;
-  ctx.heatmap.Upload(slot, attn::ToRowMajor(w.cast<float>()), n, n);
+  ctx.heatmap.Upload(slot, head, attn::ToRowMajor(w.cast<float>()), n, n);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float label_w = 0;
   if (labels_left)
@@ -349,7 +348,7 @@ bool DrawWeights(Context& ctx, int slot, const attn::MatD& w, const std::vector<
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 p0(origin.x + label_w, origin.y + line + 2), p1(p0.x + side, p0.y + side);
   const float cell = side / n;
-  ctx.heatmap.Draw(dl, slot, p0, p1, 0.0f, 1.0f);
+  ctx.heatmap.Draw(dl, slot, head, p0, p1, 0.0f, 1.0f);
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
   for (int i = 0; i < n; ++i) {
     const char* t = i < static_cast<int>(tokens.size()) ? tokens[i].c_str() : "?";
@@ -397,7 +396,7 @@ bool DrawWeights(Context& ctx, int slot, const attn::MatD& w, const std::vector<
 }
 
 // Run A's (and B's) heatmaps, one per head, with a title line each.
-void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, int first_slot, const char* title, ImU32 colour,
+void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, gfx::HeatmapSlot slot, const char* title, ImU32 colour,
                      float width, float max_side) {
   app::AppState& s = ctx.state;
   if (!run.has_view) return;
@@ -408,7 +407,7 @@ void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, int first
     ImGui::TextDisabled("%s", L(tr::kNoView));  // e.g. after a divergence: nothing finite to draw
     return;
   }
-  ImGui::PushID(first_slot);
+  ImGui::PushID(&run);  // run A and run B
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ImGui::TextWrapped("%s", title);
@@ -424,7 +423,7 @@ void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, int first
     ImGui::BeginGroup();
     ImGui::PushID(k);
     int clicked = -1;
-    if (DrawWeights(ctx, first_slot + k, heads[k].weights, run.view.tokens, s.training.query, side, k == 0, colour, &clicked))
+    if (DrawWeights(ctx, slot, k, heads[k].weights, run.view.tokens, s.training.query, side, k == 0, colour, &clicked))
       SetTrain(s, "query", clicked);
     if (h > 1) {
       char buf[64];
@@ -459,7 +458,7 @@ void DrawBackprop(Context& ctx, const app::AppState::TrainRun& run, const char* 
   }
   ImGui::PushID(id);
   // Several heads: the one chosen above the tables (one table per run stays readable).
-  const std::size_t chosen = std::min<std::size_t>(static_cast<std::size_t>(std::max(0, s.training.bp_head)), heads.size() - 1);
+  const std::size_t chosen = std::min<std::size_t>(static_cast<std::size_t>(std::max(0, ctx.ui.bp_head)), heads.size() - 1);
   for (std::size_t h = chosen; h == chosen; ++h) {
     if (heads[h].weights.rows() != n || grads[h].dweights.rows() != n || grads[h].dscaled.rows() != n) continue;
     // One scale per column, so that bars of a column compare (the largest |value| fills it).
@@ -517,7 +516,7 @@ void DrawCurves(Context& ctx, float width, float height, bool stacked) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float w = stacked ? width : (width - 3 * gap) / 4.0f;
   struct Metric { std::size_t offset; const Text* title; bool log; bool unit; };
-  const Metric metrics[] = {{offsetof(attn::StepMetrics, loss), &tr::kCurveLoss, t.log_loss, false},
+  const Metric metrics[] = {{offsetof(attn::StepMetrics, loss), &tr::kCurveLoss, ctx.ui.log_loss, false},
                             {offsetof(attn::StepMetrics, accuracy), &tr::kCurveAccuracy, false, true},
                             {offsetof(attn::StepMetrics, attention_on_source), &tr::kCurveAttention, false, true}};
   for (int m = 0; m < 3; ++m) {
@@ -536,8 +535,8 @@ void DrawCurves(Context& ctx, float width, float height, bool stacked) {
     ImGui::BeginGroup();
     Plot(spec.title.c_str(), ImVec2(w, height), spec, lines);
     if (m == 0) {
-      bool log = t.log_loss;
-      if (ImGui::Checkbox(Label(tr::kLogScale, "log_loss"), &log)) s.training.log_loss = log;
+      bool log = ctx.ui.log_loss;
+      if (ImGui::Checkbox(Label(tr::kLogScale, "log_loss"), &log)) ctx.ui.log_loss = log;
     }
     ImGui::EndGroup();
   }
@@ -616,15 +615,15 @@ void DrawPictures(Context& ctx, bool narrow) {
   if (t.compare && !narrow && s.lab.train.config.heads == 1) {
     const float half = (maps_w - gap) * 0.5f;
     ImGui::BeginGroup();
-    DrawRunHeatmaps(ctx, t.a, kSlotA, L(tr::kRunA), kColA, half, max_side);
+    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, L(tr::kRunA), kColA, half, max_side);
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    DrawRunHeatmaps(ctx, t.b, kSlotB, b_title.c_str(), kColB, half, max_side);
+    DrawRunHeatmaps(ctx, t.b, gfx::HeatmapSlot::kTrainB, b_title.c_str(), kColB, half, max_side);
     ImGui::EndGroup();
   } else {
-    DrawRunHeatmaps(ctx, t.a, kSlotA, t.compare ? L(tr::kRunA) : L(tr::kExampleAttention), kColA, maps_w, max_side);
-    if (t.compare) DrawRunHeatmaps(ctx, t.b, kSlotB, b_title.c_str(), kColB, maps_w, max_side);
+    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, t.compare ? L(tr::kRunA) : L(tr::kExampleAttention), kColA, maps_w, max_side);
+    if (t.compare) DrawRunHeatmaps(ctx, t.b, gfx::HeatmapSlot::kTrainB, b_title.c_str(), kColB, maps_w, max_side);
   }
   ImGui::EndGroup();
   if (!narrow) ImGui::SameLine(0, gap * 2);
@@ -644,7 +643,7 @@ void DrawPictures(Context& ctx, bool narrow) {
       std::snprintf(label, sizeof label, L(tr::kHeadN), h + 1);
       if (h) ImGui::SameLine();
       ImGui::PushID(h);
-      if (ImGui::RadioButton(label, std::min(s.training.bp_head, heads - 1) == h)) s.training.bp_head = h;
+      if (ImGui::RadioButton(label, std::min(ctx.ui.bp_head, heads - 1) == h)) ctx.ui.bp_head = h;
       ImGui::PopID();
     }
   }
@@ -667,7 +666,7 @@ void DrawPictures(Context& ctx, bool narrow) {
 }  // namespace
 
 void DrawTrainingPanel(Context& ctx) {
-  if (BeginPanel(L(tr::kTraining), "training", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kTraining), "training", ImVec2(0, 0))) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const bool narrow = avail < 760.0f;
     if (!narrow) {

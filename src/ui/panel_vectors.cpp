@@ -16,7 +16,7 @@ void DrawVectorsPanel(Context& ctx) {
   const attn::Pca2D& pca = s.result.vectors;
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(tokens.size());
-  if (BeginPanel(L(tr::kVectors), "vectors", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kVectors), "vectors", ImVec2(0, 0))) {
     char caption[512];
     std::snprintf(caption, sizeof caption, L(tr::kVectorsCaption), 100.0 * pca.explained, 100.0 * pca.explained1);
     ImGui::TextWrapped("%s", caption);
@@ -89,7 +89,7 @@ void DrawVectorsPanel(Context& ctx) {
         const ImVec2 v = pt(i);
         const bool q = i == s.lab.config.query;
         dl->AddCircleFilled(v, q ? 6.0f : 5.0f, value_col);
-        if (i == s.hovered_key) dl->AddCircle(v, 9.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+        if (i == ctx.ui.hovered_key) dl->AddCircle(v, 9.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
         dl->AddText(ImVec2(v.x + 7, v.y - 8), q ? a_col : value_col, tokens[i].text.c_str());
         dl->AddCircle(pt(n + i), 4.0f, scaled_col, 0, 1.5f);
       }

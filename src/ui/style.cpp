@@ -17,7 +17,7 @@ void ApplyStyle() {
   st.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.16f, 1.0f);
 }
 
-Fonts LoadFonts(float pixel_ratio, float ui_scale) {
+Fonts LoadFonts(float pixel_ratio, float text_scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   // Latin, Cyrillic (incl. the Latin-1 and Latin Extended-A that GetGlyphRangesCyrillic has),
@@ -35,7 +35,7 @@ Fonts LoadFonts(float pixel_ratio, float ui_scale) {
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;  // the bytes are static, in the program
   cfg.OversampleH = 2;
-  const float size = 15.0f * ui_scale * pixel_ratio;
+  const float size = 15.0f * text_scale * pixel_ratio;
   Fonts f;
   f.text = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kAsset_DejaVuSans_subset_ttf),
                                           static_cast<int>(kAsset_DejaVuSans_subset_ttf_size), size, &cfg,

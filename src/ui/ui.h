@@ -7,6 +7,9 @@
 
 #include <imgui.h>
 
+#include <string>
+#include <vector>
+
 namespace ui {
 
 struct Fonts {
@@ -14,16 +17,33 @@ struct Fonts {
   ImFont* mono = nullptr;  // DejaVu Sans Mono: numbers that line up in tables
 };
 
+// Interface-only state: how the lab is shown, never what it computes. Not part of the page's
+// state (URL, setState), not seen by the app layer, reset when the page reloads.
+struct UiState {
+  int phone_tab = 0;          // the tab the phone layout showed last
+  std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
+  int bring_frames = 0;       // frames left in which lab.view's tabs are being selected
+  int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
+  float text_scale = 1.0f;    // 1 on a laptop; larger on a projector ("teacher mode", A−/A+)
+  bool log_loss = true;       // training panel: the loss curve on a log scale
+  int bp_head = 0;            // training panel: the head whose query row the backprop tables show
+  int curve_metric = 0;       // normalization panel's curves: 0 loss, 1 accuracy, 2 attention
+                              // on the right key
+  std::vector<std::string> panels_drawn;  // ids of the panels visible in this frame (cleared
+                                          // before DrawLab; the page's tests read them)
+};
+
 struct Context {
   app::AppState& state;
+  UiState& ui;
   gfx::HeatmapRenderer& heatmap;
   const Fonts& fonts;
 };
 
 // style.cpp: colours and fonts. Fonts are rasterized at `pixel_ratio` so text stays sharp on
-// HiDPI screens; call again (and rebuild the font texture) when the ratio or ui_scale changes.
+// HiDPI screens; call again (and rebuild the font texture) when the ratio or text_scale changes.
 void ApplyStyle();
-Fonts LoadFonts(float pixel_ratio, float ui_scale);
+Fonts LoadFonts(float pixel_ratio, float text_scale);
 
 void DrawLab(Context& ctx);  // layout.cpp: arranges the panels for a laptop or a phone
 
@@ -37,7 +57,9 @@ void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns 
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
 
 // Shared helpers (layout.cpp).
-bool BeginPanel(const char* title, const char* id, ImVec2 size);
+// A framed panel with its title; `id` ("steps", "normalization"...) is recorded in
+// ctx.ui.panels_drawn when the panel is visible.
+bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size);
 void EndPanel();
 const char* Num(float v, int decimals = 3);  // "−0.125" with a real minus sign, rotating buffer
 std::string VectorText(const attn::VecF& v, int max_entries, int decimals = 3);

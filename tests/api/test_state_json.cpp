@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
+#include <string>
 
 using attn::api::ApplyStatePatch;
 using attn::api::ApplyStatePatchText;
@@ -12,13 +14,46 @@ using attn::api::LabState;
 
 TEST_CASE("state JSON has exactly the page API's field names and the seed defaults") {
   const Json j = attn::api::StateToJson(LabState{});
-  for (const char* k : {"sentence", "query", "projection", "temperature", "scaled", "dModel", "dK", "seed",
-                        "positional", "lang"})
-    CHECK_MESSAGE(j.contains(k), k);
+  std::set<std::string> keys, train_keys;
+  for (const auto& [k, v] : j.items()) keys.insert(k);
+  for (const auto& [k, v] : j["train"].items()) train_keys.insert(k);
+  CHECK(keys == std::set<std::string>{"sentence", "query", "projection", "temperature", "scaled", "dModel", "dK",
+                                      "seed", "positional", "heads", "head", "normalizer", "causal", "dV",
+                                      "target", "lang", "view", "train"});
+  CHECK(train_keys == std::set<std::string>{"task", "length", "optimizer", "lr", "batch", "seed", "normalizer",
+                                            "scaled", "dModel", "dK", "dV", "heads", "causal", "example",
+                                            "compare", "play", "speed", "query"});
   CHECK(j["sentence"] == "я люблю суши");
   CHECK(j["query"] == 1);
   CHECK(j["projection"] == "identity");
   CHECK(j["lang"] == "en");
+  CHECK(j["seed"].is_number_integer());
+  CHECK(j["temperature"].is_number_float());
+}
+
+TEST_CASE("every refusal reads '<field>: expected <what>, got <what came>'") {
+  struct Case { const char* json; const char* message; };
+  const Case cases[] = {
+      {R"({"dModel": 65})", "dModel: expected an integer from 1 to 64, got 65"},
+      {R"({"dModel": "8"})", "dModel: expected an integer from 1 to 64, got \"8\""},
+      {R"({"temperature": null})", "temperature: expected a number from 0.001 to 1000, got null"},
+      {R"({"scaled": 1})", "scaled: expected true or false, got 1"},
+      {R"({"projection": "learned"})", "projection: expected one of \"identity\", \"random\", got \"learned\""},
+      {R"({"query": 1.5})", "query: expected an integer from 0 to 63, got 1.5"},
+      {R"({"query": 3})", "query: expected a token index from 0 to 2, got 3"},
+      {R"({"train": {"batch": 0}})", "train.batch: expected an integer from 1 to 256, got 0"},
+      {R"({"train": {"lr": [1]}})", "train.lr: expected a number > 0 and <= 10, got an array"},
+      {R"({"train": {"speed": 65}})", "train.speed: expected an integer from 0 to 64, got 65"},
+      {R"({"lang": "de"})", "lang: expected one of \"en\", \"ru\", got \"de\""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.json);
+    const auto r = ApplyStatePatchText(LabState{}, c.json);
+    CHECK_FALSE(r.ok);
+    CHECK(r.message == c.message);
+  }
+  const auto r = ApplyStatePatchText(LabState{}, R"({"colour": "red"})");
+  CHECK(r.message.rfind("colour: unknown field (expected one of sentence, query,", 0) == 0);
 }
 
 TEST_CASE("a valid patch changes only the fields given") {

@@ -109,6 +109,13 @@ TEST_CASE("a new task or length without an example goes back to that task's defa
   REQUIRE(r.ok);
   CHECK(r.state.train.config.example.empty());
   CHECK(r.state.train.query == -1);  // a new example: the automatic query again
+  // A row of the default example, then a shorter length: the automatic query again, not a refusal.
+  r = ApplyStatePatch(LabState{}, Json{{"train", {{"task", "previous"}, {"length", 8}, {"query", 7}}}});
+  REQUIRE(r.ok);
+  CHECK(r.state.train.query == 7);
+  r = ApplyStatePatch(r.state, Json{{"train", {{"length", 4}}}});
+  REQUIRE(r.ok);
+  CHECK(r.state.train.query == -1);
   // A task with an example that does not fit it is refused, naming the example.
   const auto bad = ApplyStatePatch(LabState{}, Json{{"train", {{"task", "max"}, {"example", "я люблю суши"}}}});
   CHECK_FALSE(bad.ok);
@@ -124,7 +131,7 @@ TEST_CASE("run B is run A with exactly the one change compare names") {
   REQUIRE(attn::api::CompareConfig("scaled", a, &b, &error));
   CHECK(b.scaled == !a.scaled);
   b.scaled = a.scaled;
-  CHECK(attn::api::SameTrainConfig(a, b));
+  CHECK(attn::SameFields(attn::TrainFields(), a, b));
   REQUIRE(attn::api::CompareConfig("normalizer:sparsemax", a, &b, &error));
   CHECK(b.normalizer == attn::Normalizer::kSparsemax);
   REQUIRE(attn::api::CompareConfig("optimizer:sgd", a, &b, &error));

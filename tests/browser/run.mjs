@@ -236,6 +236,20 @@ async function canvasStats(t, shotName) {
   return imageStats(decodePNG(png));
 }
 
+// The ids of the panels the lab drew in its last frame ("steps heatmap ..."), from the canvas's
+// data-panels attribute (src/platform: ReportPanelsDrawn).
+async function panelsDrawn(t) {
+  return t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels'));
+}
+
+// The fraction of pixels that differ clearly (sum of |ΔR|+|ΔG|+|ΔB| > 30) between two pictures.
+function pixelsDiffer(a, b) {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) if (Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]) > 30) n++;
+  return n / (a.width * a.height);
+}
+
 function assertNonBlank(stats, what) {
   assert(stats.distinct >= 48 && stats.nonBackground >= 0.02,
          `${what}: canvas looks blank (${stats.width}x${stats.height}, ${stats.distinct} distinct colours, ` +
@@ -1049,11 +1063,7 @@ const tests = [
       await openLab(t);
       await settle(t.page, 600);
       const attention = decodePNG(await t.page.locator('#canvas').screenshot({ type: 'png' }));
-      const differs = (a, b) => {
-        let n = 0;
-        for (let i = 0; i < a.data.length; i += 4) if (Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]) > 30) n++;
-        return n / (a.width * a.height);
-      };
+      const differs = pixelsDiffer;
       const shots = {};
       for (const [view, file] of [['training', 'training.png'], ['normalization', 'normalization.png']]) {
         const res = await t.page.evaluate((v) => {
@@ -1063,6 +1073,7 @@ const tests = [
         }, view);
         assert(res.ok, `setState({view: "${view}"}): ${short(res)}`);
         await settle(t.page, 1500);
+        assertEq(await panelsDrawn(t), view, `panels drawn with view "${view}" (its tab alone)`);
         const png = await t.page.locator('#canvas').screenshot({ type: 'png' });
         if (t.opts.shots) fs.writeFileSync(path.join(t.opts.shots, file), png);
         shots[view] = decodePNG(png);
@@ -1133,10 +1144,21 @@ const tests = [
       const r = await t.page.evaluate(() => attentionLab.train(120));
       assert(r.ok && r.step === 120, `train on the phone: ${short(r, 200)}`);
       await settle(t.page, 1200);
-      assertNonBlank(await canvasStats(t, 'phone-training.png'), 'phone training');
-      await t.page.evaluate(() => attentionLab.setState({ view: 'normalization' }));
+      // The phone shows one tab at a time: the lab writes the panels it drew to data-panels.
+      assertEq(await panelsDrawn(t), 'training', 'panels drawn on the phone with view "training"');
+      const training = await t.page.locator('#canvas').screenshot({ type: 'png' });
+      if (t.opts.shots) fs.writeFileSync(path.join(t.opts.shots, 'phone-training.png'), training);
+      assertNonBlank(imageStats(decodePNG(training)), 'phone training');
+      const res = await t.page.evaluate(() => attentionLab.setState({ view: 'normalization' }));
+      assert(res && res.ok === true, `setState({view: "normalization"}) on the phone: ${short(res)}`);
       await settle(t.page, 1500);
-      assertNonBlank(await canvasStats(t, 'phone-normalization.png'), 'phone normalization');
+      assertEq(await panelsDrawn(t), 'normalization', 'panels drawn on the phone with view "normalization" (the Normalization tab alone)');
+      const normalization = await t.page.locator('#canvas').screenshot({ type: 'png' });
+      if (t.opts.shots) fs.writeFileSync(path.join(t.opts.shots, 'phone-normalization.png'), normalization);
+      assertNonBlank(imageStats(decodePNG(normalization)), 'phone normalization');
+      const d = pixelsDiffer(decodePNG(training), decodePNG(normalization));
+      t.note(`phone: ${(100 * d).toFixed(0)}% of the pixels differ between the Training and Normalization tabs`);
+      assert(d > 0.2, `the phone's Normalization tab looks like its Training tab (${(100 * d).toFixed(1)}% of the pixels differ)`);
       assertClean(t);
     },
   },

@@ -211,28 +211,28 @@ TEST_CASE("ValidateConfig: messages and values") {
   LabConfig cfg;
   cfg.temperature = std::numeric_limits<double>::quiet_NaN();
   CHECK(attn::ValidateConfig(cfg).message ==
-        "temperature must be a finite number between 0.001 and 1000 (got nan)");
+        "temperature: expected a number from 0.001 to 1000, got nan");
   cfg.temperature = -0.5;
   LabError e = attn::ValidateConfig(cfg);
-  CHECK(e.message == "temperature must be a finite number between 0.001 and 1000 (got -0.5)");
+  CHECK(e.message == "temperature: expected a number from 0.001 to 1000, got -0.5");
   CHECK(e.value == -0.5);
 
   cfg = LabConfig();
   cfg.query = 7;
   e = attn::ValidateConfig(cfg);
-  CHECK(e.message == "query must be a token index between 0 and 2 (got 7)");
+  CHECK(e.message == "query: expected a token index from 0 to 2, got 7");
   CHECK(e.value == 7);
 
   cfg = LabConfig();
   cfg.d_model = 65;
   e = attn::ValidateConfig(cfg);
-  CHECK(e.message == "dModel must be an integer between 1 and 64 (got 65)");
+  CHECK(e.message == "dModel: expected an integer from 1 to 64, got 65");
   CHECK(e.value == 65);
 
   cfg = LabConfig();
   cfg.seed = 4294967296ull;
   CHECK(attn::ValidateConfig(cfg).message ==
-        "seed must be an integer between 0 and 4294967295 (got 4294967296)");
+        "seed: expected an integer from 0 to 4294967295, got 4294967296");
 
   cfg = LabConfig();
   cfg.sentence = "ok \x80";
@@ -242,7 +242,7 @@ TEST_CASE("ValidateConfig: messages and values") {
   for (int i = 0; i < 70; ++i) many += "w ";
   cfg.sentence = many;
   e = attn::ValidateConfig(cfg);
-  CHECK(e.message == "sentence must have at most 64 tokens (got 70)");
+  CHECK(e.message == "sentence: expected at most 64 tokens, got 70");
   CHECK(e.value == 70);
 
   // The sentence comes first: with a bad sentence and a bad temperature, the sentence is named.

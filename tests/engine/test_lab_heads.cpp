@@ -194,19 +194,19 @@ TEST_CASE("lab: validation of heads and head") {
   };
   const Case cases[] = {
       {"heads 0", [](LabConfig& c) { c.heads = 0; }, ConfigError::kHeadsOutOfRange, "heads",
-       "heads must be an integer between 1 and 8 (got 0)"},
+       "heads: expected an integer from 1 to 8, got 0"},
       {"heads 9", [](LabConfig& c) { c.heads = 9; }, ConfigError::kHeadsOutOfRange, "heads",
-       "heads must be an integer between 1 and 8 (got 9)"},
+       "heads: expected an integer from 1 to 8, got 9"},
       {"heads -2", [](LabConfig& c) { c.heads = -2; }, ConfigError::kHeadsOutOfRange, "heads", ""},
       {"head -1", [](LabConfig& c) { c.head = -1; }, ConfigError::kHeadOutOfRange, "head",
-       "head must be a head index between 0 and 0 (got -1)"},
+       "head: expected an integer from 0 to 7, got -1"},
       {"head 1 of 1", [](LabConfig& c) { c.head = 1; }, ConfigError::kHeadOutOfRange, "head", ""},
       {"head 3 of 3",
        [](LabConfig& c) {
          c.heads = 3;
          c.head = 3;
        },
-       ConfigError::kHeadOutOfRange, "head", "head must be a head index between 0 and 2 (got 3)"},
+       ConfigError::kHeadOutOfRange, "head", "head: expected a head index from 0 to 2, got 3"},
       {"heads bad and head bad: heads first",
        [](LabConfig& c) {
          c.heads = 12;

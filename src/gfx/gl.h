@@ -1,5 +1,7 @@
 // The one place that knows which OpenGL flavour we draw with:
 // WebGL2 (OpenGL ES 3.0, GLSL 300 es) in the browser, OpenGL 3.3 core natively.
+// It lives in gfx (the heatmap renderer draws with it); the platform layer includes it from
+// here to create the context and start ImGui's backend. gfx never includes platform.
 #pragma once
 
 #ifdef __EMSCRIPTEN__

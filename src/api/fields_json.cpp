@@ -1,0 +1,18 @@
+#include "api/fields_json.h"
+
+namespace attn::api {
+
+std::string DescribeJson(const Json& v) {
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  if (v.is_number_float()) return FormatShortest(v.get<double>());
+  std::string s = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (s.size() > 40) {
+    std::size_t cut = 36;  // on a character boundary: never half a Cyrillic letter
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    s = s.substr(0, cut) + (v.is_string() ? "...\"" : "...");
+  }
+  return s;
+}
+
+}  // namespace attn::api

@@ -1,0 +1,39 @@
+// attnlab trace STATE.json: the same trace as window.attentionLab.getTrace() for that state
+// (the page's state JSON; missing fields take the lab's defaults), through the same ComputeLab.
+#include "api/state_json.h"
+#include "cli/common.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace attn::cli {
+
+namespace {
+
+int RunTrace(const std::string& path) {
+  std::string text, error;
+  if (!ReadInput(path, &text, &error)) return Refuse("trace", error);
+  const api::LabState defaults;  // missing fields take the lab's defaults
+  const api::PatchResult r = api::ApplyStatePatchText(defaults, text);
+  if (!r.ok) return Refuse("trace", FieldMessage(r.field, r.message));
+  const LabResult res = ComputeLab(r.state.config);
+  if (!res.error.ok()) return Refuse("trace", FieldMessage(res.error.field, res.error.message));
+  std::cout << api::Dump(api::TraceToJson(r.state, res)) << "\n";
+  return Finish("trace", 0);
+}
+
+}  // namespace
+
+Command RegisterTrace(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Every intermediate of the lab for a state (as window.attentionLab.getTrace())");
+  trace->add_option("STATE", *path,
+                    "JSON state, e.g. {\"sentence\": \"я люблю суши\", \"query\": 1}; "
+                    "missing fields take the lab's defaults; '-' or none reads stdin");
+  return {trace, [path] { return RunTrace(*path); }};
+}
+
+}  // namespace attn::cli

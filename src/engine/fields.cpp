@@ -1,0 +1,48 @@
+#include "fields.h"
+
+namespace attn {
+
+namespace {
+std::string Quote(const std::string& s) { return "\"" + s + "\""; }
+}  // namespace
+
+std::string ExpectedText(const FieldRule& r) {
+  std::string out;
+  switch (r.kind) {
+    case FieldKind::kInteger:
+      out = "an integer from " + FormatShortest(r.min) + " to " + FormatShortest(r.max);
+      break;
+    case FieldKind::kNumber:
+      if (r.min_open && std::isinf(r.max)) out = "a number > " + FormatShortest(r.min);
+      else if (r.min_open) out = "a number > " + FormatShortest(r.min) + " and <= " + FormatShortest(r.max);
+      else if (std::isinf(r.min) && std::isinf(r.max)) out = "a finite number";
+      else out = "a number from " + FormatShortest(r.min) + " to " + FormatShortest(r.max);
+      break;
+    case FieldKind::kBoolean: out = "true or false"; break;
+    case FieldKind::kName:
+      out = "one of ";
+      for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", " : "") + Quote(r.names[i]);
+      break;
+    case FieldKind::kText: out = "a string"; break;
+  }
+  return r.nullable ? out + " or null" : out;
+}
+
+bool AcceptsNumber(const FieldRule& r, double x) {
+  if (!std::isfinite(x)) return false;  // also refuses NaN, whatever the range
+  if (r.kind == FieldKind::kInteger && std::floor(x) != x) return false;
+  if (r.min_open ? !(x > r.min) : !(x >= r.min)) return false;
+  return x <= r.max;
+}
+
+bool AcceptsName(const FieldRule& r, std::string_view name) {
+  for (const std::string& n : r.names)
+    if (n == name) return true;
+  return false;
+}
+
+std::string RefusalText(std::string_view shown_name, const FieldRule& rule, std::string_view got) {
+  return std::string(shown_name) + ": expected " + ExpectedText(rule) + ", got " + std::string(got);
+}
+
+}  // namespace attn
