@@ -365,7 +365,7 @@ void AdamUpdate(MatD& param, MatD& m, MatD& v, const MatD& grad, int t, double l
 
 TrainError ValidateTrainConfig(const TrainConfig& cfg) {
   if (const Field<TrainConfig>* f = FirstRefusedField(TrainFields(), cfg))
-    return TrainError{f->name, RefusalText(f->name, f->rule, FormatShortest(f->get_number(cfg)))};
+    return TrainError{f->name, RefusalText(f->name, f->rule, FieldText(*f, cfg))};
   const Task task = MakeTask(cfg.task, cfg.length);
   Example ex;
   std::string error;
