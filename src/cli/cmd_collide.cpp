@@ -21,7 +21,7 @@ void AppendVector(std::string* out, const char* name, const VecD& x, bool weight
   *out += "\"" + std::string(name) + "\": [";
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (i) *out += ", ";
-    AppendNumber(out, weights ? x(i) + 0.0 : x(i));
+    AppendShortest(out, weights ? x(i) + 0.0 : x(i));
   }
   *out += "]";
 }
@@ -99,9 +99,9 @@ int RunCollide(const std::string& path) {
   out += ", \"ranges\": [";
   for (Eigen::Index i = 0; i < rep.ranges.rows(); ++i) {
     out += i ? ", [" : "[";
-    AppendNumber(&out, rep.ranges(i, 0) + 0.0);
+    AppendShortest(&out, rep.ranges(i, 0) + 0.0);
     out += ", ";
-    AppendNumber(&out, rep.ranges(i, 1) + 0.0);
+    AppendShortest(&out, rep.ranges(i, 1) + 0.0);
     out += "]";
   }
   out += "], \"affineRank\": " + std::to_string(rep.info.affine_rank);
@@ -110,7 +110,7 @@ int RunCollide(const std::string& path) {
   out += std::string(", \"unique\": ") + (c.unique ? "true" : "false");
   out += ", \"top\": " + std::to_string(c.top);
   out += ", \"maxOutputDiff\": ";
-  AppendNumber(&out, max_diff);
+  AppendShortest(&out, max_diff);
   out += "}\n";
   std::cout << out;
   return Finish("collide", 0);

@@ -47,7 +47,7 @@ void WriteHeads(std::ostream& os, const char* name, const Heads& t, bool first) 
       row.assign(i ? ", [" : "[");
       for (Eigen::Index j = 0; j < t[h].cols(); ++j) {
         if (j) row += ", ";
-        AppendNumber(&row, t[h](i, j));
+        AppendShortest(&row, t[h](i, j));
       }
       row += "]";
       os << row;

@@ -60,7 +60,7 @@ int RunNorm(const std::string& experiment, std::uint64_t seed, int samples) {
   if (all || experiment == "saturation") {
     const auto points = SoftmaxSaturationExperiment(kNormDks, kNormKeys, samples, seed);
     out += ", \"saturation\": {\"keys\": " + std::to_string(kNormKeys) + ", \"logKeys\": ";
-    AppendNumber(&out, std::log(static_cast<double>(kNormKeys)));
+    AppendShortest(&out, std::log(static_cast<double>(kNormKeys)));
     out += ", \"points\": [";
     for (std::size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
@@ -87,7 +87,7 @@ int RunNorm(const std::string& experiment, std::uint64_t seed, int samples) {
     for (std::size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
       out += i ? ", {\"magnitude\": " : "{\"magnitude\": ";
-      AppendNumber(&out, p.magnitude);
+      AppendShortest(&out, p.magnitude);
       out += ", \"norm\": [";
       for (std::size_t n = 0; n < p.norm.size(); ++n) {
         if (n) out += ", ";

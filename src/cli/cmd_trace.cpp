@@ -33,6 +33,9 @@ Command RegisterTrace(CLI::App& app) {
   trace->add_option("STATE", *path,
                     "JSON state, e.g. {\"sentence\": \"я люблю суши\", \"query\": 1}; "
                     "missing fields take the lab's defaults; '-' or none reads stdin");
+  // The state's fields come from the settings tables (the same rows the page's state uses).
+  trace->footer("State fields (all optional; the page's state JSON, so \"lang\", \"view\" and \"train\" are "
+                "accepted too):\n" + FieldsHelp(LabFields()));
   return {trace, [path] { return RunTrace(*path); }};
 }
 

@@ -42,11 +42,11 @@ std::string MetricsRecord(const StepMetrics& m, bool csv) {
     out = std::to_string(m.step);
     for (const double x : {m.loss, m.accuracy, m.attention_on_source}) {
       out += ",";
-      AppendNumber(&out, x);
+      AppendShortest(&out, x);
     }
     for (const double x : gn) {
       out += ",";
-      AppendNumber(&out, x);
+      AppendShortest(&out, x);
     }
     return out + "\n";
   }
@@ -73,9 +73,9 @@ std::string FinalRecord(const Trainer& trainer, bool csv) {
   if (csv) {
     out = "\n# final evaluation (" + std::to_string(kTrainEvalExamples) + " fresh examples)\n";
     out += "evalAccuracy,evalLoss\n";
-    AppendNumber(&out, eval.accuracy);
+    AppendShortest(&out, eval.accuracy);
     out += ",";
-    AppendNumber(&out, eval.loss);
+    AppendShortest(&out, eval.loss);
     out += "\n";
     for (std::size_t h = 0; h < view.forward.attn.heads.size(); ++h) {
       const MatD& w = view.forward.attn.heads[h].weights;  // (N, N) rows = queries
@@ -86,7 +86,7 @@ std::string FinalRecord(const Trainer& trainer, bool csv) {
         out += CsvField(view.tokens[static_cast<std::size_t>(i)]);
         for (Eigen::Index j = 0; j < w.cols(); ++j) {
           out += ",";
-          AppendNumber(&out, w(i, j) + 0.0);
+          AppendShortest(&out, w(i, j) + 0.0);
         }
         out += "\n";
       }
@@ -154,21 +154,7 @@ int RunTrain(const std::string& path, const std::string& format, int every) {
   return Finish("train", 0);
 }
 
-const char* const kTrainHelp = R"(Input: a JSON object (TASK names the file; '-' or none reads stdin); every field is optional
-  "task"        "previous" | "reverse" | "verb_object" (default) | "max"
-  "length"      integer 2..16     tokens per example (previous, reverse, max; default 6)
-  "optimizer"   "adam" (default) | "sgd"
-  "lr"          number in (0, 10] learning rate (default 0.01)
-  "batch"       integer 1..256    examples per step (default 16)
-  "seed"        integer 0..4294967295: parameters and batches (default 1)
-  "normalizer"  softmax (default), sparsemax, relunorm, sigmoid, none, hardmax
-  "scaled"      true (default) or false: 1/sqrt(d_k) on the scores
-  "dModel"      integer 2..128 (default 32)  "dK" 1..256 (default 16)  "dV" 1..128 (default 16)
-  "heads"       integer 1..8 (default 1)     "causal"  true or false (default false)
-  "example"     string: the sentence whose attention is printed at the end (default: the
-                task's own, e.g. "я люблю суши")
-  "steps"       integer 1..100000 (default 200)
-Output (stdout), --format jsonl (default): one JSON object per line
+const char* const kTrainHelpOutput = R"(Output (stdout), --format jsonl (default): one JSON object per line
   {"step": k, "loss": .., "accuracy": .., "attentionOnSource": .., "gradNorm": {"WQ": .., "WK": ..,
    "WV": .., "WO": .., "total": ..}}    for every K-th step (--every K, default 1) and the last;
   the batch's loss and accuracy before the step's update, attention on the right key (best
@@ -204,7 +190,9 @@ Command RegisterTrain(CLI::App& app) {
       ->check(CLI::IsMember({"jsonl", "csv"}));
   train->add_option("--every", o->every, "print every K-th step (and always the last); default 1")
       ->check(CLI::Range(1, kMaxTrainSteps));
-  train->footer(kTrainHelp);
+  // The input's fields come from the settings tables (the same rows the page's state uses).
+  train->footer("Input: a JSON object (TASK names the file; '-' or none reads stdin); every field is optional\n" +
+                FieldsHelp(TrainFields()) + FieldsHelp(TrainInputFields()) + kTrainHelpOutput);
   return {train, [o] { return RunTrain(o->path, o->format, o->every); }};
 }
 

@@ -38,6 +38,15 @@ struct CollideInput {
 
 inline const char* const kCollideFields[] = {"values", "weights", "target", "minimizeTop"};
 
+// collide's one setting (values, weights and target are data, checked against each other).
+inline const Field<CollideInput>& CollideMinimizeTopField() {
+  static const Field<CollideInput> f = BooleanField<CollideInput>(
+      "minimizeTop", &CollideInput::minimize_top,
+      "the second scenario puts as little weight as possible on the top word (instead of as much as "
+      "possible on the target)");
+  return f;
+}
+
 // Reads and checks the whole input. False with a one-line message (the field first) otherwise.
 inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* error) {
   using detail::Nested;
@@ -52,12 +61,12 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   // 1. an object with known fields, values, weights and target present
   if (!j.is_object())
     return fail("expected a JSON object {\"values\": ..., \"weights\": ..., \"target\": ...}, got " +
-                detail::Describe(j));
+                api::DescribeJson(j));
   for (const auto& item : j.items()) {
     bool known = false;
     for (const char* f : kCollideFields) known = known || item.key() == f;
     if (!known)
-      return fail(detail::Describe(Json(item.key())) +
+      return fail(api::DescribeJson(Json(item.key())) +
                   ": unknown field (expected values, weights, target, minimizeTop)");
   }
   for (const char* f : {"values", "weights", "target"})
@@ -99,19 +108,19 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   // 4. target: an integer in [0, n)
   const Json& t = j["target"];
   const std::string expected_t = "a token index, an integer from 0 to " + str(n - 1) + " (n = " + str(n) + ")";
-  if (!t.is_number()) return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t));
+  if (!t.is_number()) return fail("\"target\": expected " + expected_t + ", got " + api::DescribeJson(t));
   const double tv = t.get<double>();  // integers up to 2^53 exactly; larger ones are out of range anyway
   if (t.is_number_float() && !(std::floor(tv) == tv))
-    return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t) + ", not an integer");
-  if (!(tv >= 0 && tv < n)) return fail("\"target\": expected " + expected_t + ", got " + detail::Describe(t));
+    return fail("\"target\": expected " + expected_t + ", got " + api::DescribeJson(t) + ", not an integer");
+  if (!(tv >= 0 && tv < n)) return fail("\"target\": expected " + expected_t + ", got " + api::DescribeJson(t));
 
-  // 5. minimizeTop
-  bool minimize_top = false;
-  if (j.contains("minimizeTop")) {
-    if (!j["minimizeTop"].is_boolean())
-      return fail("\"minimizeTop\": expected true or false, got " + detail::Describe(j["minimizeTop"]));
-    minimize_top = j["minimizeTop"].get<bool>();
-  }
+  // 5. minimizeTop, by its row
+  CollideInput settings;
+  if (j.contains("minimizeTop") &&
+      api::ApplyJsonField(CollideMinimizeTopField(), settings, j["minimizeTop"], "\"minimizeTop\"", error) !=
+          api::FieldStatus::kOk)
+    return false;
+  const bool minimize_top = settings.minimize_top;
 
   // 6. all checked: copy the numbers
   *in = CollideInput{};

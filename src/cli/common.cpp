@@ -1,6 +1,5 @@
 #include "cli/common.h"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -54,7 +53,12 @@ std::string OneLine(std::string s) {
 }
 
 std::string FieldMessage(const std::string& field, const std::string& message) {
-  return field.empty() ? message : detail::Describe(Json(field)) + ": " + message;
+  if (field.empty()) return message;
+  const std::string quoted = api::DescribeJson(Json(field));
+  // The tables' messages already start with the field ("batch: expected ..."): quote it there.
+  const std::string prefix = field + ": ";
+  if (message.compare(0, prefix.size(), prefix) == 0) return quoted + ": " + message.substr(prefix.size());
+  return quoted + ": " + message;
 }
 
 int Refuse(const std::string& command, const std::string& message) {
@@ -97,14 +101,8 @@ bool ReadJson(const std::string& path, Json* out, std::string* error) {
   return ReadInput(path, &text, error) && ParseJson(text, out, error);
 }
 
-void AppendNumber(std::string* out, double x) {
-  char buf[32];
-  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x);
-  out->append(buf, r.ptr);
-}
-
 void AppendJsonNumber(std::string* out, double x) {
-  if (std::isfinite(x)) AppendNumber(out, x);
+  if (std::isfinite(x)) AppendShortest(out, x);
   else *out += "null";
 }
 

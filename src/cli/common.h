@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cli/raw_input.h"  // Json
+#include "engine/format.h"  // AppendShortest: every number the CLI prints
 
 #include <functional>
 #include <string>
@@ -34,11 +35,13 @@ Command RegisterBackward(CLI::App& app);  // cmd_forward_backward.cpp
 Command RegisterCollide(CLI::App& app);   // cmd_collide.cpp
 Command RegisterTrain(CLI::App& app);     // cmd_train.cpp
 Command RegisterNorm(CLI::App& app);      // cmd_norm.cpp
+Command RegisterFields(CLI::App& app);    // cmd_fields.cpp
 
 // Messages are one line, whatever they quote: control characters become spaces.
 std::string OneLine(std::string s);
 
-// `"field": message` (JSON quotes the field), or the message alone when no field is at fault.
+// `"field": message` (JSON quotes the field), or the message alone when no field is at fault. A
+// message that already starts with "field: " (the settings tables' wording) is quoted in place.
 std::string FieldMessage(const std::string& field, const std::string& message);
 
 // Bad input: "attnlab COMMAND: message" on one line of stderr ("attnlab: message" when no
@@ -59,9 +62,6 @@ bool ReadInput(const std::string& path, std::string* text, std::string* error);
 // the common start of every command that takes raw numbers. False with a message (naming the
 // field when the error is inside one) when either step fails.
 bool ReadJson(const std::string& path, Json* out, std::string* error);
-
-// The shortest decimal that reads back as the same double (C++17 to_chars).
-void AppendNumber(std::string* out, double x);
 
 // A finite number in shortest round-trip form; null for NaN or infinity (JSON has neither).
 void AppendJsonNumber(std::string* out, double x);

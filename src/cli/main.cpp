@@ -11,6 +11,8 @@
 //                              metrics of every K-th step, then the example's final attention
 //   attnlab norm [--experiment variance|saturation|output|all] [--seed S] [--samples N]
 //                              the normalization experiments (engine/normexp.h) as JSON
+//   attnlab fields [--format markdown|json]
+//                              every field of the state, from the settings tables
 //
 // forward, backward, collide, train and norm compute in double and print every number in its
 // shortest form that reads back as the same double. Bad input: one line on stderr naming the
@@ -35,7 +37,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Attention Lab on the command line: JSON in, JSON out"};
   app.require_subcommand(1);
   const std::vector<Command> commands = {RegisterTrace(app),   RegisterForward(app), RegisterBackward(app),
-                                         RegisterCollide(app), RegisterTrain(app),   RegisterNorm(app)};
+                                         RegisterCollide(app), RegisterTrain(app),   RegisterNorm(app),
+                                         RegisterFields(app)};
   app.footer(
       "Examples:\n"
       "  attnlab trace state.json\n"
@@ -43,7 +46,8 @@ int main(int argc, char** argv) {
       "  attnlab backward input.json       (attnlab forward --help: the input format)\n"
       "  echo '{\"values\": [[0], [1], [2]], \"weights\": [0, 1, 0], \"target\": 2}' | attnlab collide\n"
       "  echo '{\"task\": \"reverse\", \"steps\": 300}' | attnlab train --format csv --every 10\n"
-      "  attnlab norm --experiment saturation --samples 5000");
+      "  attnlab norm --experiment saturation --samples 5000\n"
+      "  attnlab fields --format json");
 
   // A command line CLI11 refuses is bad input like any other: the command's name when the line
   // starts with one, else none; the message names the option or argument at fault.
@@ -60,7 +64,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::string what = e.what();
     if (!first.empty() && first[0] != '-' && command.empty())
-      what = "unknown command " + detail::Describe(Json(first)) + ", expected " + names;
+      what = "unknown command " + attn::api::DescribeJson(Json(first)) + ", expected " + names;
     return Refuse(command, what + (command.empty() ? " (attnlab --help lists the commands)"
                                                    : " (attnlab " + command + " --help)"));
   }

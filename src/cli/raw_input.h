@@ -70,9 +70,6 @@ inline const FieldTable<RawSettings>& RawSettingsFields() {
 
 namespace detail {
 
-// A JSON value for a message: the one description every refusal uses (api::DescribeJson).
-inline std::string Describe(const Json& v) { return api::DescribeJson(v); }
-
 inline std::string Quoted(const std::string& field) { return "\"" + field + "\""; }
 
 // The shape of a checked nested array: rank 2 (R, C) or 3 (H, R, C).
@@ -101,7 +98,7 @@ class NestedReader {
 
   bool Read(const Json& v, int min_rank, int max_rank, Nested* out, std::string* error) {
     error_ = error;
-    if (!v.is_array()) return Fail("got " + Describe(v));
+    if (!v.is_array()) return Fail("got " + api::DescribeJson(v));
     // The shape, from the first element of each level.
     std::int64_t sizes[4] = {};
     int rank = 0;
@@ -132,13 +129,13 @@ class NestedReader {
     if (level == s.rank) {
       if (v.is_array())
         return Fail("got a ragged array" + at + " (an array where " + First(level) + " is a " + leaf_word + ")");
-      if (!leaf) return Fail("got " + Describe(v) + at);
+      if (!leaf) return Fail("got " + api::DescribeJson(v) + at);
       if (!booleans_ && !std::isfinite(v.get<double>())) return Fail("got a non-finite number" + at);
       return true;
     }
     if (leaf)
       return Fail("got a ragged array" + at + " (a " + leaf_word + " where " + First(level) + " is an array)");
-    if (!v.is_array()) return Fail("got " + Describe(v) + at);
+    if (!v.is_array()) return Fail("got " + api::DescribeJson(v) + at);
     if (static_cast<std::int64_t>(v.size()) != s.dims[level]) {
       return Fail("got a ragged array" + at + " (" + std::to_string(v.size()) +
                   (v.size() == 1 ? " entry, " : " entries, ") + First(level) + " has " +
@@ -209,12 +206,12 @@ inline bool ParseRawInput(const Json& j, bool need_grad, RawInput* in, std::stri
 
   // 1. an object with known fields, q, k, v present (and dOutput for backward)
   if (!j.is_object())
-    return fail("expected a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}, got " + detail::Describe(j));
+    return fail("expected a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}, got " + api::DescribeJson(j));
   for (const auto& item : j.items()) {
     bool known = false;
     for (const char* f : kRawFields) known = known || item.key() == f;
     if (!known)
-      return fail(detail::Describe(Json(item.key())) + ": unknown field (expected q, k, v, mask, "
+      return fail(api::DescribeJson(Json(item.key())) + ": unknown field (expected q, k, v, mask, "
                   "causal, scale, temperature, normalizer, dOutput)");
   }
   for (const char* f : {"q", "k", "v"})

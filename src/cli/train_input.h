@@ -55,8 +55,7 @@ inline bool ParseTrainInput(const Json& j, TrainInput* in, std::string* error) {
   }
   const TrainError e = ValidateTrainConfig(r.config);
   if (!e.ok()) {
-    *error = "\"" + e.message;  // "field: ..." -> "\"field\": ..."
-    error->insert(e.field.size() + 1, "\"");
+    *error = Quoted(e.field) + ": " + e.message.substr(e.field.size() + 2);  // "field: ..." quoted
     return false;
   }
   *in = std::move(r);

@@ -6,11 +6,17 @@ namespace {
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 }  // namespace
 
+std::string IntegerText(double x) {
+  if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 9007199254740992.0)  // 2^53
+    return std::to_string(static_cast<long long>(x));
+  return FormatShortest(x);
+}
+
 std::string ExpectedText(const FieldRule& r) {
   std::string out;
   switch (r.kind) {
     case FieldKind::kInteger:
-      out = "an integer from " + FormatShortest(r.min) + " to " + FormatShortest(r.max);
+      out = "an integer from " + IntegerText(r.min) + " to " + IntegerText(r.max);
       break;
     case FieldKind::kNumber:
       if (r.min_open && std::isinf(r.max)) out = "a number > " + FormatShortest(r.min);

@@ -41,6 +41,9 @@ struct FieldRule {
   std::vector<std::string> names;  // kName, in display order
 };
 
+// An integer-valued double as plain digits ("100000", not "1e+05"); others as FormatShortest.
+std::string IntegerText(double x);
+
 // "an integer from 1 to 256", "a number > 0 and <= 10", "true or false",
 // "one of \"adam\", \"sgd\"", "a string"; "... or null" when nullable.
 std::string ExpectedText(const FieldRule& rule);
@@ -180,7 +183,7 @@ std::string FieldText(const Field<C>& f, const C& c) {
   if (f.rule.nullable && f.is_null(c)) return "null";
   switch (f.rule.kind) {
     case FieldKind::kBoolean: return f.get_number(c) != 0 ? "true" : "false";
-    case FieldKind::kInteger:
+    case FieldKind::kInteger: return IntegerText(f.get_number(c));
     case FieldKind::kNumber: return FormatShortest(f.get_number(c));
     case FieldKind::kName:
     case FieldKind::kText: return f.get_text(c);
@@ -224,7 +227,7 @@ const Field<C>* FirstRefusedField(const FieldTable<C>& table, const C& c) {
 // "  name  <expected> (default <d>): <help>", one line per field, for --help and the README.
 template <class C>
 std::string FieldsHelp(const FieldTable<C>& table, std::string_view indent = "  ") {
-  std::size_t width = 0;
+  std::size_t width = 11;  // tables printed one after the other stay aligned
   for (const Field<C>& f : table) width = f.name.size() > width ? f.name.size() : width;
   std::string out;
   for (const Field<C>& f : table) {

@@ -41,7 +41,7 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
   // 1. every field against its row of the table (written so that NaN fails)
   if (const Field<LabConfig>* f = FirstRefusedField(LabFields(), cfg)) {
     const double got = f->get_number(cfg);
-    return Refuse(CodeOf(f->name), f->name.c_str(), RefusalText(f->name, f->rule, FormatShortest(got)), got);
+    return Refuse(CodeOf(f->name), f->name.c_str(), RefusalText(f->name, f->rule, FieldText(*f, cfg)), got);
   }
   // 2. what depends on the sentence and on the number of heads
   const std::string last = std::to_string(n_tokens - 1);

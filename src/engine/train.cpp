@@ -76,7 +76,7 @@ double ShareOnKey(const MatD& w, std::size_t t, int j) {
 
 TrainError ValidateTrainConfig(const TrainConfig& cfg) {
   if (const Field<TrainConfig>* f = FirstRefusedField(TrainFields(), cfg))
-    return TrainError{f->name, RefusalText(f->name, f->rule, FormatShortest(f->get_number(cfg)))};
+    return TrainError{f->name, RefusalText(f->name, f->rule, FieldText(*f, cfg))};
   const Task task = MakeTask(cfg.task, cfg.length);
   Example ex;
   std::string error;

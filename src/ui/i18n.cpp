@@ -1,6 +1,8 @@
 #include "ui/i18n.h"
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace ui {
 
@@ -29,26 +31,66 @@ const char* Label(const Text& t, const char* id) {
   return out;
 }
 
+namespace {
+
+// What a settings row accepts, in Russian (ExpectedText's twin).
+std::string ExpectedRu(const attn::FieldRule& r) {
+  using attn::FieldKind;
+  std::string out;
+  switch (r.kind) {
+    case FieldKind::kInteger:
+      out = "целое число от " + attn::IntegerText(r.min) + " до " + attn::IntegerText(r.max);
+      break;
+    case FieldKind::kNumber:
+      if (r.min_open && std::isinf(r.max)) out = "число > " + attn::FormatShortest(r.min);
+      else if (r.min_open) out = "число > " + attn::FormatShortest(r.min) + " и ≤ " + attn::FormatShortest(r.max);
+      else if (std::isinf(r.min) && std::isinf(r.max)) out = "конечное число";
+      else out = "число от " + attn::FormatShortest(r.min) + " до " + attn::FormatShortest(r.max);
+      break;
+    case FieldKind::kBoolean: out = "true или false"; break;
+    case FieldKind::kName:
+      out = "одно из значений ";
+      for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", «" : "«") + r.names[i] + "»";
+      break;
+    case FieldKind::kText: out = "строка"; break;
+  }
+  return r.nullable ? out + " или null" : out;
+}
+
+std::string RefusedRu(const std::string& field, const attn::FieldRule& rule, const std::string& got) {
+  return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + got + ".";
+}
+
+}  // namespace
+
 std::string RefusalMessage(const attn::api::PatchResult& r) {
   if (g_lang == Lang::kEn) return r.message;
   using attn::ConfigError;
   using attn::api::ApiError;
+  if (r.rule) return RefusedRu(r.field, *r.rule, r.got);  // a settings row refused the value
   const double v = r.engine_error.value;
   if (r.api_error == ApiError::kEngine) {
+    const std::string got = attn::IntegerText(v);
     switch (r.engine_error.code) {
       case ConfigError::kSentenceEmpty: return "Предложение пустое: введите хотя бы одно слово.";
       case ConfigError::kSentenceInvalidUtf8: return Format("%sПредложение не в UTF-8 (байт %.0f).", "", v);
-      case ConfigError::kSentenceTooLong: return "Предложение слишком длинное (не больше 4096 байт).";
+      case ConfigError::kSentenceTooLong:
+        return "Предложение слишком длинное (не больше " + std::to_string(attn::kMaxSentenceBytes) + " байт).";
       case ConfigError::kSentenceTooManyTokens:
-        return Format("%sВ предложении %.0f токенов; лаборатория берёт не больше 64.", "", v);
-      case ConfigError::kQueryOutOfRange: return "Номер запроса вне предложения.";
-      case ConfigError::kDimOutOfRange: return Format("%s должно быть целым от 1 до 64.", r.field);
-      case ConfigError::kTemperatureInvalid: return "Температура должна быть конечным числом от 0.001 до 1000.";
-      case ConfigError::kSeedOutOfRange: return "seed должен быть целым от 0 до 4294967295.";
+        return "В предложении " + got + " токенов; лаборатория берёт не больше " + std::to_string(attn::kMaxTokens) + ".";
+      case ConfigError::kQueryOutOfRange: return "Номер запроса вне предложения (получено " + got + ").";
+      case ConfigError::kHeadOutOfRange: return "Номер головы вне диапазона 0…h−1 (получено " + got + ").";
+      case ConfigError::kTargetOutOfRange:
+        return "«target»: ожидалось −1 (автоматически) или номер токена предложения, получено " + got + ".";
       case ConfigError::kNumericOverflow: return "Оценки вышли за пределы float: уменьшите величины.";
-      case ConfigError::kHeadsOutOfRange: return "Число голов должно быть целым от 1 до 8.";
-      case ConfigError::kHeadOutOfRange: return "Номер головы вне диапазона 0..h−1.";
-      case ConfigError::kTargetOutOfRange: return "target должен быть −1 (автоматически) или номером токена.";
+      case ConfigError::kDimOutOfRange:
+      case ConfigError::kTemperatureInvalid:
+      case ConfigError::kSeedOutOfRange:
+      case ConfigError::kHeadsOutOfRange:
+        if (const auto* f = attn::FindField(attn::LabFields(), r.engine_error.field))
+          return RefusedRu(f->name, f->rule, r.engine_error.code == ConfigError::kTemperatureInvalid
+                                                 ? attn::FormatShortest(v) : got);
+        break;
       case ConfigError::kNone: break;
     }
   }
