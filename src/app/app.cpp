@@ -249,9 +249,12 @@ void SetCustomWeight(AppState& s, int token, double value) {
   const attn::VecD base = s.custom.active ? s.custom.alpha
                                           : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   const attn::MatD values = r.trace.V.cast<double>();  // (N, Dv)
-  s.custom.alpha = attn::SetWeightOnSimplex(base, token, value);
-  s.custom.info = attn::AnalyzeInformation(values, s.custom.alpha, r.target);
-  s.custom.vertices = values.rows() <= 6 ? attn::SameOutputVertices(values, s.custom.alpha) : std::vector<attn::VecD>{};
+  attn::InformationScope scope;  // the lab's: the query's visible keys, the normalizer's set
+  scope.set = r.information.set;
+  scope.visible = r.visible;
+  s.custom.alpha = attn::SetWeightIn(scope.set, base, token, value, scope.visible);
+  s.custom.info = attn::AnalyzeInformation(values, s.custom.alpha, r.target, scope);
+  s.custom.vertices = attn::SameOutputVerticesIn(values, s.custom.alpha, scope);
   s.custom.contributions = attn::Contributions(values, s.custom.alpha);
   s.custom.contributions2 = attn::Contributions(values, s.custom.info.collision.alpha2);
   s.custom.active = true;

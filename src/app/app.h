@@ -47,7 +47,7 @@ struct AppState {
   // query's own); cleared by any accepted state change.
   struct CustomWeights {
     bool active = false;
-    attn::VecD alpha;                     // (N) on the simplex
+    attn::VecD alpha;                     // (N) in the normalizer's set, 0 on masked keys
     attn::InformationReport info;         // AnalyzeInformation for these weights
     std::vector<attn::VecD> vertices;     // SameOutputVertices for these weights
     attn::MatD contributions, contributions2;  // (N, Dv) w_i v_i of both scenarios
@@ -122,8 +122,10 @@ attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text)
 std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang);
 std::string LinkText(const AppState& s);
 
-// Drags weight `token` of scenario 1 to `value` (the engine keeps the weights on the simplex and
-// recomputes the information report for them); ClearCustomWeights returns to the query's own.
+// Drags weight `token` of scenario 1 to `value` (the engine keeps the weights in the normalizer's
+// set: on the simplex over the visible keys, or each in [0, 1] for sigmoid and none; a masked key
+// keeps weight 0) and recomputes the information report for them, over the same keys and set as
+// the lab's; ClearCustomWeights returns to the query's own.
 void SetCustomWeight(AppState& s, int token, double value);
 void ClearCustomWeights(AppState& s);
 

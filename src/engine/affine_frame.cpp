@@ -84,7 +84,7 @@ void ApplyQ(const PivotedQr& f, VecD& y) {
   }
 }
 
-Frame BuildFrame(const MatD& V, double tol) {
+Frame BuildFrame(const MatD& V, double tol, bool centre) {
   Frame f;
   f.n = static_cast<int>(V.rows());
   const int d = static_cast<int>(V.cols());
@@ -97,7 +97,7 @@ Frame BuildFrame(const MatD& V, double tol) {
       s += V(i, k);
       vmax = std::max(vmax, std::abs(V(i, k)));
     }
-    f.mean(k) = s / f.n;
+    f.mean(k) = centre ? s / f.n : 0.0;
   }
   MatD x(d, f.n);  // (Dv, N) = (V - mean)^T
   for (int i = 0; i < f.n; ++i) {

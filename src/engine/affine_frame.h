@@ -41,8 +41,10 @@ struct Frame {
 };
 // The values V (N, Dv) centred on their mean and factored: a direction counts when its pivot
 // exceeds `tol` times the largest one and 1e-13 max |V_ij| (the centring's rounding); see
-// information.h. N = 0 gives rank -1.
-Frame BuildFrame(const MatD& V, double tol);
+// information.h. N = 0 gives rank -1. With centre = false the mean is 0 and the frame spans the
+// values' linear span instead (its rank is the linear rank of V): the frame of the box and the
+// affine set of weights that need not sum to 1 (information.h).
+Frame BuildFrame(const MatD& V, double tol, bool centre = true);
 
 // Coordinates of a point in the frame: (Q^T (y - mean))_{0..r-1}; `off` gets the norm of the
 // rest (the distance from the hull's affine span).

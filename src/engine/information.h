@@ -1,4 +1,5 @@
-// Is information lost in the sum? The geometry of A = V^T alpha with alpha on the simplex.
+// Is information lost in the sum? The geometry of A = V^T alpha with alpha on the simplex (and,
+// for the normalizers whose weights do not sum to 1, in the box or in all of R^N: FeasibleSet).
 //
 // Shapes: N = tokens, Dv = d_v. V is (N, Dv): row i is v_i. alpha is (N): alpha_i >= 0, sum 1.
 // The weights that give the same output A form the polytope
@@ -26,11 +27,39 @@
 //   - nothing throws; out-of-range arguments give documented defaults.
 #pragma once
 
+#include "normalizers.h"
 #include "types.h"
 
 #include <vector>
 
 namespace attn {
+
+// ---- the set the weights live in -------------------------------------------------------------
+// "Another pattern with the same A" means another point of the set the normalizer's weights live
+// in, with V^T a = A:
+//   kSimplex  softmax, sparsemax, relunorm, hardmax: a >= 0, sum a = 1: the polytope P (*).
+//             Unique for every alpha iff the values are affinely independent (N <= Dv + 1).
+//   kBox      sigmoid: each 0 <= a_i <= 1, no sum: B = {a in [0,1]^N : V^T a = A}. Unique for
+//             every alpha iff the values are linearly independent (N <= Dv).
+//   kAffine   none: any real weights: {a in R^N : V^T a = A}, an affine set of dimension
+//             N - rank(V), unbounded unless it is a point. Unique iff rank(V) = N (N <= Dv); a
+//             single weight a_i is known from A iff e_i lies in the row space of V^T, and else
+//             it can be anything (its range is (-inf, +inf)).
+// "Recoverable" always assumes the reader knows every v_i (the values are given, only the
+// weights are asked for).
+enum class FeasibleSet { kSimplex, kBox, kAffine };
+FeasibleSet FeasibleSetOf(Normalizer n);
+const char* FeasibleSetName(FeasibleSet s);  // "simplex", "box", "affine"
+
+// What the analysis is asked about: the set, the keys the query can see (a mask: masked keys
+// have weight 0 and are left out of every question: their range is [0, 0], the second scenario
+// puts nothing on them, ranks and counts are over the visible keys), and the lexicographic
+// second LP of Collide.
+struct InformationScope {
+  FeasibleSet set = FeasibleSet::kSimplex;
+  std::vector<char> visible;       // (N) 1 = the query may attend to key i; empty = all visible
+  bool then_minimize_top = false;
+};
 
 // ---- diagnostics ------------------------------------------------------------------------------
 struct AffineInfo {
@@ -41,6 +70,10 @@ struct AffineInfo {
                              // softmax pattern); 0 iff recoverable
   bool recoverable = false;  // r == N - 1 (the values are affinely independent): every alpha is
                              // a function of A. Needs N <= Dv + 1.
+  // Within AnalyzeInformation, for its scope: N counts the visible keys only, and for the box and
+  // the affine set the linear rank decides: same_output_dim = N - linear_rank, recoverable iff
+  // linear_rank == N.
+  int linear_rank = 0;       // rank(V) of the (visible) values
 };
 AffineInfo AnalyzeValues(const MatD& V, double tol = 1e-9);  // V: (N, Dv)
 
@@ -94,15 +127,31 @@ struct InformationReport {
   MatD ranges;          // (N, 2) WeightRanges(V, alpha)
   Recovery recovery;    // RecoverWeights(V, collision.output)
   double recovery_error = 0;  // max_i |recovery.alpha_i - alpha_i| (meaningful if recoverable)
+  FeasibleSet set = FeasibleSet::kSimplex;  // the set used
+  std::vector<int> visible;   // the keys the analysis ran over, in order (all N without a mask)
 };
 InformationReport AnalyzeInformation(const MatD& V, const VecD& alpha, int target,
                                      bool then_minimize_top = false);
+// The same over the scope's set and visible keys; every vector in the report still has N (or
+// N x 2) entries, the masked ones 0 (ranges [0, 0]). A target the query cannot see moves
+// nothing (alpha' = alpha). For kAffine the ranges of the weights A does not determine are
+// (-inf, +inf), and alpha' = alpha + d / d_target, d the part of e_target outside V's row space:
+// one whole unit more weight on the target, the same A (there is no "most").
+InformationReport AnalyzeInformation(const MatD& V, const VecD& alpha, int target,
+                                     const InformationScope& scope);
 
 // The contributions of a pattern: row i = w_i * v_i, (N, Dv); their column sums are V^T w.
 MatD Contributions(const MatD& V, const VecD& w);
 
 // The learner drags one weight: alpha_i becomes `value` (clamped to [0, 1]) and the others are
 // rescaled in proportion so the result stays on the simplex (shared equally when they were all 0).
-VecD SetWeightOnSimplex(const VecD& alpha, int i, double value);
+// With `visible` (N, 1 = the query can see the key), masked weights stay 0 and dragging one
+// changes nothing.
+VecD SetWeightOnSimplex(const VecD& alpha, int i, double value,
+                        const std::vector<char>& visible = {});
+// The same for any set: the simplex as above; box and affine: alpha_i alone becomes `value`
+// (clamped to [0, 1], the bars' range), the others stay (masked ones 0).
+VecD SetWeightIn(FeasibleSet set, const VecD& alpha, int i, double value,
+                 const std::vector<char>& visible = {});
 
 }  // namespace attn

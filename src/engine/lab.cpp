@@ -160,15 +160,30 @@ LabResult ComputeLab(const LabConfig& cfg) {
   result.vectors = ProjectPca2D(pts);
   result.value_hull = ConvexHull2D(result.vectors.points.topRows(n));
 
-  // Information panel: the query's weights and the chosen head's values, in double.
+  // Information panel: the query's weights and the chosen head's values, in double, over the
+  // keys the query can see, in the set its normalizer's weights live in.
   const MatD values = tr.V.cast<double>();                                  // (N, Dv)
   const VecD alpha = tr.weights.row(cfg.query).transpose().cast<double>();  // (N)
-  int top = 0;
-  for (int i = 1; i < n; ++i)
-    if (alpha(i) > alpha(top)) top = i;
-  result.target = cfg.target >= 0 ? cfg.target : (top + 1) % n;
-  result.information = AnalyzeInformation(values, alpha, result.target);
-  if (n <= 6) result.same_output_vertices = SameOutputVertices(values, alpha);
+  InformationScope scope;
+  scope.set = FeasibleSetOf(cfg.normalizer);
+  scope.visible.assign(static_cast<std::size_t>(n), 1);
+  if (result.mha.mask.rows() == n && result.mha.mask.cols() == n)
+    for (int i = 0; i < n; ++i) scope.visible[static_cast<std::size_t>(i)] = result.mha.mask(cfg.query, i) ? 1 : 0;
+  result.visible = scope.visible;
+  auto seen = [&](int i) { return scope.visible[static_cast<std::size_t>(i)] != 0; };
+  int top = cfg.query;  // the query always sees itself
+  for (int i = 0; i < n; ++i)
+    if (seen(i) && (!seen(top) || alpha(i) > alpha(top))) top = i;
+  int next = top;  // the first visible key after top, wrapping round
+  for (int k = 1; k <= n; ++k)
+    if (seen((top + k) % n)) {
+      next = (top + k) % n;
+      break;
+    }
+  result.target_moved = cfg.target >= 0 && !seen(cfg.target);
+  result.target = cfg.target >= 0 && !result.target_moved ? cfg.target : next;
+  result.information = AnalyzeInformation(values, alpha, result.target, scope);
+  result.same_output_vertices = SameOutputVerticesIn(values, alpha, scope);
   result.contributions = Contributions(values, alpha);
   result.contributions2 = Contributions(values, result.information.collision.alpha2);
   return result;

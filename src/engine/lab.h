@@ -37,7 +37,9 @@ struct LabConfig {
   int d_v = 8;     // width of the values: random W_V is (D, d_v); identity keeps the first
                    // min(d_v, d_model) coordinates of x ("project the values to fewer dimensions")
   int target = -1; // the information panel's second scenario moves weight onto this token;
-                   // -1 = the token after the one the query leans on most (the seed's t -> t+1)
+                   // -1 = the first key after the one the query leans on most that the query
+                   // can see (the seed's t -> t+1; wrapping round). A target the query cannot
+                   // see (masked) is moved: the automatic one is used (LabResult::target_moved)
 };
 
 // A refusal: which field, and why (English, one line). `code` lets the UI translate it.
@@ -106,8 +108,12 @@ struct LabResult {
   std::vector<int> value_hull; // hull of the first N projected points (the values)
   // Information panel (chosen head, the query's row): is the pattern recoverable from A?
   int target = 0;                       // the target actually used (config.target resolved)
-  InformationReport information;        // AnalyzeInformation(V, alpha, target)
-  std::vector<VecD> same_output_vertices;  // vertices of the weights giving the same A (N <= 6)
+  bool target_moved = false;            // config.target is masked for the query: automatic used
+  InformationReport information;        // AnalyzeInformation(V, alpha, target, scope): over the
+                                        // keys the query sees, in the normalizer's FeasibleSet
+  std::vector<char> visible;            // (N) 1 = the query may attend to key i
+  std::vector<VecD> same_output_vertices;  // vertices of the weights giving the same A (at most
+                                           // 6 visible keys, simplex only; N entries each)
   MatD contributions;   // (N, Dv) alpha_i v_i of the query's weights (double, as the analysis)
   MatD contributions2;  // (N, Dv) alpha'_i v_i of the second scenario
 };

@@ -17,13 +17,18 @@ namespace attn {
 using affine::BuildFrame;
 using affine::Sum;
 
-SameOutput::SameOutput(const MatD& V, const VecD& alpha, double tol)
-    : frame_(BuildFrame(V, tol)), n_(static_cast<int>(V.rows())) {
-  recoverable_ = n_ > 0 && frame_.rank == n_ - 1;
+SameOutput::SameOutput(const MatD& V, const VecD& alpha, double tol, FeasibleSet set)
+    : set_(set),
+      frame_(BuildFrame(V, tol, /*centre=*/set == FeasibleSet::kSimplex)),
+      n_(static_cast<int>(V.rows())) {
+  const bool box = set == FeasibleSet::kBox;
+  const bool linear = set != FeasibleSet::kSimplex;  // no sum constraint: the linear rank counts
+  recoverable_ = n_ > 0 && frame_.rank == (linear ? n_ : n_ - 1);
   total_ = Sum(alpha);
-  if (n_ == 0 || recoverable_) return;  // P = {alpha}: no LP needed
-  MatD A(frame_.rank + 1, n_);
-  VecD b(frame_.rank + 1);
+  if (n_ == 0 || recoverable_ || set == FeasibleSet::kAffine) return;  // no LP needed (or none)
+  const int rows = frame_.rank + (box ? n_ : 1), cols = box ? 2 * n_ : n_;
+  MatD A = MatD::Zero(rows, cols);
+  VecD b(rows);
   for (int k = 0; k < frame_.rank; ++k) {
     double s = 0;
     for (int i = 0; i < n_; ++i) {
@@ -32,8 +37,16 @@ SameOutput::SameOutput(const MatD& V, const VecD& alpha, double tol)
     }
     b(k) = s;
   }
-  for (int i = 0; i < n_; ++i) A(frame_.rank, i) = 1;
-  b(frame_.rank) = total_;
+  if (box) {  // a_i + s_i = 1
+    for (int i = 0; i < n_; ++i) {
+      A(frame_.rank + i, i) = 1;
+      A(frame_.rank + i, n_ + i) = 1;
+      b(frame_.rank + i) = 1;
+    }
+  } else {
+    for (int i = 0; i < n_; ++i) A(frame_.rank, i) = 1;
+    b(frame_.rank) = total_;
+  }
   lp_.Init(A, b, LpOptions());
   feasible_ = lp_.Phase1() == LpResult::kOptimal;
   after_phase1_ = lp_;
@@ -99,5 +112,29 @@ std::vector<VecD> SameOutputVertices(const MatD& V, const VecD& alpha) {
   return out;
 }
 
+
+std::vector<VecD> SameOutputVerticesIn(const MatD& V, const VecD& alpha, const InformationScope& scope) {
+  std::vector<VecD> out;
+  const int n = static_cast<int>(V.rows());
+  if (scope.set != FeasibleSet::kSimplex || alpha.size() != n) return out;
+  std::vector<int> keys;
+  for (int i = 0; i < n; ++i)
+    if (scope.visible.empty() || (i < static_cast<int>(scope.visible.size()) && scope.visible[static_cast<std::size_t>(i)]))
+      keys.push_back(i);
+  const int m = static_cast<int>(keys.size());
+  if (m > 6) return out;
+  MatD vs(m, V.cols());  // (M, Dv)
+  VecD as(m);            // (M)
+  for (int k = 0; k < m; ++k) {
+    vs.row(k) = V.row(keys[static_cast<std::size_t>(k)]);
+    as(k) = alpha(keys[static_cast<std::size_t>(k)]);
+  }
+  for (const VecD& x : SameOutputVertices(vs, as)) {
+    VecD full = VecD::Zero(n);
+    for (int k = 0; k < m; ++k) full(keys[static_cast<std::size_t>(k)]) = x(k);
+    out.push_back(std::move(full));
+  }
+  return out;
+}
 
 }  // namespace attn
