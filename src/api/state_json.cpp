@@ -317,7 +317,14 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
                             {"ranges", ranges},
                             {"affineRank", info.info.affine_rank},
                             {"sameOutputDim", info.info.same_output_dim},
-                            {"recoverable", info.info.recoverable}};
+                            {"recoverable", info.info.recoverable},
+                            // the set the weights live in (simplex, box or affine: information.h)
+                            // and the keys the query can see, which the analysis ran over;
+                            // unbounded range ends (affine) are written as null
+                            {"feasibleSet", FeasibleSetName(info.set)},
+                            {"visible", info.visible},
+                            {"linearRank", info.info.linear_rank},
+                            {"targetMoved", res.target_moved}};
   const StepTable& st = res.steps;
   Json rows = Json::array();
   for (const StepRow& r : st.rows)

@@ -239,3 +239,28 @@ TEST_CASE("dV and target are state fields; the trace has the information object"
   REQUIRE(r.ok);
   CHECK(r.state.config.target == -1);
 }
+
+TEST_CASE("the trace's information names its feasible set and the keys the query can see") {
+  auto r = ApplyStatePatch(LabState{}, Json{{"sentence", "я очень люблю суши и чай"}, {"query", 2}, {"causal", true},
+                                            {"dV", 2}, {"target", 4}});
+  REQUIRE(r.ok);
+  attn::LabResult res = attn::ComputeLab(r.state.config);
+  REQUIRE(res.error.ok());
+  Json info = attn::api::TraceToJson(r.state, res)["information"];
+  CHECK(info["feasibleSet"] == "simplex");
+  CHECK(info["visible"] == Json::array({0, 1, 2}));
+  CHECK(info["targetMoved"] == true);  // «и» is masked for «люблю»: the automatic target is used
+  CHECK(info["target"].get<int>() <= 2);
+  CHECK(info["recoverable"] == true);  // 3 visible values in 2-D
+  CHECK(info["ranges"][4] == Json::array({0.0, 0.0}));
+  for (const auto& [normalizer, set] : {std::pair<const char*, const char*>{"sigmoid", "box"}, {"none", "affine"}}) {
+    r = ApplyStatePatch(LabState{}, Json{{"normalizer", normalizer}, {"dV", 2}});
+    REQUIRE(r.ok);
+    res = attn::ComputeLab(r.state.config);
+    info = attn::api::TraceToJson(r.state, res)["information"];
+    CHECK(info["feasibleSet"] == set);
+    CHECK(info["linearRank"] == 2);
+    CHECK(info["recoverable"] == false);
+  }
+  CHECK(attn::api::Dump(info["ranges"][0]) == "[null,null]");  // none: unbounded ends print as null
+}
