@@ -51,8 +51,10 @@ int RunCollide(const std::string& path) {
       for (Eigen::Index k = 0; k < scaled.cols(); ++k) scaled(i, k) = std::ldexp(scaled(i, k), -e);
     engine_values = &scaled;
   }
-  const InformationReport rep =
-      AnalyzeInformation(*engine_values, in.weights, in.target, in.minimize_top);
+  InformationScope scope;
+  scope.set = FeasibleSetOf(in.normalizer);
+  scope.then_minimize_top = in.minimize_top;
+  const InformationReport rep = AnalyzeInformation(*engine_values, in.weights, in.target, scope);
   const Collision& c = rep.collision;
   if (c.alpha2.size() != in.n || rep.ranges.rows() != in.n || rep.ranges.cols() != 2 ||
       c.output.size() != in.d || c.output2.size() != in.d)
@@ -70,7 +72,8 @@ int RunCollide(const std::string& path) {
   for (Eigen::Index k = 0; k < output.size(); ++k) max_diff = std::max(max_diff, std::abs(output(k) - output2(k)));
 
   // Every number finite before the first byte goes out (only the outputs can overflow: the
-  // weights and ranges are at most 1 + 1e-6).
+  // weights and ranges are at most 1 + 1e-6, or for none the weights plus one unit; a range of
+  // none's that A does not bound is infinite on purpose and printed as null).
   auto first_non_finite = [](const VecD& x) {
     for (Eigen::Index i = 0; i < x.size(); ++i)
       if (!std::isfinite(x(i))) return static_cast<int>(i);
@@ -87,7 +90,8 @@ int RunCollide(const std::string& path) {
     }
   }
   for (Eigen::Index i = 0; i < rep.ranges.rows(); ++i)
-    if (!std::isfinite(rep.ranges(i, 0)) || !std::isfinite(rep.ranges(i, 1)))
+    if (std::isnan(rep.ranges(i, 0)) || std::isnan(rep.ranges(i, 1)) ||
+        (scope.set != FeasibleSet::kAffine && (std::isinf(rep.ranges(i, 0)) || std::isinf(rep.ranges(i, 1)))))
       return InternalError("collide", "ranges[" + std::to_string(i) + "] is not finite");
 
   std::string out = "{";
@@ -97,11 +101,15 @@ int RunCollide(const std::string& path) {
   out += ", ";
   AppendVector(&out, "output2", output2, false);
   out += ", \"ranges\": [";
+  auto end = [&](double x) {  // an unbounded end (none) is null
+    if (std::isinf(x)) out += "null";
+    else AppendShortest(&out, x + 0.0);
+  };
   for (Eigen::Index i = 0; i < rep.ranges.rows(); ++i) {
     out += i ? ", [" : "[";
-    AppendShortest(&out, rep.ranges(i, 0) + 0.0);
+    end(rep.ranges(i, 0));
     out += ", ";
-    AppendShortest(&out, rep.ranges(i, 1) + 0.0);
+    end(rep.ranges(i, 1));
     out += "]";
   }
   out += "], \"affineRank\": " + std::to_string(rep.info.affine_rank);
@@ -111,6 +119,8 @@ int RunCollide(const std::string& path) {
   out += ", \"top\": " + std::to_string(c.top);
   out += ", \"maxOutputDiff\": ";
   AppendShortest(&out, max_diff);
+  out += std::string(", \"feasibleSet\": \"") + FeasibleSetName(scope.set) + "\"";
+  out += ", \"linearRank\": " + std::to_string(rep.info.linear_rank);
   out += "}\n";
   std::cout << out;
   return Finish("collide", 0);
@@ -123,22 +133,32 @@ const char* const kCollideHelp = R"(Input: a JSON object (INPUT names the file; 
   "target"        integer  the token j to move weight onto, 0..n-1                (required)
   "minimizeTop"   boolean  then, among the patterns with the most weight on j, take one with
                            the least on the token α leans on most (default false)
+  "normalizer"    name     where the weights came from, which says where the other patterns may
+                           be (default softmax): softmax, sparsemax, relunorm, hardmax: >= 0
+                           summing to 1 (the simplex); sigmoid: each in [0, 1], any sum (the
+                           box); none: any numbers (the affine set Vᵀa = A, unbounded)
 Output (stdout): the output A = Σᵢ αᵢ·vᵢ and a second pattern α' that gives the same A:
-  "weights2"      n        α' >= 0, same sum as α, Vᵀα' = A, the most weight on j: α itself
-                           when nothing can move, else a vertex (<= affineRank + 1 nonzeros)
+  "weights2"      n        α' in the same set, Vᵀα' = A, the most weight on j: α itself when
+                           nothing can move, else a vertex (<= affineRank + 1 nonzeros on the
+                           simplex); none: α plus one unit on j (there is no most)
   "output"        d        A  = Vᵀα
   "output2"       d        A' = Vᵀα'
   "ranges"        n×2      [min, max] of α'ᵢ over every such α': what A alone tells about the
-                           weight of token i (a single point: fully known from A)
+                           weight of token i (a single point: fully known from A, given every
+                           vᵢ); none: [null, null] when A does not bound it
   "affineRank"    integer  r = dimension of the values' affine hull (0: one token or equal values)
-  "recoverable"   boolean  r = n - 1: the values are affinely independent, A determines α
-  "sameOutputDim" integer  n - 1 - r: dimension of the set of weights that give the same A
+  "recoverable"   boolean  A determines α: the values are affinely independent (r = n - 1);
+                           for sigmoid and none linearly independent (linearRank = n)
+  "sameOutputDim" integer  dimension of the set of weights that give the same A: n - 1 - r, or
+                           n - linearRank for sigmoid and none
   "unique"        boolean  no other weights give this A (recoverable, or α on a vertex)
   "top"           integer  the token α leans on most (lowest index on ties)
   "maxOutputDiff" number   max over the d entries of |A - A'| (rounding only)
+  "feasibleSet"   name     the set used: simplex, box or affine
+  "linearRank"    integer  rank of the values (their linear span's dimension)
 Example: three tokens on a line; all weight on the middle one gives the same A as half on each end
   echo '{"values": [[0], [1], [2]], "weights": [0, 1, 0], "target": 2}' | attnlab collide
-  {"weights2": [0.5, 0, 0.5], "output": [1], "output2": [1], "ranges": [[0, 0.5], [0, 1], [0, 0.5]], "affineRank": 1, "recoverable": false, "sameOutputDim": 1, "unique": false, "top": 1, "maxOutputDiff": 0}
+  {"weights2": [0.5, 0, 0.5], "output": [1], "output2": [1], "ranges": [[0, 0.5], [0, 1], [0, 0.5]], "affineRank": 1, "recoverable": false, "sameOutputDim": 1, "unique": false, "top": 1, "maxOutputDiff": 0, "feasibleSet": "simplex", "linearRank": 1}
 Numbers are computed in double (the linear programs to ~1e-9) and printed so that they read back
 exactly; values of any size (up to 1e308) are fine.
 Limits: n <= 512 tokens, d <= 4096. Each linear program costs ~n²·d and the ranges solve up to

@@ -4,11 +4,15 @@
 // Shapes: N = tokens, Dv = d_v.
 //   "values": (N, Dv) numbers, row i = v_i     "weights": (N) numbers >= 0 summing to 1
 //   "target": an integer token index in [0, N)  "minimizeTop": true or false (default false)
+//   "normalizer": the normalizer the weights came from (default softmax): it names the set they
+//                 live in (information.h): softmax, sparsemax, relunorm, hardmax: >= 0 summing
+//                 to 1; sigmoid: each in [0, 1]; none: any numbers
 // Every error is one line that names the field and says what was expected, e.g.
 //   "weights": expected n = 3 weights summing to 1 (within 1e-06), got a sum of 0.9
 #pragma once
 
 #include "cli/raw_input.h"
+#include "engine/common_fields.h"
 #include "engine/information.h"
 
 #include <cmath>
@@ -34,9 +38,10 @@ struct CollideInput {
   Vec<double> weights;  // (N), every entry >= 0 (rounding below 0 set to 0)
   int target = 0;
   bool minimize_top = false;
+  Normalizer normalizer = Normalizer::kSoftmax;  // names the set of the weights (FeasibleSetOf)
 };
 
-inline const char* const kCollideFields[] = {"values", "weights", "target", "minimizeTop"};
+inline const char* const kCollideFields[] = {"values", "weights", "target", "minimizeTop", "normalizer"};
 
 // collide's one setting (values, weights and target are data, checked against each other).
 inline const Field<CollideInput>& CollideMinimizeTopField() {
@@ -44,6 +49,12 @@ inline const Field<CollideInput>& CollideMinimizeTopField() {
       "minimizeTop", &CollideInput::minimize_top,
       "the second scenario puts as little weight as possible on the top word (instead of as much as "
       "possible on the target)");
+  return f;
+}
+
+// The normalizer the weights came from: the same row as the lab's.
+inline const Field<CollideInput>& CollideNormalizerField() {
+  static const Field<CollideInput> f = NormalizerField<CollideInput>(&CollideInput::normalizer);
   return f;
 }
 
@@ -67,7 +78,7 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
     for (const char* f : kCollideFields) known = known || item.key() == f;
     if (!known)
       return fail(api::DescribeJson(Json(item.key())) +
-                  ": unknown field (expected values, weights, target, minimizeTop)");
+                  ": unknown field (expected values, weights, target, minimizeTop, normalizer)");
   }
   for (const char* f : {"values", "weights", "target"})
     if (!j.contains(f)) return fail(Quoted(f) + ": missing (values, weights and target are required)");
@@ -85,8 +96,18 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
     return false;
   const int n = vs.dims[0], d = vs.dims[1];
 
-  // 3. weights: n numbers, >= 0, summing to 1
-  const std::string expected_w = "n = " + str(n) + " numbers, one per row of \"values\" (weights >= 0 summing to 1)";
+  // 3. the normalizer, by its row (it says what the weights may be), then the weights: n numbers,
+  // >= 0 summing to 1 (the simplex), each in [0, 1] (sigmoid's box) or any (none)
+  CollideInput settings;
+  if (j.contains("normalizer") &&
+      api::ApplyJsonField(CollideNormalizerField(), settings, j["normalizer"], "\"normalizer\"", error) !=
+          api::FieldStatus::kOk)
+    return false;
+  const FeasibleSet set = FeasibleSetOf(settings.normalizer);
+  const char* const what = set == FeasibleSet::kBox      ? "weights in [0, 1], sigmoid's"
+                           : set == FeasibleSet::kAffine ? "any numbers, none's"
+                                                         : "weights >= 0 summing to 1";
+  const std::string expected_w = "n = " + str(n) + " numbers, one per row of \"values\" (" + what + ")";
   Nested ws;
   if (!NestedReader("weights", expected_w, false, {{"n"}}).Read(j["weights"], 1, 1, &ws, error)) return false;
   if (ws.dims[0] != n)
@@ -96,14 +117,18 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   double sum = 0;
   for (int i = 0; i < n; ++i) {
     const double x = j["weights"][static_cast<size_t>(i)].get<double>();
-    if (x < -kNegativeWeightTol)
+    if (set != FeasibleSet::kAffine && x < -kNegativeWeightTol)
       return fail("\"weights\": expected weights >= 0, got weights[" + str(i) + "] = " + FormatShortest(x));
-    w(i) = x > 0 ? x : 0.0;  // rounding below 0, and -0, read as 0
+    if (set == FeasibleSet::kBox && x > 1 + kNegativeWeightTol)
+      return fail("\"weights\": expected weights <= 1 (sigmoid), got weights[" + str(i) + "] = " + FormatShortest(x));
+    w(i) = set == FeasibleSet::kAffine ? x + 0.0 : x > 0 ? x : 0.0;  // rounding below 0, and -0, read as 0
+    if (set == FeasibleSet::kBox && w(i) > 1) w(i) = 1;                   // and rounding above 1 as 1
     sum += w(i);
   }
-  if (!(std::abs(sum - 1) <= kWeightSumTol))
+  if (set == FeasibleSet::kSimplex && !(std::abs(sum - 1) <= kWeightSumTol))
     return fail("\"weights\": expected weights summing to 1 (within " + FormatShortest(kWeightSumTol) +
-                "), got a sum of " + FormatShortest(sum));
+                "), got a sum of " + FormatShortest(sum) +
+                " (weights from sigmoid or none: say so with \"normalizer\")");
 
   // 4. target: an integer in [0, n)
   const Json& t = j["target"];
@@ -115,7 +140,6 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   if (!(tv >= 0 && tv < n)) return fail("\"target\": expected " + expected_t + ", got " + api::DescribeJson(t));
 
   // 5. minimizeTop, by its row
-  CollideInput settings;
   if (j.contains("minimizeTop") &&
       api::ApplyJsonField(CollideMinimizeTopField(), settings, j["minimizeTop"], "\"minimizeTop\"", error) !=
           api::FieldStatus::kOk)
@@ -130,6 +154,7 @@ inline bool ParseCollideInput(const Json& j, CollideInput* in, std::string* erro
   in->weights = std::move(w);
   in->target = static_cast<int>(tv);
   in->minimize_top = minimize_top;
+  in->normalizer = settings.normalizer;
   return true;
 }
 

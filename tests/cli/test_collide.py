@@ -26,7 +26,7 @@ from common import FIXTURES, check, check_refusal, finish, run
 # ============================================================================================
 
 COLLIDE_KEYS = ["weights2", "output", "output2", "ranges", "affineRank", "recoverable",
-                "sameOutputDim", "unique", "top", "maxOutputDiff"]
+                "sameOutputDim", "unique", "top", "maxOutputDiff", "feasibleSet", "linearRank"]
 
 
 def run_collide(inp):
