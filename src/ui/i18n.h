@@ -66,6 +66,8 @@ inline constexpr Text kOutputA{"Output A (a vector of d_v = %d numbers)", "Вы�
 inline constexpr Text kWhereInfo{"Which words mattered is in the weights αᵢ, i.e. in the scores q·kᵢ, before the sum.",
                                  "Какие слова важны, записано в весах αᵢ, то есть в оценках q·kᵢ, до суммирования."};
 inline constexpr Text kHeatmap{"Weights", "Веса"};
+inline constexpr Text kHeatmapCaptionNoSum{"All weights αᵢⱼ: row = query i, column = key j (with this normalizer a row need not sum to 1)",
+                                           "Все веса αᵢⱼ: строка — запрос i, столбец — ключ j (при этой нормировке сумма строки не обязана быть 1)"};
 inline constexpr Text kHeatmapCaption{"All weights αᵢⱼ: row = query i, column = key j; each row sums to 1",
                                       "Все веса αᵢⱼ: строка — запрос i, столбец — ключ j; сумма по строке = 1"};
 inline constexpr Text kHover{"query «%s» → key «%s»: α = %s", "запрос «%s» → ключ «%s»: α = %s"};
@@ -87,11 +89,11 @@ inline constexpr Text kNormRelu{"relu(s) / Σ relu(s)", "relu(s) / Σ relu(s)"};
 inline constexpr Text kNormSigmoid{"sigmoid (no normalization)", "сигмоида (без нормировки)"};
 inline constexpr Text kNormNone{"none (raw scores as weights)", "нет (сырые оценки как веса)"};
 inline constexpr Text kNormHardmax{"hardmax (one-hot)", "hardmax (one-hot)"};
-inline constexpr Text kHardmaxNote{"hardmax is forward only: its gradient is zero everywhere, so nothing can be learned through it.",
-                                   "hardmax — только прямой проход: его градиент всюду равен нулю, через него ничему не научиться."};
+inline constexpr Text kHardmaxNote{"hardmax is forward only: its gradient is zero almost everywhere (and undefined at ties), so nothing can be learned through it.",
+                                   "hardmax — только прямой проход: его градиент почти всюду равен нулю (а при равенстве оценок не определён), через него ничему не научиться."};
 inline constexpr Text kMask{"mask", "маска"};
 inline constexpr Text kMaskNone{"none", "нет"};
-inline constexpr Text kMaskCausal{"causal (earlier tokens only)", "каузальная (только предыдущие)"};
+inline constexpr Text kMaskCausal{"causal (this token and earlier ones)", "каузальная (текущий и предыдущие)"};
 inline constexpr Text kEntropyHeader{"H", "H"};
 inline constexpr Text kEntropyNote{"H = each row's entropy in nats (uniform over N keys: ln N; one-hot: 0)",
                                    "H = энтропия каждой строки в натах (равномерно по N ключам: ln N; one-hot: 0)"};
@@ -117,28 +119,52 @@ inline constexpr Text kVectorsNoteUnnormalized{"With this normalizer the weights
                                                "С этой нормировкой веса не обязаны быть ≥ 0 и давать в сумме 1, поэтому A — не среднее и может выйти из оболочки значений: именно от этого защищает softmax."};
 inline constexpr Text kInformation{"Information", "Информация"};
 inline constexpr Text kInfoTitle{"Is information lost in the sum A = Σ αᵢ·vᵢ?", "Теряется ли информация в сумме A = Σ αᵢ·vᵢ?"};
-inline constexpr Text kVerdictKept{"Nothing is lost here: the %d values (d_v = %d) are affinely independent (affine rank %d), so only one weight pattern gives this A — read it back from A with error %s.",
-                                   "Здесь ничего не теряется: %d значений (d_v = %d) аффинно независимы (аффинный ранг %d), поэтому этот A даёт только один набор весов — он восстанавливается из A с ошибкой %s."};
-inline constexpr Text kVerdictLost{"The sum hides part of the pattern: %d tokens, but the values span only %d affine dimensions (d_v = %d), so a %d-dimensional family of weight patterns gives exactly this A.",
-                                   "Сумма скрывает часть шаблона: токенов %d, но значения занимают лишь %d аффинных измерений (d_v = %d), поэтому этот же A дают веса из целого %d-мерного семейства."};
-inline constexpr Text kVerdictUniqueHere{"This particular A still pins the weights down (the pattern sits on a corner), but most patterns would not be.",
-                                         "Этот конкретный A всё же однозначно задаёт веса (шаблон в вершине), но большинство шаблонов — нет."};
+inline constexpr Text kVerdictKept{"Nothing is lost here, for a reader who knows every vᵢ: the %d visible values (d_v = %d) are affinely independent (affine rank %d), so only one weight pattern on the simplex gives this A — read it back from A with error %s.",
+                                   "Здесь ничего не теряется для того, кто знает все vᵢ: %d видимых значений (d_v = %d) аффинно независимы (аффинный ранг %d), поэтому этот A даёт только один набор весов на симплексе — он восстанавливается из A с ошибкой %s."};
+inline constexpr Text kVerdictLost{"The sum hides part of the pattern, even from a reader who knows every vᵢ: %d visible tokens, but their values span only %d affine dimensions (d_v = %d), so a %d-dimensional family of weight patterns on the simplex gives exactly this A.",
+                                   "Сумма скрывает часть шаблона даже от того, кто знает все vᵢ: видимых токенов %d, но их значения занимают лишь %d аффинных измерений (d_v = %d), поэтому этот же A дают веса на симплексе из целого %d-мерного семейства."};
+inline constexpr Text kVerdictBoxKept{"Nothing is lost here, for a reader who knows every vᵢ: the %d visible values (d_v = %d) are linearly independent (rank %d), so only one pattern of sigmoid weights gives this A — read it back from A with error %s.",
+                                      "Здесь ничего не теряется для того, кто знает все vᵢ: %d видимых значений (d_v = %d) линейно независимы (ранг %d), поэтому этот A даёт только один набор весов сигмоиды — он восстанавливается из A с ошибкой %s."};
+inline constexpr Text kVerdictBoxLost{"The sum hides part of the pattern, even from a reader who knows every vᵢ: %d visible tokens, but their values span only %d dimensions (d_v = %d), so a %d-dimensional family of sigmoid patterns gives exactly this A.",
+                                      "Сумма скрывает часть шаблона даже от того, кто знает все vᵢ: видимых токенов %d, но их значения занимают лишь %d измерений (d_v = %d), поэтому этот же A дают веса сигмоиды из целого %d-мерного семейства."};
+inline constexpr Text kVerdictAffineKept{"With «none» the weights are any numbers. The %d visible values (d_v = %d) are linearly independent (rank %d), so A still fixes every weight, for a reader who knows every vᵢ — read back with error %s.",
+                                         "С «нет» веса — любые числа. %d видимых значений (d_v = %d) линейно независимы (ранг %d), поэтому A всё же задаёт каждый вес для того, кто знает все vᵢ, — ошибка восстановления %s."};
+inline constexpr Text kVerdictAffineLost{"With «none» the weights are any numbers: %d visible tokens, but their values span only %d dimensions (d_v = %d), so the patterns giving this A form an unbounded %d-dimensional flat. A bounds no weight it does not fix exactly, so from A alone nothing follows about which of those words matters most.",
+                                         "С «нет» веса — любые числа: видимых токенов %d, но их значения занимают лишь %d измерений (d_v = %d), поэтому наборы весов с этим A образуют неограниченную %d-мерную плоскость. A не ограничивает ни один вес, который не задаёт точно, так что по одному A нельзя сказать, какое из этих слов важнее."};
+inline constexpr Text kSetSimplex{"Compared with: weights ≥ 0 summing to 1 (the simplex), as this normalizer makes them.",
+                                  "Сравниваем с весами ≥ 0 с суммой 1 (симплекс), как их даёт эта нормировка."};
+inline constexpr Text kSetBox{"Compared with: sigmoid's weights, each in [0, 1], any sum (the box [0, 1]ᴺ) — not the simplex.",
+                              "Сравниваем с весами сигмоиды: каждый в [0, 1], сумма любая (куб [0, 1]ᴺ), — не симплекс."};
+inline constexpr Text kSetAffine{"Compared with: any real weights (with «none» nothing bounds them).",
+                                 "Сравниваем с любыми вещественными весами (с «нет» их ничто не ограничивает)."};
+inline constexpr Text kMaskedKeys{"%d of %d keys are masked for this query: they get weight 0 and are left out of everything below.",
+                                  "Для этого запроса замаскировано ключей: %d из %d; их вес 0, и ниже они не участвуют."};
+inline constexpr Text kTargetMoved{"«%s» is masked for this query, so the automatic target is used.",
+                                   "«%s» замаскирован для этого запроса, поэтому цель выбрана автоматически."};
+inline constexpr Text kVerdictUniqueHere{"This particular A still pins the weights down (the pattern sits on the boundary), but most patterns would not be.",
+                                         "Этот конкретный A всё же однозначно задаёт веса (шаблон на границе), но большинство шаблонов — нет."};
 inline constexpr Text kShiftOnto{"shift the weight onto", "перенести вес на"};
-inline constexpr Text kAuto{"automatic (the next token)", "автоматически (следующий токен)"};
+inline constexpr Text kAuto{"automatic (the visible token after the most-weighted one)", "автоматически (видимый токен после самого весомого)"};
 inline constexpr Text kDV{"d_v (value width)", "d_v (ширина значений)"};
 inline constexpr Text kScenario1{"Scenario 1: the query's weights α", "Сценарий 1: веса запроса α"};
 inline constexpr Text kScenario1Custom{"Scenario 1: your weights α (dragged)", "Сценарий 1: ваши веса α (перетащены)"};
 inline constexpr Text kDragHint{"drag the orange bars to try your own pattern", "перетащите оранжевые полосы, чтобы задать свой шаблон"};
 inline constexpr Text kBackToQuery{"back to the query's weights", "вернуть веса запроса"};
 inline constexpr Text kScenario2{"Scenario 2: α′ with the most weight on «%s»", "Сценарий 2: α′ с наибольшим весом на «%s»"};
+inline constexpr Text kScenario2Affine{"Scenario 2: α′ with one more unit of weight on «%s» (there is no most)",
+                                       "Сценарий 2: α′ с весом на «%s» больше на единицу (наибольшего нет)"};
 inline constexpr Text kSameA{"max |A − A′| = %s: the two outputs are the same vector", "max |A − A′| = %s: два выхода — один и тот же вектор"};
 inline constexpr Text kDifferentPattern{"…from patterns that differ by up to %s in a weight.", "…при весах, отличающихся до %s."};
-inline constexpr Text kRanges{"What A alone tells about each word", "Что один A говорит о каждом слове"};
+inline constexpr Text kRanges{"What A alone tells about each word (to a reader who knows every vᵢ)", "Что один A говорит о каждом слове (тому, кто знает все vᵢ)"};
+inline constexpr Text kRangeMasked{"«%s»: masked, weight 0", "«%s»: замаскирован, вес 0"};
+inline constexpr Text kRangeUnbounded{"«%s»: no bound, any number (it is %s)", "«%s»: без границ, любое число (на деле %s)"};
+inline constexpr Text kMaskedBar{"(masked)", "(замаскирован)"};
 inline constexpr Text kRangeLine{"«%s»: the weight could be anything from %s to %s (it is %s)", "«%s»: вес может быть любым от %s до %s (на деле %s)"};
 inline constexpr Text kRangePoint{"«%s»: the weight is exactly %s, recoverable from A", "«%s»: вес ровно %s, восстанавливается из A"};
 inline constexpr Text kSimplex{"The weights as a point in the simplex; the line/area through it gives the same A",
                                "Веса как точка симплекса; линия/область через неё даёт тот же A"};
-inline constexpr Text kSimplexTooMany{"(the simplex picture is drawn for 3 or 4 tokens)", "(симплекс рисуется для 3 или 4 токенов)"};
+inline constexpr Text kSimplexTooMany{"(the simplex picture is drawn for 3 or 4 visible tokens)", "(симплекс рисуется для 3 или 4 видимых токенов)"};
+inline constexpr Text kSimplexNotHere{"(no simplex picture: these weights need not sum to 1)", "(симплекса нет: эти веса не обязаны давать в сумме 1)"};
 inline constexpr Text kSeedAnswer{"The seed's answer, made concrete: which words mattered is decided in the scores q·kᵢ before the sum (see Steps); the sum keeps only d_v numbers, and several heads keep several patterns.",
                                   "Ответ из вопроса, наглядно: какие слова важны, решается в оценках q·kᵢ до суммы (см. «Шаги»); сумма хранит лишь d_v чисел, а несколько голов хранят несколько шаблонов."};
 inline constexpr Text kProbeRun{"Run the probe", "Запустить зонд"};
@@ -219,8 +245,8 @@ inline constexpr Text kExampleAttention{"The example's attention (row = query, c
 inline constexpr Text kTrainCaption{"A one-layer model (embeddings → attention → readout) learns the task from random sentences; the heatmap is its attention on the example, after the latest step.",
                                     "Однослойная модель (эмбеддинги → внимание → выход) учит задачу на случайных предложениях; тепловая карта — её внимание на примере после последнего шага."};
 inline constexpr Text kBpTitle{"Backprop through the weights of «%s»", "Обратный проход через веса «%s»"};
-inline constexpr Text kBpCaption{"The example's loss, differentiated: how it would change if each weight scale(i) = αᵢ grew (∂L/∂αᵢ), and what reaches each score sᵢ through the normalizer's backward (∂L/∂sᵢ). Negative ∂L/∂sᵢ means the step raises that score. ◀ marks the right key.",
-                                 "Производная потерь на примере: как они изменились бы при росте каждого веса scale(i) = αᵢ (∂L/∂αᵢ) и что доходит до каждой оценки sᵢ после обратного прохода нормировки (∂L/∂sᵢ). Отрицательная ∂L/∂sᵢ значит, что шаг эту оценку увеличит. ◀ — правильный ключ."};
+inline constexpr Text kBpCaption{"The example's loss, differentiated: how it would change if each weight scale(i) = αᵢ grew (∂L/∂αᵢ), and what reaches each score sᵢ through the normalizer's backward (∂L/∂sᵢ). Negative ∂L/∂sᵢ: the loss would fall if sᵢ rose. ◀ marks the right key.",
+                                 "Производная потерь на примере: как они изменились бы при росте каждого веса scale(i) = αᵢ (∂L/∂αᵢ) и что доходит до каждой оценки sᵢ после обратного прохода нормировки (∂L/∂sᵢ). Отрицательная ∂L/∂sᵢ: потери уменьшились бы, если бы sᵢ выросла. ◀ — правильный ключ."};
 inline constexpr Text kBpNoTarget{"«%s» has nothing to predict in this task, so the loss does not depend on its row: every gradient here is 0; pick another row.",
                                   "«%s» в этой задаче ничего не предсказывает, поэтому потери не зависят от его строки: все градиенты здесь равны 0; выберите другую строку."};
 inline constexpr Text kHeadN{"head %d", "голова %d"};
@@ -271,8 +297,8 @@ inline constexpr Text kOutTitle{"3. ‖output‖ as the scores grow", "3. ‖в�
 inline constexpr Text kOutAxis{"score magnitude c (scores = c·z)", "величина оценок c (оценки = c·z)"};
 inline constexpr Text kBound{"max ‖vᵢ‖ (bound)", "max ‖vᵢ‖ (граница)"};
 inline constexpr Text kOutSizes{"%d keys, values with d_v = %d", "%d ключей, значения с d_v = %d"};
-inline constexpr Text kOutCaption{"softmax, sparsemax and relu(s)/Σrelu(s) make weights ≥ 0 that sum to 1, so the output is an average of the values and never longer than the longest value (dashed), however large the scores: softmax approaches the bound as it turns one-hot. relu-norm ignores a common factor, so its line is flat. sigmoid weighs every key on its own (its weights need not sum to 1), so its output is above the bound here; with «none» the output grows in proportion to the scores. Bounded outputs, whatever the scale, are what normalizing buys.",
-                                  "softmax, sparsemax и relu(s)/Σrelu(s) дают веса ≥ 0 с суммой 1, поэтому выход — среднее значений и никогда не длиннее самого длинного значения (пунктир), как бы ни росли оценки: softmax подходит к границе, становясь one-hot. relu-нормировка не замечает общего множителя, поэтому её линия ровная. Сигмоида взвешивает каждый ключ отдельно (сумма весов не обязана быть 1), и её выход здесь выше границы; с «нет» выход растёт пропорционально оценкам. Ограниченный выход при любом масштабе — вот что даёт нормировка."};
+inline constexpr Text kOutCaption{"softmax, sparsemax and relu(s)/Σrelu(s) make weights ≥ 0 that sum to 1, so the output is an average of the values and never longer than the longest value (dashed), however large the scores. As the scores grow softmax turns one-hot and picks one value, so its output tends to that value's length (hardmax's line: ‖vᵢ‖ of a typical value), below the bound, which is the longest of the 16. relu-norm ignores a common factor, so its line is flat. sigmoid weighs every key on its own (its weights need not sum to 1), so its output is above the bound here; with «none» the output grows in proportion to the scores. Bounded outputs, whatever the scale, are what normalizing buys.",
+                                  "softmax, sparsemax и relu(s)/Σrelu(s) дают веса ≥ 0 с суммой 1, поэтому выход — среднее значений и никогда не длиннее самого длинного значения (пунктир), как бы ни росли оценки. С ростом оценок softmax становится one-hot и выбирает одно значение, поэтому его выход стремится к длине этого значения (линия hardmax: ‖vᵢ‖ типичного значения), ниже границы — самого длинного из 16. relu-нормировка не замечает общего множителя, поэтому её линия ровная. Сигмоида взвешивает каждый ключ отдельно (сумма весов не обязана быть 1), и её выход здесь выше границы; с «нет» выход растёт пропорционально оценкам. Ограниченный выход при любом масштабе — вот что даёт нормировка."};
 inline constexpr Text kCurvesTitle{"4. Training curves over several seeds (mean, shaded: min–max)", "4. Кривые обучения по нескольким seed (среднее, тень: мин–макс)"};
 inline constexpr Text kCurvesRun{"Run the experiment", "Запустить эксперимент"};
 inline constexpr Text kCurvesSeeds{"seeds", "seed"};

@@ -21,7 +21,9 @@ void DrawHeatmapPanel(Context& ctx) {
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
   if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0))) {
-    ImGui::TextWrapped("%s", L(tr::kHeatmapCaption));
+    const attn::Normalizer nz = s.lab.config.normalizer;  // sigmoid's and none's rows need not sum to 1
+    const bool sums_to_1 = nz != attn::Normalizer::kSigmoid && nz != attn::Normalizer::kNone;
+    ImGui::TextWrapped("%s", L(sums_to_1 ? tr::kHeatmapCaption : tr::kHeatmapCaptionNoSum));
     ctx.heatmap.Upload(gfx::HeatmapSlot::kLab, 0, attn::ToRowMajor(t.weights), n, n);
 
     // Several heads: all of them small, side by side; a click follows that head.

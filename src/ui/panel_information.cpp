@@ -25,14 +25,21 @@ struct Drag {
 void DrawBars(Context& ctx, const char* id, const attn::VecD& w, const attn::MatD& contributions, ImU32 colour,
               float width, Drag* drag = nullptr) {
   const auto& tokens = ctx.state.result.tokens;
+  const std::vector<char>& visible = ctx.state.result.visible;  // a masked key: no bar, no dragging
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   ImGui::PushID(id);
   for (int i = 0; i < static_cast<int>(tokens.size()) && i < w.size(); ++i) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float label_w = std::min(90.0f, width * 0.3f), bar_w = width - label_w - 60.0f;
-    dl->AddText(p, ImGui::GetColorU32(ImGuiCol_Text), tokens[i].text.c_str());
+    const bool masked = i < static_cast<int>(visible.size()) && !visible[static_cast<std::size_t>(i)];
+    dl->AddText(p, ImGui::GetColorU32(masked ? ImGuiCol_TextDisabled : ImGuiCol_Text), tokens[i].text.c_str());
     const ImVec2 b0(p.x + label_w, p.y + 2), b1(p.x + label_w + bar_w, p.y + line - 4);
+    if (masked) {
+      dl->AddText(ImVec2(b0.x, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), L(tr::kMaskedBar));
+      ImGui::Dummy(ImVec2(width, line));
+      continue;
+    }
     dl->AddRectFilled(b0, b1, IM_COL32(50, 55, 65, 255));
     dl->AddRectFilled(b0, ImVec2(b0.x + bar_w * static_cast<float>(std::clamp(w(i), 0.0, 1.0)), b1.y), colour);
     dl->AddText(ImVec2(b1.x + 6, p.y), ImGui::GetColorU32(ImGuiCol_Text), Num(static_cast<float>(w(i)), 3));
@@ -62,8 +69,13 @@ void DrawBars(Context& ctx, const char* id, const attn::VecD& w, const attn::Mat
 // The simplex for 3 tokens (a triangle) or 4 (a tetrahedron seen from above one face).
 void DrawSimplex(Context& ctx, float size) {
   const attn::LabResult& r = ctx.state.result;
-  const int n = static_cast<int>(r.tokens.size());
+  if (r.information.set != attn::FeasibleSet::kSimplex) {
+    ImGui::TextDisabled("%s", L(tr::kSimplexNotHere));
+    return;
+  }
   ImGui::TextWrapped("%s", L(tr::kSimplex));
+  const std::vector<int>& keys = r.information.visible;  // the corners: the keys the query sees
+  const int n = static_cast<int>(keys.size());
   if (n != 3 && n != 4) {
     ImGui::TextDisabled("%s", L(tr::kSimplexTooMany));
     return;
@@ -76,8 +88,8 @@ void DrawSimplex(Context& ctx, float size) {
   auto at = [&](const attn::VecD& w) {
     ImVec2 p(0, 0);
     for (int i = 0; i < n; ++i) {
-      p.x += static_cast<float>(w(i)) * corners[i].x;
-      p.y += static_cast<float>(w(i)) * corners[i].y;
+      p.x += static_cast<float>(w(keys[i])) * corners[i].x;
+      p.y += static_cast<float>(w(keys[i])) * corners[i].y;
     }
     return p;
   };
@@ -87,7 +99,7 @@ void DrawSimplex(Context& ctx, float size) {
     for (int j = i + 1; j < n; ++j) dl->AddLine(corners[i], corners[j], edge, 1.2f);
   for (int i = 0; i < n; ++i)
     dl->AddText(ImVec2(corners[i].x - 10, corners[i].y + (i == 2 ? -18.0f : 4.0f)), ImGui::GetColorU32(ImGuiCol_Text),
-                r.tokens[i].text.c_str());
+                r.tokens[keys[i]].text.c_str());
   // The weights that give the same A: a point, a segment or a polygon through alpha.
   std::vector<ImVec2> poly;
   for (const attn::VecD& v : ctx.state.custom.active ? ctx.state.custom.vertices : r.same_output_vertices)
@@ -108,7 +120,7 @@ void DrawSimplex(Context& ctx, float size) {
   const attn::VecD alpha = custom ? ctx.state.custom.alpha
                                   : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   dl->AddCircleFilled(at(alpha), 6.0f, kAlphaCol);
-  if (info.collision.alpha2.size() == n) dl->AddCircle(at(info.collision.alpha2), 7.0f, kAlpha2Col, 0, 2.5f);
+  if (info.collision.alpha2.size() == alpha.size()) dl->AddCircle(at(info.collision.alpha2), 7.0f, kAlpha2Col, 0, 2.5f);
   ImGui::Dummy(ImVec2(s, s));
 }
 
@@ -126,20 +138,43 @@ void DrawInformationPanel(Context& ctx) {
     EndPanel();
     return;
   }
-  // The verdict, in words, with the engine's numbers.
+  // The verdict, in words, with the engine's numbers: over the keys the query sees, in the set
+  // its normalizer's weights live in (information.h).
   char buf[640];
+  const attn::FeasibleSet set = info.set;
+  const int seen = static_cast<int>(info.visible.size());
+  const int rank = set == attn::FeasibleSet::kSimplex ? info.info.affine_rank : info.info.linear_rank;
+  const Text& kept = set == attn::FeasibleSet::kBox      ? tr::kVerdictBoxKept
+                     : set == attn::FeasibleSet::kAffine ? tr::kVerdictAffineKept
+                                                         : tr::kVerdictKept;
+  const Text& lost = set == attn::FeasibleSet::kBox      ? tr::kVerdictBoxLost
+                     : set == attn::FeasibleSet::kAffine ? tr::kVerdictAffineLost
+                                                         : tr::kVerdictLost;
   if (info.info.recoverable) {
     char err[32];
     std::snprintf(err, sizeof err, "%.1e", info.recovery_error);
-    std::snprintf(buf, sizeof buf, L(tr::kVerdictKept), n, dv, info.info.affine_rank, err);
+    std::snprintf(buf, sizeof buf, L(kept), seen, dv, rank, err);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.9f, 0.55f, 1.0f));
   } else {
-    std::snprintf(buf, sizeof buf, L(tr::kVerdictLost), n, info.info.affine_rank, dv, info.info.same_output_dim);
+    std::snprintf(buf, sizeof buf, L(lost), seen, rank, dv, info.info.same_output_dim);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
   }
   ImGui::TextWrapped("%s", buf);
   ImGui::PopStyleColor();
   if (!info.info.recoverable && info.collision.unique) ImGui::TextWrapped("%s", L(tr::kVerdictUniqueHere));
+  ImGui::PushTextWrapPos(0.0f);  // the notes wrap at the panel's edge
+  ImGui::TextDisabled("%s", L(set == attn::FeasibleSet::kBox      ? tr::kSetBox
+                              : set == attn::FeasibleSet::kAffine ? tr::kSetAffine
+                                                                  : tr::kSetSimplex));
+  if (seen < n) {
+    std::snprintf(buf, sizeof buf, L(tr::kMaskedKeys), n - seen, n);
+    ImGui::TextDisabled("%s", buf);
+  }
+  if (r.target_moved) {
+    std::snprintf(buf, sizeof buf, L(tr::kTargetMoved), r.tokens[s.lab.config.target].text.c_str());
+    ImGui::TextDisabled("%s", buf);
+  }
+  ImGui::PopTextWrapPos();
 
   // Controls: the value width and the token to move the weight onto.
   const float w = ImGui::GetContentRegionAvail().x;
@@ -154,8 +189,11 @@ void DrawInformationPanel(Context& ctx) {
   if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
     if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
     for (int i = 0; i < n; ++i) {
+      const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];
+      const std::string item = masked ? r.tokens[i].text + " " + L(tr::kMaskedBar) : r.tokens[i].text;
       ImGui::PushID(i);
-      if (ImGui::Selectable(r.tokens[i].text.c_str(), s.lab.config.target == i)) app::ApplyPatch(s, {{"target", i}});
+      if (ImGui::Selectable(item.c_str(), s.lab.config.target == i, masked ? ImGuiSelectableFlags_Disabled : 0))
+        app::ApplyPatch(s, {{"target", i}});
       ImGui::PopID();
     }
     ImGui::EndCombo();
@@ -186,7 +224,8 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::EndGroup();
   if (!narrow) ImGui::SameLine();
   ImGui::BeginGroup();
-  std::snprintf(buf, sizeof buf, L(tr::kScenario2), r.tokens[r.target].text.c_str());
+  std::snprintf(buf, sizeof buf, L(set == attn::FeasibleSet::kAffine ? tr::kScenario2Affine : tr::kScenario2),
+                r.tokens[r.target].text.c_str());
   ImGui::TextColored(ImVec4(0.47f, 0.82f, 0.47f, 1.0f), "%s", buf);
   DrawBars(ctx, "alpha2", info.collision.alpha2, custom ? s.custom.contributions2 : r.contributions2, kAlpha2Col, col);
   ImGui::PushFont(ctx.fonts.mono);
@@ -207,7 +246,12 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - (narrow ? 0.0f : simplex + 16));
   for (int i = 0; i < n && i < info.ranges.rows(); ++i) {
     const float lo = static_cast<float>(info.ranges(i, 0)), hi = static_cast<float>(info.ranges(i, 1));
-    if (hi - lo < 1e-9f)
+    const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];
+    if (masked)
+      std::snprintf(buf, sizeof buf, L(tr::kRangeMasked), r.tokens[i].text.c_str());
+    else if (std::isinf(lo) || std::isinf(hi))
+      std::snprintf(buf, sizeof buf, L(tr::kRangeUnbounded), r.tokens[i].text.c_str(), Num(static_cast<float>(alpha(i)), 3));
+    else if (hi - lo < 1e-9f)
       std::snprintf(buf, sizeof buf, L(tr::kRangePoint), r.tokens[i].text.c_str(), Num(lo, 3));
     else
       std::snprintf(buf, sizeof buf, L(tr::kRangeLine), r.tokens[i].text.c_str(), Num(lo, 3), Num(hi, 3),

@@ -382,6 +382,9 @@ const tests = [
       if ('dV' in fields) {
         cases.push(['values in 1-D, target 0 (information)', { sentence: 'я люблю суши', query: 1, heads: 1, head: 0, normalizer: 'softmax', projection: 'identity', dModel: 8, dV: 1, target: 0 }]);
         cases.push(['random, 6 tokens, dV 3 (information)', { sentence: 'мы любим кофе, а вы', query: 2, projection: 'random', dV: 3, target: -1 }]);
+        cases.push(['causal, dV 2, a masked target (information over the visible keys)', { sentence: 'я очень люблю суши и чай', query: 2, projection: 'identity', causal: true, normalizer: 'softmax', heads: 1, head: 0, dV: 2, target: 4 }]);
+        cases.push(['sigmoid, dV 2 (information in the box)', { sentence: 'я люблю суши', query: 1, causal: false, normalizer: 'sigmoid', dV: 2, target: -1 }]);
+        cases.push(['none, dV 2 (information: unbounded ranges)', { normalizer: 'none', dV: 2 }]);
       }
       let worst = 0, numbers = 0;
       for (const [name, partial] of cases) {
@@ -429,6 +432,36 @@ const tests = [
       assertClean(t);
     },
   },
+  ...['laptop', 'phone'].map((size) => ({
+    name: `information, ${size}: a causal mask (masked keys left out) and sigmoid (the box)`,
+    context: size === 'phone' ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : undefined,
+    async run(t) {
+      await openLab(t, 'index.html#view=information');
+      const r = await t.page.evaluate(() => {
+        const res = attentionLab.setState({ sentence: 'я очень люблю суши и чай', query: 2, causal: true, dV: 2 });
+        return { res, info: attentionLab.getTrace().information };
+      });
+      assert(r.res.ok, `causal example refused: ${short(r.res)}`);
+      assertEq(JSON.stringify(r.info.visible), '[0,1,2]', 'visible keys of «люблю» under the causal mask');
+      assertEq(r.info.feasibleSet, 'simplex', 'softmax: the simplex');
+      assert(r.info.recoverable === true, `3 visible values in 2-D: recoverable (${short(r.info)})`);
+      assert(r.info.target <= 2, `the automatic target ${r.info.target} is masked`);
+      for (let i = 3; i < 6; i++) assert(r.info.ranges[i][0] === 0 && r.info.ranges[i][1] === 0 && r.info.alternative[i] === 0, `masked key ${i} carries weight`);
+      await settle(t.page, 800);
+      assertNonBlank(await canvasStats(t, `information-causal-${size}.png`), 'information, causal');
+      const g = await t.page.evaluate(() => {
+        const res = attentionLab.setState({ sentence: 'я люблю суши', query: 1, causal: false, normalizer: 'sigmoid', dV: 2 });
+        return { res, info: attentionLab.getTrace().information };
+      });
+      assert(g.res.ok, `sigmoid refused: ${short(g.res)}`);
+      assertEq(g.info.feasibleSet, 'box', 'sigmoid: the box');
+      assert(g.info.recoverable === false, '3 values in 2-D are linearly dependent: not recoverable in the box');
+      assert(g.info.alternative.every((a) => a >= 0 && a <= 1), `the alternative leaves the box: ${short(g.info.alternative)}`);
+      await settle(t.page, 800);
+      assertNonBlank(await canvasStats(t, `information-sigmoid-${size}.png`), 'information, sigmoid');
+      assertClean(t);
+    },
+  })),
   {
     name: 'bad inputs through setState are refused with the right field, state unchanged',
     async run(t) {
