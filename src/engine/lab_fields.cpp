@@ -27,7 +27,8 @@ const FieldTable<LabConfig>& LabFields() {
       IntegerField<C>("dV", &C::d_v, kMinDim, kMaxDim, "width of the values v"),
       IntegerField<C>("target", &C::target, -1, kMaxTokens - 1,
                       "the information panel's second scenario moves weight onto this token; "
-                      "-1 = the token after the most-weighted one"),
+                      "-1 = the first token after the most-weighted one that the query can see; "
+                      "a token the query cannot see (masked) is moved to the automatic one"),
   };
   return table;
 }
