@@ -133,8 +133,8 @@ inline constexpr Text kVerdictAffineLost{"With «none» the weights are any numb
                                          "С «нет» веса — любые числа: видимых токенов %d, но их значения занимают лишь %d измерений (d_v = %d), поэтому наборы весов с этим A образуют неограниченную %d-мерную плоскость. A не ограничивает ни один вес, который не задаёт точно, так что по одному A нельзя сказать, какое из этих слов важнее."};
 inline constexpr Text kSetSimplex{"Compared with: weights ≥ 0 summing to 1 (the simplex), as this normalizer makes them.",
                                   "Сравниваем с весами ≥ 0 с суммой 1 (симплекс), как их даёт эта нормировка."};
-inline constexpr Text kSetBox{"Compared with: sigmoid's weights, each in [0, 1], any sum (the box [0, 1]ᴺ) — not the simplex.",
-                              "Сравниваем с весами сигмоиды: каждый в [0, 1], сумма любая (куб [0, 1]ᴺ), — не симплекс."};
+inline constexpr Text kSetBox{"Compared with: sigmoid's weights, each in [0, 1], any sum (the box [0, 1]^N) — not the simplex.",
+                              "Сравниваем с весами сигмоиды: каждый в [0, 1], сумма любая (куб [0, 1]^N), — не симплекс."};
 inline constexpr Text kSetAffine{"Compared with: any real weights (with «none» nothing bounds them).",
                                  "Сравниваем с любыми вещественными весами (с «нет» их ничто не ограничивает)."};
 inline constexpr Text kMaskedKeys{"%d of %d keys are masked for this query: they get weight 0 and are left out of everything below.",
@@ -145,6 +145,7 @@ inline constexpr Text kVerdictUniqueHere{"This particular A still pins the weigh
                                          "Этот конкретный A всё же однозначно задаёт веса (шаблон на границе), но большинство шаблонов — нет."};
 inline constexpr Text kShiftOnto{"shift the weight onto", "перенести вес на"};
 inline constexpr Text kAuto{"automatic (the visible token after the most-weighted one)", "автоматически (видимый токен после самого весомого)"};
+inline constexpr Text kAutoShort{"auto", "авто"};
 inline constexpr Text kDV{"d_v (value width)", "d_v (ширина значений)"};
 inline constexpr Text kScenario1{"Scenario 1: the query's weights α", "Сценарий 1: веса запроса α"};
 inline constexpr Text kScenario1Custom{"Scenario 1: your weights α (dragged)", "Сценарий 1: ваши веса α (перетащены)"};

@@ -184,7 +184,7 @@ void DrawInformationPanel(Context& ctx) {
     app::ApplyPatch(s, {{"dV", d_v}});
   if (w >= 640.0f) ImGui::SameLine();  // on a phone the target goes on its own line
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.3f));
-  const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAuto)) + ": «" + r.tokens[r.target].text + "»"
+  const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAutoShort)) + ": «" + r.tokens[r.target].text + "»"
                                                       : "«" + r.tokens[r.target].text + "»";
   if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
     if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
@@ -242,8 +242,10 @@ void DrawInformationPanel(Context& ctx) {
   const float simplex = narrow ? std::min(260.0f, ImGui::GetContentRegionAvail().x * 0.8f)
                                : std::min(220.0f, ImGui::GetContentRegionAvail().x * 0.35f);
   ImGui::BeginGroup();
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kRanges));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - (narrow ? 0.0f : simplex + 16));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1.0f, 1.0f));
+  ImGui::TextWrapped("%s", L(tr::kRanges));
+  ImGui::PopStyleColor();
   for (int i = 0; i < n && i < info.ranges.rows(); ++i) {
     const float lo = static_cast<float>(info.ranges(i, 0)), hi = static_cast<float>(info.ranges(i, 1));
     const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];

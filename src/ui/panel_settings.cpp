@@ -45,7 +45,11 @@ void DrawSettingsPanel(Context& ctx) {
     ImGui::TextUnformatted(L(tr::kMask));
     ImGui::SameLine();
     if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
-    ImGui::SameLine();
+    // the causal button goes on the next line when its label would not fit
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float causal_w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(L(tr::kMaskCausal)).x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - ImGui::GetItemRectMax().x - st.ItemSpacing.x >= causal_w) ImGui::SameLine();
     if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
 
     int heads = c.heads;

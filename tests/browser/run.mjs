@@ -449,6 +449,12 @@ const tests = [
       for (let i = 3; i < 6; i++) assert(r.info.ranges[i][0] === 0 && r.info.ranges[i][1] === 0 && r.info.alternative[i] === 0, `masked key ${i} carries weight`);
       await settle(t.page, 800);
       assertNonBlank(await canvasStats(t, `information-causal-${size}.png`), 'information, causal');
+      // the rest of the panel (the ranges and the simplex picture), scrolled into view
+      const vp = t.page.viewportSize();
+      await t.page.mouse.move(size === 'phone' ? vp.width / 2 : vp.width * 0.7, vp.height * 0.8);
+      await t.page.mouse.wheel(0, 2000);
+      await settle(t.page, 600);
+      assertNonBlank(await canvasStats(t, `information-causal-${size}-scrolled.png`), 'information, causal, scrolled');
       const g = await t.page.evaluate(() => {
         const res = attentionLab.setState({ sentence: 'я люблю суши', query: 1, causal: false, normalizer: 'sigmoid', dV: 2 });
         return { res, info: attentionLab.getTrace().information };
@@ -459,6 +465,9 @@ const tests = [
       assert(g.info.alternative.every((a) => a >= 0 && a <= 1), `the alternative leaves the box: ${short(g.info.alternative)}`);
       await settle(t.page, 800);
       assertNonBlank(await canvasStats(t, `information-sigmoid-${size}.png`), 'information, sigmoid');
+      await t.page.mouse.wheel(0, 2000);
+      await settle(t.page, 600);
+      assertNonBlank(await canvasStats(t, `information-sigmoid-${size}-scrolled.png`), 'information, sigmoid, scrolled');
       assertClean(t);
     },
   })),
