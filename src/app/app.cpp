@@ -387,10 +387,16 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
 // ---- the page API's training calls -------------------------------------------------------------
 
 std::string TrainJson(AppState& s, double steps) {
-  if (!std::isfinite(steps) || steps != std::floor(steps) || steps < 0 || steps > kMaxApiSteps)
+  // train(steps)'s one argument, by a row like every setting.
+  struct Call {
+    int steps = 0;
+  };
+  static const attn::Field<Call> row =
+      attn::IntegerField<Call>("steps", &Call::steps, 0, kMaxApiSteps, "training steps to run now");
+  if (!attn::AcceptsNumber(row.rule, steps))
     return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
-                                {"error", "steps: expected an integer from 0 to " + std::to_string(kMaxApiSteps) +
-                                              " (call train() again for more), got " + attn::FormatShortest(steps)}});
+                                {"error", attn::RefusalText("steps", row.rule, attn::FormatShortest(steps)) +
+                                              " (call train() again for more)"}});
   TrainSteps(s, static_cast<int>(steps));
   const AppState::Training& t = s.training;
   Json out = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);
