@@ -1,4 +1,4 @@
-// safetensors and fp16: round trips, fp16's edge values, and every kind of broken file refused
+// safetensors, fp16 and the model file: round trips, fp16's edge values, and every kind of broken file refused
 // with its message.
 #include <doctest/doctest.h>
 
@@ -8,6 +8,8 @@
 #include <string>
 
 #include "model/fp16.h"
+#include "model/model.h"
+#include "model/model_file.h"
 #include "model/safetensors.h"
 
 using namespace attn::model;
@@ -180,4 +182,46 @@ TEST_CASE("safetensors: broken files are refused with a message, never a crash")
   std::string bytes, error;
   CHECK_FALSE(WriteSafetensors(bad, &bytes, &error));
   CHECK(error == "safetensors: tensor 'x' has 1 values for shape [2, 2]");
+}
+
+
+TEST_CASE("model file: parameters round-trip through safetensors (F32 exact, F16 to the half)") {
+  ModelConfig c;
+  c.vocab = 11;
+  c.d_model = 8;
+  c.layers = 2;
+  c.heads = 2;
+  c.context = 5;
+  c.mlp = 12;
+  Params<float> p = InitParams<float>(c, 3);
+  std::string bytes, error;
+  REQUIRE(WriteSafetensors(ParamsToFile(p, c, Dtype::kF32), &bytes, &error));
+  StFile f;
+  REQUIRE_MESSAGE(ReadSafetensors(bytes, &f, &error), error);
+  ModelConfig back_cfg;
+  REQUIRE_MESSAGE(ConfigFromFile(f, &back_cfg, &error), error);
+  CHECK(back_cfg.vocab == 11);
+  CHECK(back_cfg.mlp == 12);
+  Params<float> back;
+  REQUIRE_MESSAGE(ParamsFromFile(f, back_cfg, &back, &error), error);
+  std::vector<TensorRef<float>> a = Tensors(p), b = Tensors(back);
+  for (std::size_t k = 0; k < a.size(); ++k)
+    CHECK(std::memcmp(a[k].data, b[k].data, sizeof(float) * a[k].size()) == 0);
+  // F16: every value is its nearest half
+  REQUIRE(WriteSafetensors(ParamsToFile(p, c, Dtype::kF16), &bytes, &error));
+  REQUIRE(ReadSafetensors(bytes, &f, &error));
+  REQUIRE(ParamsFromFile(f, c, &back, &error));
+  b = Tensors(back);
+  CHECK(b[0].data[3] == HalfToFloat(FloatToHalf(a[0].data[3])));
+  // a file for another config is refused with the tensor's name
+  ModelConfig other = c;
+  other.mlp = 16;
+  CHECK_FALSE(ParamsFromFile(f, other, &back, &error));
+  CHECK(error == "model file: tensor 'h.0.mlp.fc.weight' has shape [8, 12], the config wants [8, 16]");
+  f.tensors.pop_back();
+  CHECK_FALSE(ParamsFromFile(f, c, &back, &error));
+  CHECK(error == "model file: tensor 'ln_f.bias' is missing");
+  f.metadata["heads"] = "3";
+  CHECK_FALSE(ConfigFromFile(f, &other, &error));
+  CHECK(error == "model file: heads must divide d_model");
 }
