@@ -223,3 +223,34 @@ TEST_CASE("model: bad sequences are refused with a message") {
   CHECK(error == "token id out of the vocabulary");
   CHECK(CheckModelConfig(ModelConfig{10, 6, 1, 4, 8, 8}) == "heads must divide d_model");
 }
+
+TEST_CASE("model: the float forward follows the double one within float rounding, and repeats exactly") {
+  const ModelConfig c = Tiny();
+  const Params<double> pd = Scrambled(c);
+  Params<float> pf = ZeroParams<float>(c);
+  Params<double> copy = pd;
+  std::vector<TensorRef<double>> td = Tensors(copy);
+  std::vector<TensorRef<float>> tf = Tensors(pf);
+  for (std::size_t k = 0; k < td.size(); ++k) {
+    for (Eigen::Index i = 0; i < td[k].size(); ++i) tf[k].data[i] = static_cast<float>(td[k].data[i]);
+  }
+  const Sequence s{{1, 4, 4, 0, 6, 2}, {4, 4, 0, 6, 2, 3}};
+  SequenceActs<double> ad;
+  SequenceActs<float> af, again;
+  REQUIRE(Forward(ad, pd, c, s));
+  REQUIRE(Forward(af, pf, c, s));
+  REQUIRE(Forward(again, pf, c, s));
+  double worst = 0;
+  for (Eigen::Index i = 0; i < ad.logits.size(); ++i)
+    worst = std::max(worst, std::abs(ad.logits.data()[i] - static_cast<double>(af.logits.data()[i])));
+  CHECK(worst < 1e-4);
+  CHECK(std::memcmp(af.logits.data(), again.logits.data(), sizeof(float) * af.logits.size()) == 0);
+  // every head's weights are kept, causal: nothing above the diagonal
+  REQUIRE(af.blocks.size() == 2);
+  REQUIRE(af.blocks[1].attn.heads.size() == 2);
+  const MatF& w = af.blocks[1].attn.heads[1].weights;
+  CHECK(w.rows() == 6);
+  CHECK(w(0, 1) == 0.0f);
+  CHECK(w(2, 3) == 0.0f);
+  CHECK(w.row(4).sum() == doctest::Approx(1.0f));
+}
