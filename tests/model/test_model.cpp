@@ -81,7 +81,9 @@ TrainConfig SentenceConfig(int vocab, int steps) {
 }  // namespace
 
 TEST_CASE("model: the whole gradient matches central finite differences on a tiny config") {
-  const ModelConfig c = Tiny();
+  ModelConfig c = Tiny();  // smaller still: every entry is checked, also under the sanitizers
+  c.d_model = 4;
+  c.mlp = 6;
   Params<double> p = Scrambled(c);
   const std::vector<Sequence> batch = {{{1, 4, 4, 0, 6}, {4, 4, 0, 6, 2}},
                                        {{3, 2, 5, 1}, {2, -1, 1, 3}}};
@@ -182,6 +184,9 @@ TEST_CASE("model: batches are a function of (seed, step) only") {
   }
 }
 
+// 300 steps take 0.3 s in the release build and minutes under the sanitizers (Debug, -O0):
+// the suite "long" runs in the release build only (tests/CMakeLists.txt), as the engine's does.
+TEST_SUITE("long") {
 TEST_CASE("model: a tiny config learns a repeated sentence (300 steps), bit for bit twice") {
   int vocab = 0;
   const std::vector<int> stream = CharStream("the cat sat on the mat. ", 40, &vocab);
@@ -200,11 +205,48 @@ TEST_CASE("model: a tiny config learns a repeated sentence (300 steps), bit for 
     if (k == 0) first = ma.loss;
     if (k >= steps - 10) last10 += ma.loss / 10;
   }
-  std::printf("  tiny sentence model: loss %.4f -> %.4f (mean of the last 10 of %d steps)\n",
+  std::printf("  tiny sentence model: loss %.9g -> %.9g (mean of the last 10 of %d steps)\n",
               first, last10, steps);
   CHECK(first == doctest::Approx(std::log(static_cast<double>(vocab))).epsilon(0.05));
   CHECK(last10 < 0.25 * first);
   // the parameters too, bit for bit
+  Params<float> pa = a.params(), pb = b.params();
+  std::vector<TensorRef<float>> ta = Tensors(pa), tb = Tensors(pb);
+  for (std::size_t k = 0; k < ta.size(); ++k) {
+    CHECK(std::memcmp(ta[k].data, tb[k].data, sizeof(float) * ta[k].size()) == 0);
+  }
+}
+}  // TEST_SUITE("long")
+
+// The same in miniature for every build (the sanitizers included): a smaller model, 30 steps.
+TEST_CASE("model: a miniature run lowers the loss and repeats bit for bit") {
+  int vocab = 0;
+  const std::vector<int> stream = CharStream("abcdefg ", 20, &vocab);
+  TrainConfig cfg = SentenceConfig(vocab, 30);
+  cfg.model.d_model = 8;
+  cfg.model.mlp = 16;
+  cfg.model.context = 8;
+  cfg.length = 8;
+  cfg.batch = 2;
+  cfg.schedule.warmup = 5;
+  cfg.schedule.lr = 3e-2;
+  Trainer<float> a, b;
+  std::string error;
+  REQUIRE_MESSAGE(a.Reset(cfg, stream, &error), error);
+  REQUIRE(b.Reset(cfg, stream, &error));
+  double first = 0, last = 0;
+  for (int k = 0; k < 30; ++k) {
+    StepMetrics ma, mb;
+    REQUIRE_MESSAGE(a.Step(&ma, &error), error);
+    REQUIRE(b.Step(&mb, &error));
+    CHECK(ma.loss == mb.loss);
+    CHECK(ma.grad_norm == mb.grad_norm);
+    if (k == 0) first = ma.loss;
+    if (k >= 25) last += ma.loss / 5;
+  }
+  std::printf("  miniature model: loss %.9g -> %.9g (mean of the last 5 of 30 steps)\n", first,
+              last);
+  CHECK(last < 0.5 * first);
   Params<float> pa = a.params(), pb = b.params();
   std::vector<TensorRef<float>> ta = Tensors(pa), tb = Tensors(pb);
   for (std::size_t k = 0; k < ta.size(); ++k) {
