@@ -1164,6 +1164,7 @@ const tests = [
   },
   {
     name: 'Russian on every view at laptop 1280x800 and phone 390x844 (screenshots ru-*.png to look at)',
+    timeout: 300,
     async run(t) {
       await openLab(t);
       // The runs and the curves first, so that their tabs show numbers, labels and messages.
@@ -1188,7 +1189,7 @@ const tests = [
         for (const [name, patch] of states) {
           const r = await t.page.evaluate((p) => attentionLab.setState({ lang: 'ru', ...p }), patch);
           assert(r.ok, `${size} ${name}: setState ${short(r)}`);
-          await settle(t.page, 900);
+          await settle(t.page, 600);
           assertNonBlank(await canvasStats(t, `ru-${size}-${name}.png`), `${size} ${name} in Russian`);
         }
         const refused = await t.page.evaluate(() => attentionLab.setState({ view: 'training', train: { example: 'я люблю пиццу' } }));
@@ -1260,7 +1261,10 @@ async function main() {
     try {
       await Promise.race([
         test.run(t),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new TestFailure(`timed out after ${opts.timeout} s`)), opts.timeout * 1000); }),
+        new Promise((_, reject) => {
+          const seconds = Math.max(opts.timeout, test.timeout || 0);  // a test that needs longer says so
+          timer = setTimeout(() => reject(new TestFailure(`timed out after ${seconds} s`)), seconds * 1000);
+        }),
       ]);
       passed++;
       console.log(`ok - ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
