@@ -636,7 +636,7 @@ void DrawPictures(Context& ctx, bool narrow) {
   const std::string qtok = t.a.has_view && q >= 0 && q < static_cast<int>(t.a.view.tokens.size()) ? t.a.view.tokens[q] : "?";
   std::snprintf(buf, sizeof buf, L(tr::kBpTitle), qtok.c_str());
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", buf);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bars_w);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(bars_w, ImGui::GetContentRegionAvail().x));
   ImGui::TextDisabled("%s", L(tr::kBpCaption));
   ImGui::PopTextWrapPos();
   const int heads = s.lab.train.config.heads;
