@@ -131,10 +131,11 @@ void DrawInformationPanel(Context& ctx) {
   if (info.info.recoverable) {
     char err[32];
     std::snprintf(err, sizeof err, "%.1e", info.recovery_error);
-    std::snprintf(buf, sizeof buf, L(tr::kVerdictKept), n, dv, info.info.affine_rank, err);
+    std::snprintf(buf, sizeof buf, L(tr::kVerdictKept), Count(n, tr::kTokensOf).c_str(), dv, info.info.affine_rank, err);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.9f, 0.55f, 1.0f));
   } else {
-    std::snprintf(buf, sizeof buf, L(tr::kVerdictLost), n, info.info.affine_rank, dv, info.info.same_output_dim);
+    std::snprintf(buf, sizeof buf, L(tr::kVerdictLost), Count(n, tr::kTokens).c_str(),
+                  Count(info.info.affine_rank, tr::kAffineDims).c_str(), dv, info.info.same_output_dim);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
   }
   ImGui::TextWrapped("%s", buf);
@@ -236,11 +237,11 @@ void DrawInformationPanel(Context& ctx) {
     ImGui::ProgressBar(done, ImVec2(160, 0));
   }
   if (!s.probe.empty()) {
-    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), s.probe.front().tokens);
+    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), Count(s.probe.front().tokens, tr::kTokensOf).c_str());
     ImGui::TextWrapped("%s", buf);
     ImGui::PushFont(ctx.fonts.mono);
     for (const auto& p : s.probe) {
-      std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, p.heads, Num(static_cast<float>(p.accuracy), 3),
+      std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, Count(p.heads, tr::kHeadsCount).c_str(), Num(static_cast<float>(p.accuracy), 3),
                     Num(static_cast<float>(p.chance), 3));
       ImGui::TextUnformatted(buf);
       ImGui::SameLine();
