@@ -2,8 +2,8 @@
 # Runs every test of Attention Lab on this machine, installing and building what it needs:
 #   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages)
 #   2. the web bundle (wasm-release) that the browser tests load
-#   3. the native build, then ctest: engine, API and app unit tests, the CLI, the browser tests
-#   4. the engine, API, app and CLI tests again under AddressSanitizer + UBSan (native-debug)
+#   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the browser tests
+#   4. the engine, model, API, app, text and CLI tests again under AddressSanitizer + UBSan (native-debug)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -22,5 +22,5 @@ ctest --preset native-release
 
 echo "== unit and CLI tests under sanitizers (native-debug)"
 cmake --preset native-debug >/dev/null
-cmake --build --preset native-debug -j"$jobs" --target engine_tests api_tests app_tests attnlab
-ctest --preset native-debug -R '^(engine|api|app|cli)$'
+cmake --build --preset native-debug -j"$jobs" --target engine_tests model_tests api_tests app_tests text_tests attnlab
+ctest --preset native-debug -R '^(engine|model|api|app|text|cli)$'

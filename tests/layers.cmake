@@ -4,6 +4,7 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # For each folder of src/: the project folders its files may include, and system headers it
 # must not include (the app layer is tested without a window).
 set(allowed_engine   "engine")
+set(allowed_model    "engine;model")
 set(allowed_api      "engine;api")
 set(allowed_app      "engine;api;app")
 set(allowed_gfx      "gfx")
@@ -13,9 +14,10 @@ set(allowed_cli      "engine;api;cli")
 set(banned_app "imgui;SDL;GL/;GLES;emscripten")
 set(banned_engine "${banned_app}")
 set(banned_api "${banned_app}")
+set(banned_model "${banned_app}")
 
 set(problems "")
-foreach(layer engine api app gfx ui platform cli)
+foreach(layer engine model api app gfx ui platform cli)
   file(GLOB files "${SRC}/${layer}/*.h" "${SRC}/${layer}/*.cpp")
   foreach(f IN LISTS files)
     file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")

@@ -67,11 +67,19 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
   if (!query_given && (c.example != before.example || c.task != before.task || c.length != before.length))
     t.query = -1;
   const TrainError e = ValidateTrainConfig(c);
-  if (!e.ok()) return Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
+  if (!e.ok()) {
+    PatchResult r = Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
+    r.example = e.example;
+    return r;
+  }
   if (!t.compare.empty()) {
     TrainConfig b;
-    std::string error;
-    if (!CompareConfig(t.compare, c, &b, &error)) return Refuse(current, ApiError::kBadValue, "train.compare", error);
+    CompareError error;
+    if (!CompareConfig(t.compare, c, &b, &error)) {
+      PatchResult r = Refuse(current, ApiError::kBadValue, "train.compare", error.message);
+      r.compare = error;
+      return r;
+    }
   }
   // The query row must exist in the example (checked again by the app against the real tokens).
   if (t.query >= 0) {
@@ -117,8 +125,8 @@ const FieldTable<TrainState>& TrainStateFields() {
   return table;
 }
 
-bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error) {
-  error->clear();
+bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, CompareError* error) {
+  *error = CompareError{};
   if (compare.empty()) return false;
   *b = a;
   if (compare == "scaled") {
@@ -133,8 +141,10 @@ bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig
     const bool allowed = colon != std::string::npos &&
                          (what == "normalizer" || what == "optimizer" || what == "lr" || what == "dK");
     if (!f || !allowed) {
-      *error = "train.compare: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", "
-               "\"lr:<number>\" or \"dK:<integer>\", got " + DescribeJson(compare);
+      error->code = CompareError::Code::kMalformed;
+      error->got = DescribeJson(compare);
+      error->message = "train.compare: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", "
+                       "\"lr:<number>\" or \"dK:<integer>\", got " + error->got;
       return false;
     }
     Json value = text;
@@ -143,13 +153,23 @@ bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig
       const double x = text.empty() ? 0 : std::strtod(text.c_str(), &end);
       if (!text.empty() && end && *end == '\0' && std::isfinite(x)) value = x;
     }
-    if (ApplyJsonField(*f, *b, value, what, error) != FieldStatus::kOk) {
-      *error = "train.compare: " + *error;
+    std::string why;
+    if (ApplyJsonField(*f, *b, value, what, &why) != FieldStatus::kOk) {
+      error->code = CompareError::Code::kValue;
+      error->field = what;
+      error->rule = f->rule;
+      error->got = DescribeJson(value);
+      error->message = "train.compare: " + why;
       return false;
     }
   }
   const TrainError e = ValidateTrainConfig(*b);
-  if (!e.ok()) { *error = "train.compare: run B would be refused: " + e.message; return false; }
+  if (!e.ok()) {
+    error->code = CompareError::Code::kRunB;
+    error->run_b = e;
+    error->message = "train.compare: run B would be refused: " + e.message;
+    return false;
+  }
   return true;
 }
 

@@ -46,10 +46,27 @@ struct LabState {
 const FieldTable<LabState>& StateFields();
 const FieldTable<TrainState>& TrainStateFields();
 
-// Run B's configuration: `a` with the change `compare` names. False (and an English message)
-// when `compare` is malformed or gives a configuration ValidateTrainConfig refuses; `compare`
-// "" gives false with an empty message (there is no run B).
-bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, std::string* error);
+// Why `compare` was refused: a code with what the interface needs to say it in its own language,
+// and the English line.
+struct CompareError {
+  enum class Code {
+    kNone,
+    kMalformed,  // not "", "scaled" or "<field>:<value>" for normalizer, optimizer, lr, dK
+    kValue,      // the value after the colon is refused by the row of `field` (`rule`, `got`)
+    kRunB        // run B's configuration is refused (`run_b`)
+  };
+  Code code = Code::kNone;
+  std::string field;              // kValue: "lr", "dK", ...
+  std::optional<FieldRule> rule;  // kValue
+  std::string got;                // kMalformed, kValue: what came, described
+  TrainError run_b;               // kRunB
+  std::string message;            // English, one line: "train.compare: ..."
+};
+
+// Run B's configuration: `a` with the change `compare` names. False (and the reason) when
+// `compare` is malformed or gives a configuration ValidateTrainConfig refuses; `compare` ""
+// gives false with code kNone and an empty message (there is no run B).
+bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig* b, CompareError* error);
 
 // Why a state change was refused. `code` is the engine's when the engine refused it.
 enum class ApiError { kNone, kMalformedJson, kNotAnObject, kUnknownField, kWrongType, kBadValue, kEngine };
@@ -64,6 +81,8 @@ struct PatchResult {
   std::string message;      // English, one line: "<field>: expected <what>, got <what came>"
   std::optional<FieldRule> rule;  // when a table's rule refused the value (for translations)
   std::string got;                // that value, described
+  ExampleError example;           // field "train.example": why the example was refused
+  CompareError compare;           // field "train.compare": why run B cannot be made
 };
 
 Json StateToJson(const LabState& state);

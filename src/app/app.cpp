@@ -66,10 +66,10 @@ bool BuildRuns(const attn::api::LabState& lab, AppState::Training& out, std::str
     return false;
   }
   attn::TrainConfig b;
-  std::string compare_error;
+  attn::api::CompareError compare_error;
   out.compare = attn::api::CompareConfig(lab.train.compare, a, &b, &compare_error);
-  if (!out.compare && !compare_error.empty()) {
-    *error = compare_error;
+  if (!out.compare && !compare_error.message.empty()) {
+    *error = compare_error.message;
     return false;
   }
   if (out.compare && !out.b.trainer.Reset(b, &e)) {
@@ -172,7 +172,10 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
   if (!r.ok) {
     s.has_refusal = true;
     s.refusal = r;
-    if (source == Source::kExampleBox) s.training.example_error = r.message;
+    if (source == Source::kExampleBox) {
+      s.training.example_error = r.message;
+      s.training.example_refusal = r;
+    }
     return r;
   }
   // Validated input that the maths still refuses (e.g. overflowing scores) is refused too:
@@ -208,7 +211,10 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
       r.message = error;
       s.has_refusal = true;
       s.refusal = r;
-      if (source == Source::kExampleBox) s.training.example_error = error;
+      if (source == Source::kExampleBox) {
+        s.training.example_error = error;
+        s.training.example_refusal = r;
+      }
       return r;
     }
   }

@@ -67,6 +67,7 @@ struct AppState {
     std::string example_edit;    // the example box (may hold text the engine refused); like
                                  // sentence_edit, replaced by ApplyPatch unless typed in the box
     std::string example_error;   // the last refusal of the example box, shown under it
+    attn::api::PatchResult example_refusal;  // the same refusal with its codes (translations)
     int frame_steps = 0;         // steps run in the last frame, and the time they took (ms)
     double frame_ms = 0;
     bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps

@@ -367,7 +367,11 @@ bool CurveExperiment::Advance(int max_steps) {
       if (trainer_.step() < steps_) continue;
     } else {  // diverged: this run's curve stops; its remaining steps count as done
       ++c.diverged;
-      if (c.message.empty()) c.message = "seed " + std::to_string(seed) + ": " + trainer_.message();
+      if (c.message.empty()) {
+        c.message = "seed " + std::to_string(seed) + ": " + trainer_.message();
+        c.diverged_seed = seed;
+        c.divergence = trainer_.divergence();
+      }
     }
     trainer_live_ = false;
     done_steps_ = static_cast<long long>(++run_) * steps_;  // every run has `steps_` steps

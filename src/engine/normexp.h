@@ -89,6 +89,8 @@ struct CurveSeries {
   std::vector<int> alive;  // (steps) how many seeds each step's aggregates cover
   int diverged = 0;  // seeds whose run stopped on a non-finite number (its curve stops there)
   std::string message;  // the first divergence message, if any
+  int diverged_seed = 0;   // that run's seed, and where it stopped (for translations)
+  Divergence divergence;
 };
 
 // The standard comparison for a base config, in this order (8 specs; every other field is the

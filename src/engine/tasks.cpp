@@ -205,9 +205,31 @@ Example SampleExample(const Task& task, rng::SplitMix64& s) {
   return ex;
 }
 
+namespace {
+
+bool Refuse(ExampleError* error, ExampleError e) {
+  if (error) *error = std::move(e);
+  return false;
+}
+
+}  // namespace
+
 bool LabelExample(const Task& task, const std::string& text, Example* out, std::string* error) {
+  ExampleError e;
+  if (LabelExample(task, text, out, &e)) return true;
+  return linalg::Fail(error, e.message);
+}
+
+bool LabelExample(const Task& task, const std::string& text, Example* out, ExampleError* error) {
   const TokenizeResult tr = Tokenize(text);
-  if (!tr.ok()) return linalg::Fail(error, tr.message);
+  if (!tr.ok()) {
+    ExampleError e;
+    e.code = ExampleRefusal::kTokenizer;
+    e.tokenizer = tr.error;
+    e.count = static_cast<long long>(tr.detail);
+    e.message = tr.message;
+    return Refuse(error, std::move(e));
+  }
   Example ex;
   for (const Token& tok : tr.tokens) {
     int id = IndexOf(task.vocab, tok.text);
@@ -217,8 +239,12 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, std::
       std::string known;
       for (std::size_t i = 0; i < task.vocab.size() && i < 12; ++i) known += (i ? " " : "") + task.vocab[i];
       if (task.vocab.size() > 12) known += " …";
-      return linalg::Fail(error, "\"" + tok.text + "\" is not in the " + TaskName(task.kind) +
-                                     " vocabulary (" + known + ")");
+      ExampleError e;
+      e.code = ExampleRefusal::kUnknownWord;
+      e.word = tok.text;
+      e.vocabulary = known;
+      e.message = "\"" + tok.text + "\" is not in the " + TaskName(task.kind) + " vocabulary (" + known + ")";
+      return Refuse(error, std::move(e));
     }
     ex.tokens.push_back(id);
   }
@@ -229,15 +255,26 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, std::
     case TaskKind::kPreviousToken:
     case TaskKind::kReverse:
     case TaskKind::kMax:
-      if (n != task.length)
-        return linalg::Fail(error, "the example must have " + std::to_string(task.length) +
-                                       " tokens (the task's length), not " + std::to_string(n));
+      if (n != task.length) {
+        ExampleError e;
+        e.code = ExampleRefusal::kWrongLength;
+        e.count = n;
+        e.limit = task.length;
+        e.message = "the example must have " + std::to_string(task.length) +
+                    " tokens (the task's length), not " + std::to_string(n);
+        return Refuse(error, std::move(e));
+      }
       break;
     case TaskKind::kVerbObject:
-      if (n > task.max_length)
-        return linalg::Fail(error, "the example has " + std::to_string(n) +
-                                       " words; sentences of this task have at most " +
-                                       std::to_string(task.max_length));
+      if (n > task.max_length) {
+        ExampleError e;
+        e.code = ExampleRefusal::kTooLong;
+        e.count = n;
+        e.limit = task.max_length;
+        e.message = "the example has " + std::to_string(n) + " words; sentences of this task have at most " +
+                    std::to_string(task.max_length);
+        return Refuse(error, std::move(e));
+      }
       break;
   }
   switch (task.kind) {
@@ -250,7 +287,8 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, std::
     case TaskKind::kMax: {
       const int m = *std::max_element(ex.tokens.begin(), ex.tokens.end());
       if (std::count(ex.tokens.begin(), ex.tokens.end(), m) != 1)
-        return linalg::Fail(error, "the largest digit must occur once in the example");
+        return Refuse(error, ExampleError{ExampleRefusal::kLargestNotUnique, TokenizeError::kNone, "", "", 0, 0,
+                                          "the largest digit must occur once in the example"});
       const int at = static_cast<int>(std::find(ex.tokens.begin(), ex.tokens.end(), m) - ex.tokens.begin());
       ex.targets.assign(n, m);
       ex.sources.assign(n, at);
@@ -264,8 +302,9 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, std::
         if (c == WordClass::kObject) { object = i; ++objects; }
       }
       if (verbs != 1 || objects != 1 || object < verb)
-        return linalg::Fail(error, "the example needs one verb followed by one object, e.g. "
-                                   "\"я люблю суши\" or \"I love sushi\"");
+        return Refuse(error, ExampleError{ExampleRefusal::kNeedsVerbThenObject, TokenizeError::kNone, "", "", 0, 0,
+                                          "the example needs one verb followed by one object, e.g. "
+                                          "\"я люблю суши\" or \"I love sushi\""});
       ex.targets[verb] = ex.tokens[object];
       ex.sources[verb] = object;
       break;

@@ -7,6 +7,7 @@
 
 #include "limits.h"
 #include "rng.h"
+#include "tokenizer.h"  // TokenizeError
 
 #include <string>
 #include <vector>
@@ -44,10 +45,32 @@ Task MakeTask(TaskKind kind, int length);
 // A random example drawn from `stream` (the same draws give the same example everywhere).
 Example SampleExample(const Task& task, rng::SplitMix64& stream);
 
+// Why LabelExample refused a sentence: a code with its words and numbers, so that an interface
+// can say it in its own language, and the same in one English line.
+enum class ExampleRefusal {
+  kNone,
+  kTokenizer,           // the tokenizer refused the text: `tokenizer`, `count` = its detail
+  kUnknownWord,         // `word` is not in the vocabulary; `vocabulary`: its first words
+  kWrongLength,         // previous, reverse, max: `count` tokens, the task wants `limit`
+  kTooLong,             // verb_object: `count` words, at most `limit`
+  kLargestNotUnique,    // max: the largest digit occurs more than once
+  kNeedsVerbThenObject  // verb_object: not exactly one verb followed later by one object
+};
+struct ExampleError {
+  ExampleRefusal code = ExampleRefusal::kNone;
+  TokenizeError tokenizer = TokenizeError::kNone;
+  std::string word;
+  std::string vocabulary;  // "I you we they really …" (at most 12 words, then "…")
+  long long count = 0, limit = 0;
+  std::string message;     // English, one line
+  bool ok() const { return code == ExampleRefusal::kNone; }
+};
+
 // Tokenizes `text` (engine tokenizer), maps each token to the vocabulary and labels it by the
-// task's rule. Returns false with a one-line English message when a word is not in the
-// vocabulary, the length is wrong for the task, or (verb_object) there is not exactly one verb
-// followed later by one object; (max) the largest digit must occur once.
+// task's rule. Returns false with the reason when a word is not in the vocabulary, the length is
+// wrong for the task, or (verb_object) there is not exactly one verb followed later by one
+// object; (max) the largest digit must occur once. The second form gives the English line only.
+bool LabelExample(const Task& task, const std::string& text, Example* out, ExampleError* error);
 bool LabelExample(const Task& task, const std::string& text, Example* out, std::string* error);
 
 }  // namespace attn

@@ -76,12 +76,12 @@ double ShareOnKey(const MatD& w, std::size_t t, int j) {
 
 TrainError ValidateTrainConfig(const TrainConfig& cfg) {
   if (const Field<TrainConfig>* f = FirstRefusedField(TrainFields(), cfg))
-    return TrainError{f->name, RefusalText(f->name, f->rule, FieldText(*f, cfg))};
+    return TrainError{f->name, RefusalText(f->name, f->rule, FieldText(*f, cfg)), {}};
   const Task task = MakeTask(cfg.task, cfg.length);
   Example ex;
-  std::string error;
+  ExampleError error;
   if (!LabelExample(task, cfg.example.empty() ? task.default_example : cfg.example, &ex, &error))
-    return TrainError{"example", "example: " + error};
+    return TrainError{"example", "example: " + error.message, error};
   return {};
 }
 
@@ -264,16 +264,18 @@ bool Trainer::Step() {
   const int k = step_ + 1;
   BatchResult r;
   std::string error;
-  auto stop = [&](std::string why) {
+  auto stop = [&](DivergenceCause cause, std::string why) {
     // The attention's messages advise the lab's settings ("use smaller embeddings..."), which
     // training does not have: keep only what happened.
     const std::size_t advice = why.find("; use ");
     if (advice != std::string::npos) why.erase(advice);
     diverged_ = true;
     message_ = "step " + std::to_string(k) + ": training diverged: " + why;
+    divergence_ = Divergence{k, cause, why};
     return false;
   };
-  if (!BatchLossAndGrads(&r, &grads_, params_, cfg_, BatchFor(k), &error)) return stop(error);
+  if (!BatchLossAndGrads(&r, &grads_, params_, cfg_, BatchFor(k), &error))
+    return stop(DivergenceCause::kPass, error);
 
   StepMetrics m;
   m.step = k;
@@ -287,7 +289,7 @@ bool Trainer::Step() {
   double total = 0;
   for (const MatD* g : ParamList(grads_)) total += FrobeniusNorm(*g) * FrobeniusNorm(*g);
   m.grad_norm = std::sqrt(total);
-  if (!std::isfinite(m.grad_norm)) return stop("the gradients are not finite");
+  if (!std::isfinite(m.grad_norm)) return stop(DivergenceCause::kGradients, "the gradients are not finite");
 
   // The update, on a copy: a step that would make a parameter non-finite leaves them unchanged.
   Params next = params_;
@@ -297,7 +299,7 @@ bool Trainer::Step() {
   for (std::size_t i = 0; i < ps.size(); ++i) {
     if (cfg_.optimizer == Optimizer::kAdam) AdamUpdate(*ps[i], next_m[i], next_v[i], *gs[i], k, cfg_.lr);
     else SgdUpdate(*ps[i], *gs[i], cfg_.lr);
-    if (!linalg::AllFinite(*ps[i])) return stop("a parameter became non-finite");
+    if (!linalg::AllFinite(*ps[i])) return stop(DivergenceCause::kParameters, "a parameter became non-finite");
   }
   params_ = std::move(next);
   adam_m_ = std::move(next_m);

@@ -60,6 +60,7 @@ struct TrainConfig {
 struct TrainError {
   std::string field;
   std::string message;
+  ExampleError example;  // field "example": why the sentence was refused (for translations)
   bool ok() const { return field.empty() && message.empty(); }
 };
 // The settings table: every field's JSON name, rule (from the limits above) and description.
@@ -141,6 +142,21 @@ struct ExampleView {
   std::vector<double> confidence;   // (N) its probability
 };
 
+// Why a training step stopped (Trainer::Step): where it met a number that is not finite. An
+// interface says it in its own language from `step` and `cause`; Trainer::message() is the
+// English line.
+enum class DivergenceCause {
+  kNone,
+  kPass,        // the forward or backward pass of the batch (`detail`: the pass's English line)
+  kGradients,   // the gradients' norm is not finite
+  kParameters   // the update would make a parameter non-finite
+};
+struct Divergence {
+  int step = 0;  // the step that was refused (1-based)
+  DivergenceCause cause = DivergenceCause::kNone;
+  std::string detail;
+};
+
 class Trainer {
  public:
   // Validates cfg, builds the task and the example, and initializes the parameters from the seed.
@@ -159,6 +175,7 @@ class Trainer {
   bool ready() const { return ready_; }
   bool diverged() const { return diverged_; }
   const std::string& message() const { return message_; }
+  const Divergence& divergence() const { return divergence_; }
   int step() const { return step_; }
   const TrainConfig& config() const { return cfg_; }
   const Task& task() const { return task_; }
@@ -172,6 +189,7 @@ class Trainer {
  private:
   bool ready_ = false, diverged_ = false;
   std::string message_;
+  Divergence divergence_;
   TrainConfig cfg_;
   Task task_;
   Example example_;

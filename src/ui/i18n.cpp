@@ -14,6 +14,14 @@ std::string Format(const char* fmt, const std::string& a, double b = 0) {
   std::snprintf(buf, sizeof buf, fmt, a.c_str(), b);
   return buf;
 }
+
+// printf into a string, for the translated messages' formats.
+template <class... Args>
+std::string Printf(const char* fmt, Args... args) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
 }  // namespace
 
 void SetLang(Lang lang) { g_lang = lang; }
@@ -21,6 +29,8 @@ Lang CurrentLang() { return g_lang; }
 Lang LangFromCode(const std::string& code) { return code == "ru" ? Lang::kRu : Lang::kEn; }
 
 const char* L(const Text& t) { return g_lang == Lang::kRu ? t.ru : t.en; }
+std::string Count(long long n, const Plural& p) { return CountText(g_lang, n, p); }
+const char* Word(long long n, const Plural& p) { return PluralWord(g_lang, n, p); }
 
 const char* Label(const Text& t, const char* id) {
   static char buf[8][256];  // a few labels may be alive within one widget call
@@ -33,19 +43,25 @@ const char* Label(const Text& t, const char* id) {
 
 namespace {
 
+// A number as Russian typography writes it: the minus sign − (U+2212), not the hyphen.
+std::string Minus(std::string number) {
+  if (!number.empty() && number[0] == '-') number.replace(0, 1, "\u2212");
+  return number;
+}
+
 // What a settings row accepts, in Russian (ExpectedText's twin).
 std::string ExpectedRu(const attn::FieldRule& r) {
   using attn::FieldKind;
   std::string out;
   switch (r.kind) {
     case FieldKind::kInteger:
-      out = "целое число от " + attn::IntegerText(r.min) + " до " + attn::IntegerText(r.max);
+      out = "целое число от " + Minus(attn::IntegerText(r.min)) + " до " + Minus(attn::IntegerText(r.max));
       break;
     case FieldKind::kNumber:
-      if (r.min_open && std::isinf(r.max)) out = "число > " + attn::FormatShortest(r.min);
-      else if (r.min_open) out = "число > " + attn::FormatShortest(r.min) + " и ≤ " + attn::FormatShortest(r.max);
+      if (r.min_open && std::isinf(r.max)) out = "число > " + Minus(attn::FormatShortest(r.min));
+      else if (r.min_open) out = "число > " + Minus(attn::FormatShortest(r.min)) + " и ≤ " + Minus(attn::FormatShortest(r.max));
       else if (std::isinf(r.min) && std::isinf(r.max)) out = "конечное число";
-      else out = "число от " + attn::FormatShortest(r.min) + " до " + attn::FormatShortest(r.max);
+      else out = "число от " + Minus(attn::FormatShortest(r.min)) + " до " + Minus(attn::FormatShortest(r.max));
       break;
     case FieldKind::kBoolean: out = "true или false"; break;
     case FieldKind::kName:
@@ -58,7 +74,7 @@ std::string ExpectedRu(const attn::FieldRule& r) {
 }
 
 std::string RefusedRu(const std::string& field, const attn::FieldRule& rule, const std::string& got) {
-  return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + got + ".";
+  return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + Minus(got) + ".";
 }
 
 }  // namespace
@@ -75,9 +91,10 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
       case ConfigError::kSentenceEmpty: return "Предложение пустое: введите хотя бы одно слово.";
       case ConfigError::kSentenceInvalidUtf8: return Format("%sПредложение не в UTF-8 (байт %.0f).", "", v);
       case ConfigError::kSentenceTooLong:
-        return "Предложение слишком длинное (не больше " + std::to_string(attn::kMaxSentenceBytes) + " байт).";
+        return "Предложение слишком длинное (не больше " + Count(attn::kMaxSentenceBytes, tr::kBytesOf) + ").";
       case ConfigError::kSentenceTooManyTokens:
-        return "В предложении " + got + " токенов; лаборатория берёт не больше " + std::to_string(attn::kMaxTokens) + ".";
+        return "В предложении " + Count(static_cast<long long>(v), tr::kTokens) + ", а лаборатория берёт не больше " +
+               std::to_string(attn::kMaxTokens) + ".";
       case ConfigError::kQueryOutOfRange: return "Номер запроса вне предложения (получено " + got + ").";
       case ConfigError::kHeadOutOfRange: return "Номер головы вне диапазона 0…h−1 (получено " + got + ").";
       case ConfigError::kTargetOutOfRange:
@@ -94,6 +111,18 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
       case ConfigError::kNone: break;
     }
   }
+  if (r.example.code != attn::ExampleRefusal::kNone) return Printf(L(tr::kExampleFor), ExampleMessage(r.example).c_str());
+  switch (r.compare.code) {
+    case attn::api::CompareError::Code::kMalformed: return Printf(L(tr::kCompareMalformed), r.compare.got.c_str());
+    case attn::api::CompareError::Code::kValue:
+      if (r.compare.rule) return RefusedRu("train.compare: " + r.compare.field, *r.compare.rule, r.compare.got);
+      break;
+    case attn::api::CompareError::Code::kRunB:
+      if (!r.compare.run_b.example.ok())
+        return Printf(L(tr::kCompareRunB), ExampleMessage(r.compare.run_b.example).c_str());
+      break;
+    case attn::api::CompareError::Code::kNone: break;
+  }
   switch (r.api_error) {
     case ApiError::kMalformedJson: return "Состояние — не корректный JSON.";
     case ApiError::kNotAnObject: return "Состояние должно быть JSON-объектом.";
@@ -102,6 +131,55 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
     case ApiError::kBadValue: return Format("Недопустимое значение поля «%s»: ", r.field) + r.message;
     default: return r.message;
   }
+}
+
+std::string ExampleMessage(const attn::ExampleError& e) {
+  using attn::ExampleRefusal;
+  switch (e.code) {
+    case ExampleRefusal::kNone: return "";
+    case ExampleRefusal::kTokenizer:
+      switch (e.tokenizer) {
+        case attn::TokenizeError::kEmpty: return L(tr::kExampleEmpty);
+        case attn::TokenizeError::kInvalidUtf8: return Printf(L(tr::kExampleUtf8), e.count);
+        case attn::TokenizeError::kTooLong: return Printf(L(tr::kExampleBytes), Count(attn::kMaxSentenceBytes, tr::kBytesOf).c_str());
+        case attn::TokenizeError::kTooManyTokens:
+          return Printf(L(tr::kExampleTokens), Count(e.count, tr::kTokens).c_str(), attn::kMaxTokens);
+        case attn::TokenizeError::kNone: break;
+      }
+      return e.message;
+    case ExampleRefusal::kUnknownWord: return Printf(L(tr::kExampleUnknown), e.word.c_str(), e.vocabulary.c_str());
+    case ExampleRefusal::kWrongLength: return Printf(L(tr::kExampleLength), Count(e.limit, tr::kTokens).c_str(), e.count);
+    case ExampleRefusal::kTooLong: return Printf(L(tr::kExampleTooLong), Count(e.count, tr::kWords).c_str(), e.limit);
+    case ExampleRefusal::kLargestNotUnique: return L(tr::kExampleLargest);
+    case ExampleRefusal::kNeedsVerbThenObject: return L(tr::kExampleVerbObject);
+  }
+  return e.message;
+}
+
+std::string DivergenceMessage(const attn::Divergence& d) {
+  using attn::DivergenceCause;
+  std::string cause;
+  switch (d.cause) {
+    case DivergenceCause::kNone: return "";
+    case DivergenceCause::kPass: cause = g_lang == Lang::kEn && !d.detail.empty() ? d.detail : L(tr::kCausePass); break;
+    case DivergenceCause::kGradients: cause = L(tr::kCauseGradients); break;
+    case DivergenceCause::kParameters: cause = L(tr::kCauseParameters); break;
+  }
+  return Printf(L(tr::kDivergedAt), d.step, cause.c_str());
+}
+
+const char* TaskLabel(attn::TaskKind k) {
+  switch (k) {
+    case attn::TaskKind::kVerbObject: return L(tr::kTaskVerbObject);
+    case attn::TaskKind::kPreviousToken: return L(tr::kTaskPrevious);
+    case attn::TaskKind::kReverse: return L(tr::kTaskReverse);
+    case attn::TaskKind::kMax: return L(tr::kTaskMax);
+  }
+  return attn::TaskName(k);
+}
+
+std::string CurveLabel(const attn::TrainConfig& c) {
+  return Printf(L(c.scaled ? tr::kCurveScaled : tr::kCurveUnscaled), attn::NormalizerName(c.normalizer), c.d_k);
 }
 
 }  // namespace ui

@@ -3,33 +3,38 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "ui/text.h"  // Lang, Text, Plural and the plural rules
 
 #include <string>
 
 namespace ui {
-
-enum class Lang { kEn, kRu };
-
-struct Text {
-  const char* en;
-  const char* ru;
-};
 
 void SetLang(Lang lang);
 Lang CurrentLang();
 Lang LangFromCode(const std::string& code);  // "ru" -> kRu, anything else -> kEn
 
 const char* L(const Text& t);  // the text in the current language
+// A count and its noun in the current language: Count(3, tr::kTokens) is "3 tokens" or
+// «3 токена» (no-break space between them); Word gives the noun alone.
+std::string Count(long long n, const Plural& p);
+const char* Word(long long n, const Plural& p);
 // A widget label with a stable ImGui ID across languages: "<text>###<id>".
 const char* Label(const Text& t, const char* id);
 
 // A refused state change, in the current language.
 std::string RefusalMessage(const attn::api::PatchResult& r);
 
+// The engine's messages in the current language. The engine says what happened as a code with its
+// numbers and words (language-free); the English line it also gives is used as it is.
+std::string ExampleMessage(const attn::ExampleError& e);     // why a training example was refused
+std::string DivergenceMessage(const attn::Divergence& d);    // "Training diverged at step 4: ..."
+std::string CurveLabel(const attn::TrainConfig& c);          // "softmax ÷√d_k, d_k = 64"
+const char* TaskLabel(attn::TaskKind k);                     // "verb → object"
+
 namespace tr {
 inline constexpr Text kTitle{"Attention Lab", "Лаборатория внимания"};
-inline constexpr Text kTagline{"Does the sum A = Σ αᵢ·vᵢ lose which words mattered?",
-                               "Теряет ли сумма A = Σ αᵢ·vᵢ, какие слова были важны?"};
+inline constexpr Text kTagline{"Does the sum A = Σ αᵢvᵢ lose which words mattered?",
+                               "Теряется ли в сумме A = Σ αᵢvᵢ информация о том, какие слова были важны?"};
 inline constexpr Text kSentence{"Sentence", "Предложение"};
 inline constexpr Text kSentenceHint{"type a sentence (Latin or Cyrillic)", "введите предложение (латиница или кириллица)"};
 inline constexpr Text kTokensHint{"Tokens (click one to make it the query):", "Токены (нажмите, чтобы сделать запросом):"};
@@ -58,13 +63,12 @@ inline constexpr Text kColWeight{"scale(i) = αᵢ", "scale(i) = αᵢ"};
 inline constexpr Text kColWeighted{"αᵢ·vᵢ", "αᵢ·vᵢ"};
 inline constexpr Text kSum{"Σ", "Σ"};
 inline constexpr Text kScaleIs{"sᵢ = q·kᵢ · c ÷ T with c = 1/√d_k = %s (d_k = %d) and T = %s;   m = max sᵢ = %s (subtracted before exp for stability; it cancels)",
-                               "sᵢ = q·kᵢ · c ÷ T, где c = 1/√d_k = %s (d_k = %d) и T = %s;   m = max sᵢ = %s (вычитается перед exp для устойчивости и сокращается)"};
+                               "sᵢ = q·kᵢ · c ÷ T, где c = 1/√d_k = %s (d_k = %d) и T = %s;   m = max sᵢ = %s (вычитается перед exp ради численной устойчивости и сокращается)"};
 inline constexpr Text kScaleIsUnscaled{"sᵢ = q·kᵢ ÷ T with T = %s (no √d_k scaling);   m = max sᵢ = %s (subtracted before exp for stability; it cancels)",
-                                       "sᵢ = q·kᵢ ÷ T, где T = %s (без деления на √d_k);   m = max sᵢ = %s (вычитается перед exp для устойчивости и сокращается)"};
+                                       "sᵢ = q·kᵢ ÷ T, где T = %s (без деления на √d_k);   m = max sᵢ = %s (вычитается перед exp ради численной устойчивости и сокращается)"};
 inline constexpr Text kFormula{"The formula with the current numbers", "Формула с текущими числами"};
-inline constexpr Text kOutputA{"Output A (a vector of d_v = %d numbers)", "Выход A (вектор из d_v = %d чисел)"};
 inline constexpr Text kWhereInfo{"Which words mattered is in the weights αᵢ, i.e. in the scores q·kᵢ, before the sum.",
-                                 "Какие слова важны, записано в весах αᵢ, то есть в оценках q·kᵢ, до суммирования."};
+                                 "Какие слова важны, определяют веса αᵢ, а значит, оценки q·kᵢ — ещё до суммирования."};
 inline constexpr Text kHeatmap{"Weights", "Веса"};
 inline constexpr Text kHeatmapCaptionNoSum{"All weights αᵢⱼ: row = query i, column = key j (with this normalizer a row need not sum to 1)",
                                            "Все веса αᵢⱼ: строка — запрос i, столбец — ключ j (при этой нормировке сумма строки не обязана быть 1)"};
@@ -73,15 +77,15 @@ inline constexpr Text kHeatmapCaption{"All weights αᵢⱼ: row = query i, colu
 inline constexpr Text kHover{"query «%s» → key «%s»: α = %s", "запрос «%s» → ключ «%s»: α = %s"};
 inline constexpr Text kVectors{"Vectors", "Векторы"};
 inline constexpr Text kVectorsCaption{"PCA of vᵢ, αᵢ·vᵢ and A: the first two components keep %.1f%% of the variance (PC1 %.1f%%)",
-                                      "PCA по vᵢ, αᵢ·vᵢ и A: две первые компоненты сохраняют %.1f%% дисперсии (PC1 %.1f%%)"};
+                                      "Главные компоненты (PCA) по vᵢ, αᵢ·vᵢ и A: первые две объясняют %.1f%% дисперсии (PC1 — %.1f%%)"};
 inline constexpr Text kVectorsLegend{"● vᵢ (values)   ○ αᵢ·vᵢ (scaled)   ◆ A = Σ αᵢ·vᵢ   shaded: convex hull of the vᵢ",
-                                     "● vᵢ (значения)   ○ αᵢ·vᵢ (масштабированные)   ◆ A = Σ αᵢ·vᵢ   тень: выпуклая оболочка vᵢ"};
+                                     "● vᵢ (значения)   ○ αᵢ·vᵢ (взвешенные)   ◆ A = Σ αᵢ·vᵢ   заливка: выпуклая оболочка vᵢ"};
 inline constexpr Text kVectorsNote{"A is a weighted average of the values (weights ≥ 0, sum 1), so it always lies inside their hull; the dashed path adds the αᵢ·vᵢ one by one from the origin.",
-                                   "A — взвешенное среднее значений (веса ≥ 0, сумма 1), поэтому A всегда внутри их оболочки; пунктир складывает αᵢ·vᵢ по очереди от начала координат."};
+                                   "A — взвешенное среднее значений (веса ≥ 0, их сумма равна 1), поэтому A всегда лежит внутри их выпуклой оболочки; пунктир откладывает αᵢ·vᵢ по очереди от начала координат."};
 inline constexpr Text kOrigin{"0", "0"};
-inline constexpr Text kHeads{"heads h", "головы h"};
+inline constexpr Text kHeads{"heads h", "число голов h"};
 inline constexpr Text kHeadOf{"Head %d of %d", "Голова %d из %d"};
-inline constexpr Text kHeadsStrip{"All heads (click one to follow it):", "Все головы (нажмите, чтобы выбрать):"};
+inline constexpr Text kHeadsStrip{"All heads (click one to follow it):", "Все головы (нажмите на голову, чтобы следить за ней):"};
 inline constexpr Text kNormalizer{"normalizer", "нормировка"};
 inline constexpr Text kNormSoftmax{"softmax", "softmax"};
 inline constexpr Text kNormSparsemax{"sparsemax (exact zeros)", "sparsemax (точные нули)"};
@@ -96,8 +100,8 @@ inline constexpr Text kMaskNone{"none", "нет"};
 inline constexpr Text kMaskCausal{"causal (this token and earlier ones)", "каузальная (текущий и предыдущие)"};
 inline constexpr Text kEntropyHeader{"H", "H"};
 inline constexpr Text kEntropyNote{"H = each row's entropy in nats (uniform over N keys: ln N; one-hot: 0)",
-                                   "H = энтропия каждой строки в натах (равномерно по N ключам: ln N; one-hot: 0)"};
-inline constexpr Text kMasked{"masked", "маска"};
+                                   "H — энтропия каждой строки в натах (равномерные веса по N ключам: ln N; one-hot: 0)"};
+inline constexpr Text kMasked{"masked", "замаскирован"};
 inline constexpr Text kColNumSparsemax{"max(sᵢ − τ, 0)", "max(sᵢ − τ, 0)"};
 inline constexpr Text kColNumRelu{"relu(sᵢ)", "relu(sᵢ)"};
 inline constexpr Text kColNumSigmoid{"σ(sᵢ)", "σ(sᵢ)"};
@@ -106,31 +110,31 @@ inline constexpr Text kColNumHardmax{"one-hot", "one-hot"};
 inline constexpr Text kRuleSoftmax{"scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)",
                                    "scale(i) = αᵢ = exp(sᵢ) / Σⱼ exp(sⱼ) = exp(sᵢ − m) / Σⱼ exp(sⱼ − m)"};
 inline constexpr Text kRuleSparsemax{"αᵢ = max(sᵢ − τ, 0) with τ = %s chosen so that Σ αᵢ = 1: low scores get exactly 0",
-                                     "αᵢ = max(sᵢ − τ, 0), где τ = %s подобран так, что Σ αᵢ = 1: малые оценки дают ровно 0"};
+                                     "αᵢ = max(sᵢ − τ, 0), где порог τ = %s подобран так, чтобы Σ αᵢ = 1: у малых оценок вес ровно 0"};
 inline constexpr Text kRuleRelu{"αᵢ = relu(sᵢ) / Σⱼ relu(sⱼ) (no positive score: equal weights)",
-                                "αᵢ = relu(sᵢ) / Σⱼ relu(sⱼ) (нет положительных оценок — равные веса)"};
+                                "αᵢ = relu(sᵢ) / Σⱼ relu(sⱼ) (если положительных оценок нет — равные веса)"};
 inline constexpr Text kRuleSigmoid{"αᵢ = σ(sᵢ) = 1 / (1 + e^(−sᵢ)), each on its own: the weights sum to %s, not 1",
-                                   "αᵢ = σ(sᵢ) = 1 / (1 + e^(−sᵢ)), каждая сама по себе: сумма весов %s, а не 1"};
+                                   "αᵢ = σ(sᵢ) = 1 / (1 + e^(−sᵢ)), каждый вес независимо: сумма весов %s, а не 1"};
 inline constexpr Text kRuleNone{"αᵢ = sᵢ: the raw scores, unbounded; they sum to %s",
-                                "αᵢ = sᵢ: сырые оценки без ограничений; их сумма %s"};
+                                "αᵢ = sᵢ: сами оценки, без ограничений; их сумма равна %s"};
 inline constexpr Text kRuleHardmax{"αᵢ = 1 on the largest score (shared on ties), 0 elsewhere",
-                                   "αᵢ = 1 у наибольшей оценки (поровну при равенстве), иначе 0"};
+                                   "αᵢ = 1 у наибольшей оценки (при равенстве — поровну), у остальных 0"};
 inline constexpr Text kVectorsNoteUnnormalized{"With this normalizer the weights need not be ≥ 0 or sum to 1, so A is not an average and can leave the hull of the values: that is what softmax guarantees against.",
-                                               "С этой нормировкой веса не обязаны быть ≥ 0 и давать в сумме 1, поэтому A — не среднее и может выйти из оболочки значений: именно от этого защищает softmax."};
+                                               "С этой нормировкой веса не обязаны быть ≥ 0 и давать в сумме 1, поэтому A — не среднее и может выйти за пределы оболочки значений; от этого и защищает softmax."};
 inline constexpr Text kInformation{"Information", "Информация"};
 inline constexpr Text kInfoTitle{"Is information lost in the sum A = Σ αᵢ·vᵢ?", "Теряется ли информация в сумме A = Σ αᵢ·vᵢ?"};
 inline constexpr Text kVerdictKept{"Nothing is lost here, for a reader who knows every vᵢ: the %d visible values (d_v = %d) are affinely independent (affine rank %d), so only one weight pattern on the simplex gives this A — read it back from A with error %s.",
-                                   "Здесь ничего не теряется для того, кто знает все vᵢ: %d видимых значений (d_v = %d) аффинно независимы (аффинный ранг %d), поэтому этот A даёт только один набор весов на симплексе — он восстанавливается из A с ошибкой %s."};
+                                   "Здесь ничего не теряется для того, кто знает все vᵢ: значения видимых токенов (их %d; d_v = %d) аффинно независимы (аффинный ранг %d), поэтому этот A даёт только один набор весов на симплексе — он восстанавливается из A с ошибкой %s."};
 inline constexpr Text kVerdictLost{"The sum hides part of the pattern, even from a reader who knows every vᵢ: %d visible tokens, but their values span only %d affine dimensions (d_v = %d), so a %d-dimensional family of weight patterns on the simplex gives exactly this A.",
-                                   "Сумма скрывает часть шаблона даже от того, кто знает все vᵢ: видимых токенов %d, но их значения занимают лишь %d аффинных измерений (d_v = %d), поэтому этот же A дают веса на симплексе из целого %d-мерного семейства."};
+                                   "Сумма скрывает часть паттерна внимания даже от того, кто знает все vᵢ: видимых токенов: %d, но их значения занимают аффинное подпространство размерности лишь %d (d_v = %d), поэтому этот же A дают веса на симплексе из целого %d-мерного семейства."};
 inline constexpr Text kVerdictBoxKept{"Nothing is lost here, for a reader who knows every vᵢ: the %d visible values (d_v = %d) are linearly independent (rank %d), so only one pattern of sigmoid weights gives this A — read it back from A with error %s.",
-                                      "Здесь ничего не теряется для того, кто знает все vᵢ: %d видимых значений (d_v = %d) линейно независимы (ранг %d), поэтому этот A даёт только один набор весов сигмоиды — он восстанавливается из A с ошибкой %s."};
+                                      "Здесь ничего не теряется для того, кто знает все vᵢ: значения видимых токенов (их %d; d_v = %d) линейно независимы (ранг %d), поэтому этот A даёт только один набор весов сигмоиды — он восстанавливается из A с ошибкой %s."};
 inline constexpr Text kVerdictBoxLost{"The sum hides part of the pattern, even from a reader who knows every vᵢ: %d visible tokens, but their values span only %d dimensions (d_v = %d), so a %d-dimensional family of sigmoid patterns gives exactly this A.",
-                                      "Сумма скрывает часть шаблона даже от того, кто знает все vᵢ: видимых токенов %d, но их значения занимают лишь %d измерений (d_v = %d), поэтому этот же A дают веса сигмоиды из целого %d-мерного семейства."};
+                                      "Сумма скрывает часть паттерна внимания даже от того, кто знает все vᵢ: видимых токенов: %d, но их значения занимают подпространство размерности лишь %d (d_v = %d), поэтому этот же A дают веса сигмоиды из целого %d-мерного семейства."};
 inline constexpr Text kVerdictAffineKept{"With «none» the weights are any numbers. The %d visible values (d_v = %d) are linearly independent (rank %d), so A still fixes every weight, for a reader who knows every vᵢ — read back with error %s.",
-                                         "С «нет» веса — любые числа. %d видимых значений (d_v = %d) линейно независимы (ранг %d), поэтому A всё же задаёт каждый вес для того, кто знает все vᵢ, — ошибка восстановления %s."};
+                                         "С «нет» веса — любые числа. Значения видимых токенов (их %d; d_v = %d) линейно независимы (ранг %d), поэтому A всё же задаёт каждый вес для того, кто знает все vᵢ, — ошибка восстановления %s."};
 inline constexpr Text kVerdictAffineLost{"With «none» the weights are any numbers: %d visible tokens, but their values span only %d dimensions (d_v = %d), so the patterns giving this A form an unbounded %d-dimensional flat. A bounds no weight it does not fix exactly, so from A alone nothing follows about which of those words matters most.",
-                                         "С «нет» веса — любые числа: видимых токенов %d, но их значения занимают лишь %d измерений (d_v = %d), поэтому наборы весов с этим A образуют неограниченную %d-мерную плоскость. A не ограничивает ни один вес, который не задаёт точно, так что по одному A нельзя сказать, какое из этих слов важнее."};
+                                         "С «нет» веса — любые числа: видимых токенов: %d, но их значения занимают подпространство размерности лишь %d (d_v = %d), поэтому наборы весов с этим A образуют неограниченную %d-мерную плоскость. A не ограничивает ни один вес, который не задаёт точно, так что по одному A нельзя сказать, какое из этих слов важнее."};
 inline constexpr Text kSetSimplex{"Compared with: weights ≥ 0 summing to 1 (the simplex), as this normalizer makes them.",
                                   "Сравниваем с весами ≥ 0 с суммой 1 (симплекс), как их даёт эта нормировка."};
 inline constexpr Text kSetBox{"Compared with: sigmoid's weights, each in [0, 1], any sum (the box [0, 1]^N) — not the simplex.",
@@ -138,24 +142,24 @@ inline constexpr Text kSetBox{"Compared with: sigmoid's weights, each in [0, 1],
 inline constexpr Text kSetAffine{"Compared with: any real weights (with «none» nothing bounds them).",
                                  "Сравниваем с любыми вещественными весами (с «нет» их ничто не ограничивает)."};
 inline constexpr Text kMaskedKeys{"%d of %d keys are masked for this query: they get weight 0 and are left out of everything below.",
-                                  "Для этого запроса замаскировано ключей: %d из %d; их вес 0, и ниже они не участвуют."};
+                                  "Замаскировано ключей для этого запроса: %d (из %d); их вес 0, и ниже они не участвуют."};
 inline constexpr Text kTargetMoved{"«%s» is masked for this query, so the automatic target is used.",
                                    "«%s» замаскирован для этого запроса, поэтому цель выбрана автоматически."};
 inline constexpr Text kVerdictUniqueHere{"This particular A still pins the weights down (the pattern sits on the boundary), but most patterns would not be.",
-                                         "Этот конкретный A всё же однозначно задаёт веса (шаблон на границе), но большинство шаблонов — нет."};
+                                         "Этот конкретный A всё же однозначно задаёт веса (паттерн на границе), но для большинства паттернов это не так."};
 inline constexpr Text kShiftOnto{"shift the weight onto", "перенести вес на"};
 inline constexpr Text kAuto{"automatic (the visible token after the most-weighted one)", "автоматически (видимый токен после самого весомого)"};
 inline constexpr Text kAutoShort{"auto", "авто"};
-inline constexpr Text kDV{"d_v (value width)", "d_v (ширина значений)"};
+inline constexpr Text kDV{"d_v (value width)", "d_v (размерность значений)"};
 inline constexpr Text kScenario1{"Scenario 1: the query's weights α", "Сценарий 1: веса запроса α"};
-inline constexpr Text kScenario1Custom{"Scenario 1: your weights α (dragged)", "Сценарий 1: ваши веса α (перетащены)"};
-inline constexpr Text kDragHint{"drag the orange bars to try your own pattern", "перетащите оранжевые полосы, чтобы задать свой шаблон"};
+inline constexpr Text kScenario1Custom{"Scenario 1: your weights α (dragged)", "Сценарий 1: ваши веса α (заданы вручную)"};
+inline constexpr Text kDragHint{"drag the orange bars to try your own pattern", "перетаскивайте оранжевые столбики, чтобы задать свой паттерн внимания"};
 inline constexpr Text kBackToQuery{"back to the query's weights", "вернуть веса запроса"};
 inline constexpr Text kScenario2{"Scenario 2: α′ with the most weight on «%s»", "Сценарий 2: α′ с наибольшим весом на «%s»"};
 inline constexpr Text kScenario2Affine{"Scenario 2: α′ with one more unit of weight on «%s» (there is no most)",
                                        "Сценарий 2: α′ с весом на «%s» больше на единицу (наибольшего нет)"};
 inline constexpr Text kSameA{"max |A − A′| = %s: the two outputs are the same vector", "max |A − A′| = %s: два выхода — один и тот же вектор"};
-inline constexpr Text kDifferentPattern{"…from patterns that differ by up to %s in a weight.", "…при весах, отличающихся до %s."};
+inline constexpr Text kDifferentPattern{"…from patterns that differ by up to %s in a weight.", "…хотя веса различаются на величину до %s."};
 inline constexpr Text kRanges{"What A alone tells about each word (to a reader who knows every vᵢ)", "Что один A говорит о каждом слове (тому, кто знает все vᵢ)"};
 inline constexpr Text kRangeMasked{"«%s»: masked, weight 0", "«%s»: замаскирован, вес 0"};
 inline constexpr Text kRangeUnbounded{"«%s»: no bound, any number (it is %s)", "«%s»: без границ, любое число (на деле %s)"};
@@ -163,15 +167,15 @@ inline constexpr Text kMaskedBar{"(masked)", "(замаскирован)"};
 inline constexpr Text kRangeLine{"«%s»: the weight could be anything from %s to %s (it is %s)", "«%s»: вес может быть любым от %s до %s (на деле %s)"};
 inline constexpr Text kRangePoint{"«%s»: the weight is exactly %s, recoverable from A", "«%s»: вес ровно %s, восстанавливается из A"};
 inline constexpr Text kSimplex{"The weights as a point in the simplex; the line/area through it gives the same A",
-                               "Веса как точка симплекса; линия/область через неё даёт тот же A"};
+                               "Веса — точка симплекса; все точки зелёного отрезка или области через неё дают тот же A"};
 inline constexpr Text kSimplexTooMany{"(the simplex picture is drawn for 3 or 4 visible tokens)", "(симплекс рисуется для 3 или 4 видимых токенов)"};
 inline constexpr Text kSimplexNotHere{"(no simplex picture: these weights need not sum to 1)", "(симплекса нет: эти веса не обязаны давать в сумме 1)"};
 inline constexpr Text kSeedAnswer{"The seed's answer, made concrete: which words mattered is decided in the scores q·kᵢ before the sum (see Steps); the sum keeps only d_v numbers, and several heads keep several patterns.",
-                                  "Ответ из вопроса, наглядно: какие слова важны, решается в оценках q·kᵢ до суммы (см. «Шаги»); сумма хранит лишь d_v чисел, а несколько голов хранят несколько шаблонов."};
+                                  "Ответ автора вопроса, наглядно: какие слова важны, решается в оценках q·kᵢ ещё до суммы (см. «Шаги»); сумма хранит лишь d_v чисел, а несколько голов хранят несколько паттернов."};
 inline constexpr Text kProbeRun{"Run the probe", "Запустить зонд"};
-inline constexpr Text kProbeExplain{"A readout trained to name the most-weighted token from A alone, on random sentences of %d tokens:",
-                                    "Классификатор, обученный по одному A назвать токен с наибольшим весом, на случайных предложениях из %d токенов:"};
-inline constexpr Text kProbeRow{"d_v = %2d, %d head(s): accuracy %s (chance %s)", "d_v = %2d, голов %d: точность %s (случайно %s)"};
+inline constexpr Text kProbeExplain{"A readout trained to name the most-weighted token from A alone, on random sentences of %s:",
+                                    "Классификатор, который по одному A учится называть токен с наибольшим весом (случайные предложения из %s):"};
+inline constexpr Text kProbeRow{"d_v = %2d, %s: accuracy %s (chance %s)", "d_v = %2d, %s: точность %s (наугад %s)"};  // Count(heads, kHeadsCount)
 inline constexpr Text kTryTitle{"Try this", "Попробуйте"};
 inline constexpr Text kTry{
     "• Click «суши»: each token's row of weights is its own pattern.\n"
@@ -179,11 +183,11 @@ inline constexpr Text kTry{
     "• Switch off ÷√d_k and raise d_model: the scores grow and the softmax saturates.\n"
     "• Random projections: q, k, v differ from x, as in a trained layer.\n"
     "• The sum A keeps only d_v numbers; the pattern itself is in the scores q·kᵢ.",
-    "• Нажмите «суши»: у каждого токена своя строка весов — свой шаблон.\n"
+    "• Нажмите «суши»: у каждого токена своя строка весов — свой паттерн внимания.\n"
     "• Понизьте температуру: веса стремятся к one-hot; повысьте — выравниваются.\n"
     "• Выключите ÷√d_k и увеличьте d_model: оценки растут, softmax насыщается.\n"
     "• Случайные проекции: q, k, v отличаются от x, как в обученном слое.\n"
-    "• Сумма A хранит лишь d_v чисел; сам шаблон — в оценках q·kᵢ."};
+    "• Сумма A хранит лишь d_v чисел; сам паттерн — в оценках q·kᵢ."};
 inline constexpr Text kRefused{"Not applied", "Не применено"};
 inline constexpr Text kShowing{"The lab still shows the last valid state.", "Показано последнее корректное состояние."};
 
@@ -205,51 +209,52 @@ inline constexpr Text kSpeed4{"4 steps / frame", "4 шага / кадр"};
 inline constexpr Text kSpeed16{"16 steps / frame", "16 шагов / кадр"};
 inline constexpr Text kSpeedMax{"as fast as possible", "как можно быстрее"};
 inline constexpr Text kStepCounter{"Step %d", "Шаг %d"};
-inline constexpr Text kFrameCost{"(%d steps in %.1f ms this frame)", "(%d шагов за %.1f мс в этом кадре)"};
-inline constexpr Text kStoppedAtCap{"Stopped at %d steps: press Reset to start again.", "Остановлено на %d шагах: нажмите «Сначала»."};
+inline constexpr Text kSpeedOther{"%s / frame", "%s / кадр"};  // Count(speed, kStepsCount): a speed the menu does not list
+inline constexpr Text kFrameCost{"(%s in %.1f ms this frame)", "(%s за %.1f\u00A0мс в этом кадре)"};
+inline constexpr Text kStoppedAtCap{"Stopped at step %d: press Reset to start again.", "Остановлено на шаге\u00A0%d: нажмите «Сначала», чтобы начать заново."};
 inline constexpr Text kDivergedHint{"The numbers left the range of a double. Lower the learning rate, switch ÷√d_k on or pick softmax: changing a setting starts again.",
-                                    "Числа вышли за пределы double. Уменьшите скорость обучения, включите ÷√d_k или выберите softmax: при смене настройки обучение начнётся заново."};
-inline constexpr Text kNoView{"The example cannot be computed with these parameters (not finite).", "Пример не вычисляется при этих параметрах (не конечные числа)."};
+                                    "Числа вышли за пределы типа double. Уменьшите скорость обучения, включите ÷√d_k или выберите softmax: при смене настройки обучение начнётся заново."};
+inline constexpr Text kNoView{"The example cannot be computed with these parameters (not finite).", "При этих параметрах пример не посчитать: получаются бесконечности или NaN."};
 inline constexpr Text kTask{"task", "задача"};
-inline constexpr Text kTaskVerbObject{"verb → object", "глагол → объект"};
+inline constexpr Text kTaskVerbObject{"verb → object", "глагол → дополнение"};
 inline constexpr Text kTaskPrevious{"previous token", "предыдущий токен"};
 inline constexpr Text kTaskReverse{"reverse the sequence", "обратный порядок"};
 inline constexpr Text kTaskMax{"largest digit", "наибольшая цифра"};
 inline constexpr Text kLength{"length", "длина"};
 inline constexpr Text kExample{"Example to watch:", "Пример для наблюдения:"};
-inline constexpr Text kExampleHint{"a sentence of the task", "предложение задачи"};
-inline constexpr Text kTrainQueryHint{"Query row to explain (click):", "Строка-запрос для разбора (нажмите):"};
+inline constexpr Text kExampleHint{"a sentence of the task", "предложение для этой задачи"};
+inline constexpr Text kTrainQueryHint{"Query row to explain (click):", "Какой запрос разобрать (нажмите на токен):"};
 inline constexpr Text kTokenTask{"«%s» must predict «%s»; the right key to attend to is «%s»",
-                                 "«%s» должен предсказать «%s»; правильный ключ — «%s»"};
-inline constexpr Text kTokenNoTask{"«%s» has nothing to predict in this task", "«%s» в этой задаче ничего не предсказывает"};
+                                 "Токен «%s» должен предсказать «%s»; правильный ключ — «%s»"};
+inline constexpr Text kTokenNoTask{"«%s» has nothing to predict in this task", "Токен «%s» в этой задаче ничего не предсказывает"};
 inline constexpr Text kOptimizer{"optimizer", "оптимизатор"};
 inline constexpr Text kLearningRate{"learning rate", "скорость обучения"};
 inline constexpr Text kBatch{"batch", "батч"};
 inline constexpr Text kCausalShort{"causal mask", "каузальная маска"};
 inline constexpr Text kDVShort{"d_v", "d_v"};
 inline constexpr Text kCompare{"Compare with run B", "Сравнить с прогоном B"};
-inline constexpr Text kCompareTip{"Run B trains the same model from the same seed with one setting changed, in lockstep with run A.", "Прогон B учит ту же модель с тем же seed, но с одной другой настройкой, шаг в шаг с прогоном A."};
-inline constexpr Text kCmpWhat{"B changes", "в B другое"};
+inline constexpr Text kCompareTip{"Run B trains the same model from the same seed with one setting changed, in lockstep with run A.", "Прогон B обучает ту же модель с тем же seed, но с одной изменённой настройкой, шаг в шаг с прогоном A."};
+inline constexpr Text kCmpWhat{"B changes", "что меняется в B"};
 inline constexpr Text kCmpScaled{"÷√d_k (the other way)", "÷√d_k (наоборот)"};
 inline constexpr Text kCmpNormalizer{"normalizer", "нормировка"};
 inline constexpr Text kCmpLr{"learning rate", "скорость обучения"};
 inline constexpr Text kCmpOptimizer{"optimizer (the other one)", "оптимизатор (другой)"};
 inline constexpr Text kCmpDk{"d_k", "d_k"};
-inline constexpr Text kCmpBNormalizer{"B's normalizer", "нормировка B"};
-inline constexpr Text kCmpBLr{"B's learning rate", "скорость обучения B"};
-inline constexpr Text kCmpBDk{"B's d_k", "d_k у B"};
+inline constexpr Text kCmpBNormalizer{"B's normalizer", "нормировка в B"};
+inline constexpr Text kCmpBLr{"B's learning rate", "скорость обучения в B"};
+inline constexpr Text kCmpBDk{"B's d_k", "d_k в B"};
 inline constexpr Text kBScaled{"B: with ÷√d_k", "B: с ÷√d_k"};
 inline constexpr Text kBUnscaled{"B: no ÷√d_k", "B: без ÷√d_k"};
 inline constexpr Text kBSame{"B: same settings", "B: те же настройки"};
 inline constexpr Text kRunA{"A", "A"};
-inline constexpr Text kExampleAttention{"The example's attention (row = query, column = key)", "Внимание примера (строка — запрос, столбец — ключ)"};
+inline constexpr Text kExampleAttention{"The example's attention (row = query, column = key)", "Внимание на примере (строка — запрос, столбец — ключ)"};
 inline constexpr Text kTrainCaption{"A one-layer model (embeddings → attention → readout) learns the task from random sentences; the heatmap is its attention on the example, after the latest step.",
-                                    "Однослойная модель (эмбеддинги → внимание → выход) учит задачу на случайных предложениях; тепловая карта — её внимание на примере после последнего шага."};
+                                    "Однослойная модель (эмбеддинги → внимание → выходной слой) учится решать задачу на случайных предложениях; тепловая карта — её внимание на примере после последнего шага."};
 inline constexpr Text kBpTitle{"Backprop through the weights of «%s»", "Обратный проход через веса «%s»"};
 inline constexpr Text kBpCaption{"The example's loss, differentiated: how it would change if each weight scale(i) = αᵢ grew (∂L/∂αᵢ), and what reaches each score sᵢ through the normalizer's backward (∂L/∂sᵢ). Negative ∂L/∂sᵢ: the loss would fall if sᵢ rose. ◀ marks the right key.",
                                  "Производная потерь на примере: как они изменились бы при росте каждого веса scale(i) = αᵢ (∂L/∂αᵢ) и что доходит до каждой оценки sᵢ после обратного прохода нормировки (∂L/∂sᵢ). Отрицательная ∂L/∂sᵢ: потери уменьшились бы, если бы sᵢ выросла. ◀ — правильный ключ."};
 inline constexpr Text kBpNoTarget{"«%s» has nothing to predict in this task, so the loss does not depend on its row: every gradient here is 0; pick another row.",
-                                  "«%s» в этой задаче ничего не предсказывает, поэтому потери не зависят от его строки: все градиенты здесь равны 0; выберите другую строку."};
+                                  "Токен «%s» в этой задаче ничего не предсказывает, поэтому потери не зависят от его строки: все градиенты здесь равны 0; выберите другую строку."};
 inline constexpr Text kHeadN{"head %d", "голова %d"};
 inline constexpr Text kBpAlpha{"scale(i) = αᵢ", "scale(i) = αᵢ"};
 inline constexpr Text kBpDAlpha{"∂L/∂αᵢ", "∂L/∂αᵢ"};
@@ -262,56 +267,101 @@ inline constexpr Text kStepAxis{"step", "шаг"};
 inline constexpr Text kLogScale{"log scale", "лог. шкала"};
 inline constexpr Text kSummary{"%sstep %d: loss %s, accuracy %.0f%%, attention on the right key %.2f",
                                "%sшаг %d: потери %s, точность %.0f%%, внимание на правильный ключ %.2f"};
-inline constexpr Text kSummaryNone{"%snot trained yet: press ▶ Play", "%sещё не обучалась: нажмите ▶ Пуск"};
+inline constexpr Text kSummaryNone{"%snot trained yet: press ▶ Play", "%sмодель ещё не обучалась: нажмите ▶ Пуск"};
 inline constexpr Text kGradCaption{"‖∂L/∂W‖ of the batch at each step. When the softmax saturates (large scores, no ÷√d_k) the gradients into W_Q and W_K become very small: the attention pattern stops changing even where it is wrong. Curves: the batch's numbers before each update (noisy); run B dashed.",
-                                   "‖∂L/∂W‖ батча на каждом шаге. Когда softmax насыщается (большие оценки, без ÷√d_k), градиенты в W_Q и W_K становятся очень малыми: шаблон внимания перестаёт меняться, даже если он неверен. Кривые — числа батча до каждого обновления (с шумом); прогон B — пунктир."};
+                                   "‖∂L/∂W‖ батча на каждом шаге. Когда softmax насыщается (большие оценки, без ÷√d_k), градиенты в W_Q и W_K становятся очень малыми: паттерн внимания перестаёт меняться, даже если он неверен. Кривые — числа батча до каждого обновления (с шумом); прогон B — пунктир."};
 inline constexpr Text kTrainTry{
     "• Press ▶ Play and watch the row «love» move onto «sushi» (the attention on the right key passes 0.8 within about a hundred steps).\n"
     "• Tick «Compare» (÷√d_k): run B has no factor. At d_k = 16 it is slower for most seeds (seed 1: about twice as many steps); raise the learning rate to 0.03 and B's loss keeps jumping back up after it has learned, while A stays down.\n"
     "• Compare normalizers: sparsemax and relu(s)/Σrelu(s) learn more slowly here; sigmoid and «none» fit the task as fast, but on average their attention does not concentrate on the right key (third curve), and «none» may even learn a large negative weight on it (see the numbers in the heatmap).\n"
     "• A learning rate of 0.1 or more makes even the scaled run unstable.",
-    "• Нажмите ▶ Пуск и смотрите, как строка «люблю» переходит на «суши» (внимание на правильный ключ проходит 0.8 примерно за сотню шагов).\n"
-    "• Отметьте «Сравнить» (÷√d_k): у прогона B нет множителя. При d_k = 16 он медленнее для большинства seed (seed 1: примерно вдвое больше шагов); поднимите скорость обучения до 0.03 — и потери B снова и снова подскакивают уже после обучения, а у A остаются внизу.\n"
-    "• Сравните нормировки: sparsemax и relu(s)/Σrelu(s) учатся здесь медленнее; сигмоида и «нет» решают задачу так же быстро, но в среднем их внимание не сосредотачивается на правильном ключе (третья кривая), а «нет» может даже выучить на нём большой отрицательный вес (см. числа в карте).\n"
+    "• Нажмите ▶ Пуск и смотрите, как внимание строки «люблю» переходит на «суши» (внимание на правильный ключ превышает 0.8 примерно за сотню шагов).\n"
+    "• Отметьте «Сравнить с прогоном B» (÷√d_k): у прогона B нет множителя. При d_k = 16 он медленнее для большинства seed (seed 1: примерно вдвое больше шагов); поднимите скорость обучения до 0.03 — и потери B снова и снова подскакивают уже после обучения, а у A остаются внизу.\n"
+    "• Сравните нормировки: sparsemax и relu(s)/Σrelu(s) учатся здесь медленнее; сигмоида и «нет» решают задачу так же быстро, но в среднем их внимание не сосредотачивается на правильном ключе (третья кривая), а «нет» может даже выучить на нём большой отрицательный вес (см. числа на тепловой карте).\n"
     "• Скорость обучения 0.1 и больше делает неустойчивым даже прогон с ÷√d_k."};
 
 // ---- normalization panel -----------------------------------------------------------------
 inline constexpr Text kNormIntro{"Why divide by √d_k, and why softmax? Four experiments the engine runs on random vectors and on the training task. The orange dashed line marks your training d_k; your normalizer and scaling are drawn thicker.",
-                                 "Зачем делить на √d_k и зачем softmax? Четыре эксперимента движка на случайных векторах и на задаче обучения. Оранжевый пунктир — ваш d_k обучения; ваша нормировка и масштабирование нарисованы толще."};
+                                 "Зачем делить на √d_k и зачем softmax? Четыре эксперимента на случайных векторах и на задаче обучения. Оранжевый пунктир — d_k с вкладки «Обучение»; выбранные там нормировка и масштабирование нарисованы толще."};
 inline constexpr Text kNormComputing{"Computing the experiments…", "Эксперименты считаются…"};
 inline constexpr Text kYourDk{"your d_k = %d", "ваш d_k = %d"};
 inline constexpr Text kVarTitle{"1. Variance of the score q·k", "1. Дисперсия оценки q·k"};
 inline constexpr Text kVarMeasuredUnscaled{"measured, q·k", "измерено, q·k"};
-inline constexpr Text kVarExactUnscaled{"exact: d_k", "точно: d_k"};
+inline constexpr Text kVarExactUnscaled{"exact: d_k", "теория: d_k"};
 inline constexpr Text kVarMeasuredScaled{"measured, q·k/√d_k", "измерено, q·k/√d_k"};
-inline constexpr Text kVarExactScaled{"exact: 1", "точно: 1"};
+inline constexpr Text kVarExactScaled{"exact: 1", "теория: 1"};
 inline constexpr Text kVarCaption{"q and k have d_k independent N(0, 1) entries, so q·k is a sum of d_k products and its variance is d_k: the dots follow the line. Divided by √d_k, the variance is 1 at every d_k. This part of the intuition holds exactly: without the factor, larger heads give larger scores.",
-                                  "У q и k по d_k независимых компонент N(0, 1), поэтому q·k — сумма d_k произведений, и её дисперсия равна d_k: точки лежат на прямой. После деления на √d_k дисперсия равна 1 при любом d_k. Эта часть интуиции верна точно: без множителя чем шире голова, тем больше оценки."};
+                                  "У q и k по d_k независимых компонент N(0, 1), поэтому q·k — сумма d_k произведений, и её дисперсия равна d_k: точки лежат на прямой. После деления на √d_k дисперсия равна 1 при любом d_k. Эта часть интуиции верна точно: без множителя чем больше d_k, тем больше оценки."};
 inline constexpr Text kSatEntropy{"2. Row entropy (nats)", "2. Энтропия строки (наты)"};
 inline constexpr Text kSatGrad{"gradient reaching the scores", "градиент, доходящий до оценок"};
 inline constexpr Text kUnscaledShort{"no ÷√d_k", "без ÷√d_k"};
 inline constexpr Text kScaledShort{"÷√d_k", "÷√d_k"};
-inline constexpr Text kSatSizes{"rows of %d keys, %d samples per point", "строки из %d ключей, %d выборок на точку"};
+inline constexpr Text kSatSizes{"rows of %s, %s per point", "строки из %s, %s на точку"};  // Count(keys, kKeysOf), Count(samples, kSamples)
 inline constexpr Text kSatCaption{"Without the factor the softmax rows get peakier as d_k grows: the entropy falls from near ln 16 ≈ 2.77 (uniform) towards 0 and one weight takes almost everything; the gradient that passes the softmax back to the scores shrinks several-fold. With ÷√d_k both stay flat. Saturation makes learning slower, not impossible: the gradient is smaller, not zero.",
                                   "Без множителя строки softmax с ростом d_k становятся острее: энтропия падает от почти ln 16 ≈ 2.77 (равномерно) к 0, и один вес забирает почти всё; градиент, который softmax передаёт назад к оценкам, уменьшается в разы. С ÷√d_k обе кривые ровные. Насыщение замедляет обучение, но не делает его невозможным: градиент меньше, но не ноль."};
 inline constexpr Text kOutTitle{"3. ‖output‖ as the scores grow", "3. ‖выход‖ при росте оценок"};
 inline constexpr Text kOutAxis{"score magnitude c (scores = c·z)", "величина оценок c (оценки = c·z)"};
 inline constexpr Text kBound{"max ‖vᵢ‖ (bound)", "max ‖vᵢ‖ (граница)"};
-inline constexpr Text kOutSizes{"%d keys, values with d_v = %d", "%d ключей, значения с d_v = %d"};
+inline constexpr Text kOutSizes{"%s, values with d_v = %d", "%s, значения с d_v = %d"};  // Count(keys, kKeys)
 inline constexpr Text kOutCaption{"softmax, sparsemax and relu(s)/Σrelu(s) make weights ≥ 0 that sum to 1, so the output is an average of the values and never longer than the longest value (dashed), however large the scores. As the scores grow softmax turns one-hot and picks one value, so its output tends to that one value's length (a typical ‖vᵢ‖, about √d_v = 4 here), below the bound, which is the longest of the 16. relu-norm ignores a common factor, so its line is flat. sigmoid weighs every key on its own (its weights need not sum to 1), so its output is above the bound here; with «none» the output grows in proportion to the scores. Bounded outputs, whatever the scale, are what normalizing buys.",
                                   "softmax, sparsemax и relu(s)/Σrelu(s) дают веса ≥ 0 с суммой 1, поэтому выход — среднее значений и никогда не длиннее самого длинного значения (пунктир), как бы ни росли оценки. С ростом оценок softmax становится one-hot и выбирает одно значение, поэтому его выход стремится к длине этого одного значения (типичная ‖vᵢ‖, здесь около √d_v = 4), ниже границы — самого длинного из 16. relu-нормировка не замечает общего множителя, поэтому её линия ровная. Сигмоида взвешивает каждый ключ отдельно (сумма весов не обязана быть 1), и её выход здесь выше границы; с «нет» выход растёт пропорционально оценкам. Ограниченный выход при любом масштабе — вот что даёт нормировка."};
-inline constexpr Text kCurvesTitle{"4. Training curves over several seeds (mean, shaded: min–max)", "4. Кривые обучения по нескольким seed (среднее, тень: мин–макс)"};
+inline constexpr Text kCurvesTitle{"4. Training curves over several seeds (mean, shaded: min–max)", "4. Кривые обучения по нескольким seed (среднее; заливка: мин–макс)"};
 inline constexpr Text kCurvesRun{"Run the experiment", "Запустить эксперимент"};
-inline constexpr Text kCurvesSeeds{"seeds", "seed"};
-inline constexpr Text kCurvesSteps{"steps", "шагов"};
+
 inline constexpr Text kCurvesNotRun{"Trains the model of the Training tab (its task, learning rate, optimizer, sizes) several times: softmax with and without ÷√d_k at d_k = 4 and 64, then the other normalizers. It takes a few seconds to a minute; the page stays usable meanwhile.",
-                                    "Обучает модель со вкладки «Обучение» (её задача, скорость обучения, оптимизатор, размеры) несколько раз: softmax с ÷√d_k и без при d_k = 4 и 64, затем другие нормировки. Занимает от нескольких секунд до минуты; страницей можно пользоваться."};
+                                    "Обучает модель со вкладки «Обучение» (её задача, скорость обучения, оптимизатор, размеры) несколько раз: softmax с ÷√d_k и без при d_k = 4 и 64, затем другие нормировки. Это занимает от нескольких секунд до минуты; страницей можно пользоваться и в это время."};
 inline constexpr Text kCurvesScaling{"softmax: ÷√d_k (solid) vs none (dashed)", "softmax: ÷√d_k (сплошная) и без (пунктир)"};
 inline constexpr Text kCurvesNormalizers{"normalizers, with ÷√d_k", "нормировки, с ÷√d_k"};
-inline constexpr Text kCurvesSettings{"%d seeds × %d steps; learning rate %g, %s, task %s", "%d seed × %d шагов; скорость обучения %g, %s, задача %s"};
-inline constexpr Text kCurvesDiverged{"%s: %d run(s) diverged.", "%s: разошлось прогонов: %d."};
+inline constexpr Text kCurvesSettings{"%s × %s; learning rate %g, %s, task «%s»", "%s × %s; скорость обучения %g, %s, задача «%s»"};  // Count(seeds, kSeeds), Count(steps, kStepsCount)
+// kCurvesDiverged: the curve, Count(runs, kRunsIn), the first diverged seed, DivergenceMessage.
+inline constexpr Text kCurvesDiverged{"%s — diverged in %s. Seed %d: %s", "%s — расходимость в %s. Seed %d: %s"};
 inline constexpr Text kCurvesCaption{"What we saw with the default settings (verb → object, Adam, learning rate 0.01, 3 seeds × 300 steps): at d_k = 64 the runs without ÷√d_k need more steps and spread more between seeds; at d_k = 4 the factor makes little difference: it matters where the scores grow, as the seed says. Sparsemax and relu(s)/Σrelu(s) learn this task more slowly. sigmoid and «none» fit the task as fast as softmax, but their attention does not concentrate: with sigmoid the right key keeps only about half of the weight, and «none» learns a large negative weight on it, which its readout uses just as well (the curve counts only positive weight). So here softmax is what makes the attention itself pick the word; its other gift is plot 3: bounded, averaged outputs.",
-                                     "Что мы видели при настройках по умолчанию (глагол → объект, Adam, скорость 0.01, 3 seed × 300 шагов): при d_k = 64 прогонам без ÷√d_k нужно больше шагов, и разброс между seed больше; при d_k = 4 множитель почти ничего не меняет: он важен там, где растут оценки, как и сказано в вопросе. Sparsemax и relu(s)/Σrelu(s) учат эту задачу медленнее. Сигмоида и «нет» решают задачу так же быстро, как softmax, но их внимание не сосредотачивается: у сигмоиды правильному ключу достаётся лишь около половины веса, а «нет» учит на нём большой отрицательный вес, который выходному слою подходит не хуже (кривая считает только положительный вес). Так что здесь именно softmax заставляет само внимание выбрать слово; второй его выигрыш — график 3: ограниченный, усреднённый выход."};
+                                     "Что мы видели при настройках по умолчанию (глагол → дополнение, Adam, скорость 0.01, 3 запуска × 300 шагов): при d_k = 64 прогонам без ÷√d_k нужно больше шагов, и разброс между seed больше; при d_k = 4 множитель почти ничего не меняет: он важен там, где растут оценки, как и сказано в вопросе. Sparsemax и relu(s)/Σrelu(s) учат эту задачу медленнее. Сигмоида и «нет» решают задачу так же быстро, как softmax, но их внимание не сосредотачивается: у сигмоиды правильному ключу достаётся лишь около половины веса, а «нет» учит на нём большой отрицательный вес, который выходному слою подходит не хуже (кривая считает только положительный вес). Так что здесь именно softmax заставляет само внимание выбрать слово; второй его выигрыш — график 3: ограниченный, усреднённый выход."};
+// ---- counts: a number and its noun (Count(n, kTokens) is "3 tokens", «3 токена») -----------
+// Russian takes the case the sentence asks for: «6 токенов» (nominative), «из 6 токенов»
+// (genitive: the ...Of forms), «в 2 прогонах» (prepositional).
+inline constexpr Plural kTokens{{"token", "tokens"}, {"токен", "токена", "токенов"}};
+inline constexpr Plural kTokensOf{{"token", "tokens"}, {"токена", "токенов", "токенов"}};
+inline constexpr Plural kAffineDims{{"affine dimension", "affine dimensions"},
+                                    {"аффинное измерение", "аффинных измерения", "аффинных измерений"}};
+inline constexpr Plural kHeadsCount{{"head", "heads"}, {"голова", "головы", "голов"}};
+inline constexpr Plural kStepsCount{{"step", "steps"}, {"шаг", "шага", "шагов"}};
+inline constexpr Plural kSeeds{{"seed", "seeds"}, {"запуск", "запуска", "запусков"}};  // a run per seed
+inline constexpr Plural kRunsIn{{"run", "runs"}, {"прогоне", "прогонах", "прогонах"}};
+inline constexpr Plural kKeys{{"key", "keys"}, {"ключ", "ключа", "ключей"}};
+inline constexpr Plural kKeysOf{{"key", "keys"}, {"ключа", "ключей", "ключей"}};
+inline constexpr Plural kSamples{{"sample", "samples"}, {"испытание", "испытания", "испытаний"}};
+inline constexpr Plural kWords{{"word", "words"}, {"слово", "слова", "слов"}};
+inline constexpr Plural kBytesOf{{"byte", "bytes"}, {"байта", "байт", "байт"}};
+
+// ---- the engine's messages (i18n.cpp builds them from the engine's codes) ------------------
+inline constexpr Text kDivergedAt{"Training diverged at step %d: %s.", "Обучение разошлось на шаге\u00A0%d: %s."};
+// kPass: in English the pass's own line ("the attention scores overflowed the number type").
+inline constexpr Text kCausePass{"a forward or backward pass produced infinity or NaN",
+                                 "в прямом или обратном проходе получилась бесконечность или NaN"};
+inline constexpr Text kCauseGradients{"the gradients are not finite", "градиенты не конечны (бесконечность или NaN)"};
+inline constexpr Text kCauseParameters{"a parameter became non-finite",
+                                       "после обновления параметр стал бы бесконечным или NaN"};
+inline constexpr Text kCurveScaled{"%s ÷√d_k, d_k = %d", "%s ÷√d_k, d_k = %d"};
+inline constexpr Text kCurveUnscaled{"%s without ÷√d_k, d_k = %d", "%s без ÷√d_k, d_k = %d"};
+inline constexpr Text kExampleFor{"Training example: %s", "Пример для обучения: %s"};
+inline constexpr Text kExampleEmpty{"the example is empty: type a sentence of the task",
+                                    "пример пустой: введите предложение для этой задачи"};
+inline constexpr Text kExampleUtf8{"the example is not valid UTF-8 (byte %lld)", "пример не в кодировке UTF-8 (байт %lld)"};
+inline constexpr Text kExampleBytes{"the example is too long (at most %s)", "пример слишком длинный (не больше %s)"};
+inline constexpr Text kExampleTokens{"the example has %s; at most %d are allowed", "в примере %s, а можно не больше %d"};
+inline constexpr Text kExampleUnknown{"«%s» is not in the task's vocabulary (%s)", "слова «%s» нет в словаре задачи (%s)"};
+inline constexpr Text kExampleLength{"the example must have %s (the task's length), not %lld",
+                                     "в примере должно быть %s (длина задачи), а не %lld"};
+inline constexpr Text kExampleTooLong{"the example has %s; sentences of this task have at most %lld",
+                                      "в примере %s, а в предложениях этой задачи их не больше %lld"};
+inline constexpr Text kExampleLargest{"the largest digit must occur once in the example",
+                                      "наибольшая цифра должна встречаться в примере ровно один раз"};
+inline constexpr Text kExampleVerbObject{"the example needs one verb followed by one object, e.g. «I love sushi» or «я люблю суши»",
+                                         "в примере нужен один глагол и после него одно дополнение, например «я люблю суши» или «I love sushi»"};
+inline constexpr Text kCompareMalformed{"«train.compare»: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", \"lr:<number>\" or \"dK:<integer>\", got %s.",
+                                        "«train.compare»: ожидалось \"\", \"scaled\", \"normalizer:<имя>\", \"optimizer:<имя>\", \"lr:<число>\" или \"dK:<целое>\", получено %s."};
+inline constexpr Text kCompareRunB{"Run B cannot be trained: %s", "Прогон B не обучить: %s"};
 }  // namespace tr
 
 }  // namespace ui

@@ -282,11 +282,11 @@ void DrawInformationPanel(Context& ctx) {
     ImGui::ProgressBar(done, ImVec2(160, 0));
   }
   if (!s.probe.empty()) {
-    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), s.probe.front().tokens);
+    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), Count(s.probe.front().tokens, tr::kTokensOf).c_str());
     ImGui::TextWrapped("%s", buf);
     ImGui::PushFont(ctx.fonts.mono);
     for (const auto& p : s.probe) {
-      std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, p.heads, Num(static_cast<float>(p.accuracy), 3),
+      std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, Count(p.heads, tr::kHeadsCount).c_str(), Num(static_cast<float>(p.accuracy), 3),
                     Num(static_cast<float>(p.chance), 3));
       ImGui::TextUnformatted(buf);
       ImGui::SameLine();

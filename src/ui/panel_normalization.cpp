@@ -41,6 +41,18 @@ void Caption(const Text& t, float width) {
   ImGui::PopTextWrapPos();
 }
 
+// The experiments' sizes under a plot: "rows of 16 keys, 2000 samples per point".
+void SizesLine(const Text& format, const std::string& a, const std::string& b) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, L(format), a.c_str(), b.c_str());
+  ImGui::TextDisabled("%s", buf);
+}
+void OutSizesLine(const app::AppState& s) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, L(tr::kOutSizes), Count(s.normalization.keys, tr::kKeys).c_str(), s.normalization.d_v);
+  ImGui::TextDisabled("%s", buf);
+}
+
 PlotMark CurrentDkMark(const app::AppState& s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, L(tr::kYourDk), s.lab.train.config.d_k);
@@ -165,7 +177,11 @@ void DrawOutputNorm(Context& ctx, float w, float h) {
 void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   app::AppState& s = ctx.state;
   auto& n = s.normalization;
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kCurvesTitle));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1.0f, 1.0f));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);  // on a phone the title takes two lines
+  ImGui::TextWrapped("%s", L(tr::kCurvesTitle));
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
   ImGui::BeginDisabled(n.curves_running);
   if (ImGui::Button(Label(tr::kCurvesRun, "run_curves"))) {
     std::string error;
@@ -173,11 +189,15 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-  ImGui::SliderInt(Label(tr::kCurvesSeeds, "curve_seeds"), &n.curve_seeds, 1, 10, "%d", ImGuiSliderFlags_AlwaysClamp);
+  // The sliders show the count with its noun ("3 seeds", «300 шагов»): no label needed.
+  const std::string seeds_format = std::string("%d") + kNoBreakSpace + Word(n.curve_seeds, tr::kSeeds);
+  const std::string steps_format = std::string("%d") + kNoBreakSpace + Word(n.curve_steps, tr::kStepsCount);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::SliderInt("##curve_seeds", &n.curve_seeds, 1, 10, seeds_format.c_str(), ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::SliderInt(Label(tr::kCurvesSteps, "curve_steps"), &n.curve_steps, 20, 2000, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("##curve_steps", &n.curve_steps, 20, 2000, steps_format.c_str(),
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (n.curves_started) {
     if (!narrow) ImGui::SameLine();
     char buf[64];
@@ -238,14 +258,20 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   spec.title = L(tr::kCurvesNormalizers);
   Plot("curves_norms", ImVec2(pw, h), spec, norms);
   char buf[200];
-  std::snprintf(buf, sizeof buf, L(tr::kCurvesSettings), n.curves.seeds(), n.curves.steps(), n.curves_base.lr,
-                attn::OptimizerName(n.curves_base.optimizer), attn::TaskName(n.curves_base.task));
+  std::snprintf(buf, sizeof buf, L(tr::kCurvesSettings), Count(n.curves.seeds(), tr::kSeeds).c_str(),
+                Count(n.curves.steps(), tr::kStepsCount).c_str(), n.curves_base.lr,
+                n.curves_base.optimizer == attn::Optimizer::kAdam ? "Adam" : "SGD", TaskLabel(n.curves_base.task));
   ImGui::TextDisabled("%s", buf);
   for (const attn::CurveSeries& cs : series)
     if (cs.diverged > 0) {
-      std::snprintf(buf, sizeof buf, L(tr::kCurvesDiverged), cs.label.c_str(), cs.diverged);
+      // The engine's English line only when it gave no code (a run it could not start).
+      const std::string why = cs.divergence.cause != attn::DivergenceCause::kNone ? DivergenceMessage(cs.divergence)
+                                                                                   : cs.message;
+      char line[600];
+      std::snprintf(line, sizeof line, L(tr::kCurvesDiverged), CurveLabel(cs.config).c_str(),
+                    Count(cs.diverged, tr::kRunsIn).c_str(), cs.diverged_seed, why.c_str());
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.42f, 0.38f, 1.0f));
-      ImGui::TextWrapped("%s %s", buf, cs.message.c_str());
+      ImGui::TextWrapped("%s", line);
       ImGui::PopStyleColor();
     }
   Caption(tr::kCurvesCaption, w);
@@ -278,13 +304,11 @@ void DrawNormalizationPanel(Context& ctx) {
       Caption(tr::kVarCaption, avail);
       ImGui::Separator();
       DrawSaturation(ctx, avail, h);
-      std::snprintf(buf, sizeof buf, L(tr::kSatSizes), s.normalization.keys, s.normalization.saturation_samples);
-      ImGui::TextDisabled("%s", buf);
+      SizesLine(tr::kSatSizes, Count(s.normalization.keys, tr::kKeysOf), Count(s.normalization.saturation_samples, tr::kSamples));
       Caption(tr::kSatCaption, avail);
       ImGui::Separator();
       DrawOutputNorm(ctx, avail, h);
-      std::snprintf(buf, sizeof buf, L(tr::kOutSizes), s.normalization.keys, s.normalization.d_v);
-      ImGui::TextDisabled("%s", buf);
+      OutSizesLine(s);
       Caption(tr::kOutCaption, avail);
       ImGui::Separator();
       DrawCurves(ctx, avail, h, true);
@@ -302,15 +326,13 @@ void DrawNormalizationPanel(Context& ctx) {
       ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, ImGui::GetStyle().ItemSpacing.y));
       DrawSaturation(ctx, two_thirds, h);
       ImGui::PopStyleVar();
-      std::snprintf(buf, sizeof buf, L(tr::kSatSizes), s.normalization.keys, s.normalization.saturation_samples);
-      ImGui::TextDisabled("%s", buf);
+      SizesLine(tr::kSatSizes, Count(s.normalization.keys, tr::kKeysOf), Count(s.normalization.saturation_samples, tr::kSamples));
       Caption(tr::kSatCaption, two_thirds);
       ImGui::EndGroup();
       ImGui::Separator();
       ImGui::BeginGroup();
       DrawOutputNorm(ctx, third, h);
-      std::snprintf(buf, sizeof buf, L(tr::kOutSizes), s.normalization.keys, s.normalization.d_v);
-      ImGui::TextDisabled("%s", buf);
+      OutSizesLine(s);
       Caption(tr::kOutCaption, third);
       ImGui::EndGroup();
       ImGui::SameLine(0, gap);

@@ -4,6 +4,13 @@
 
 namespace ui {
 
+namespace {
+// The width of a checkbox or radio button with this label.
+float FitWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+}  // namespace
+
 void DrawSettingsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& c = s.lab.config;
@@ -16,6 +23,7 @@ void DrawSettingsPanel(Context& ctx) {
     bool scaled = c.scaled;
     if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, {{"scaled", scaled}});
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kPositional))) ImGui::NewLine();  // a narrow panel
     bool positional = c.positional;
     if (ImGui::Checkbox(Label(tr::kPositional, "positional"), &positional))
       app::ApplyPatch(s, {{"positional", positional}});
@@ -45,11 +53,10 @@ void DrawSettingsPanel(Context& ctx) {
     ImGui::TextUnformatted(L(tr::kMask));
     ImGui::SameLine();
     if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
-    // the causal button goes on the next line when its label would not fit
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float causal_w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(L(tr::kMaskCausal)).x;
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (right - ImGui::GetItemRectMax().x - st.ItemSpacing.x >= causal_w) ImGui::SameLine();
+    // The causal choice goes on its own line where its label does not fit («каузальная (текущий
+    // и предыдущие)» is wider than the English).
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kMaskCausal))) ImGui::NewLine();
     if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
 
     int heads = c.heads;

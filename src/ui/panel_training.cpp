@@ -114,8 +114,8 @@ void DrawTransport(Context& ctx) {
   int current = -1;
   for (int i = 0; i < 4; ++i)
     if (kSpeeds[i] == s.lab.train.speed) current = i;
-  char speed_text[32];  // a speed set through the API that the menu does not list: "8 / frame"
-  std::snprintf(speed_text, sizeof speed_text, "%d / frame", s.lab.train.speed);
+  char speed_text[64];  // a speed set through the API that the menu does not list: "8 steps / frame"
+  std::snprintf(speed_text, sizeof speed_text, L(tr::kSpeedOther), Count(s.lab.train.speed, tr::kStepsCount).c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::BeginCombo(Label(tr::kSpeed, "speed"), current >= 0 ? L(*kSpeedNames[current]) : speed_text)) {
     for (int i = 0; i < 4; ++i)
@@ -128,7 +128,7 @@ void DrawTransport(Context& ctx) {
   ImGui::TextUnformatted(buf);
   if (playing && t.frame_steps > 0) {
     ImGui::SameLine();
-    std::snprintf(buf, sizeof buf, L(tr::kFrameCost), t.frame_steps, t.frame_ms);
+    std::snprintf(buf, sizeof buf, L(tr::kFrameCost), Count(t.frame_steps, tr::kStepsCount).c_str(), t.frame_ms);
     ImGui::TextDisabled("%s", buf);
   }
   if (t.stopped_at_cap) {
@@ -136,9 +136,10 @@ void DrawTransport(Context& ctx) {
     ImGui::TextDisabled("%s", buf);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.42f, 0.38f, 1.0f));
-  // The engine's message says where ("step 4: training diverged: ..."); run B's is marked B.
-  if (a.diverged()) ImGui::TextWrapped("%s%s", t.compare ? "A: " : "", a.message().c_str());
-  if (t.compare && t.b.trainer.diverged()) ImGui::TextWrapped("B: %s", t.b.trainer.message().c_str());
+  // Where and why, from the engine's code ("Training diverged at step 4: ..."); run B's is marked B.
+  if (a.diverged()) ImGui::TextWrapped("%s%s", t.compare ? "A: " : "", DivergenceMessage(a.divergence()).c_str());
+  if (t.compare && t.b.trainer.diverged())
+    ImGui::TextWrapped("B: %s", DivergenceMessage(t.b.trainer.divergence()).c_str());
   if (a.diverged()) ImGui::TextWrapped("%s", L(tr::kDivergedHint));
   ImGui::PopStyleColor();
 }
@@ -152,7 +153,9 @@ void DrawExampleBox(Context& ctx) {
     SetTrain(s, "example", t.example_edit, app::Source::kExampleBox);
   if (!t.example_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
-    ImGui::TextWrapped("%s %s", L(tr::kRefused), t.example_error.c_str());
+    const attn::api::PatchResult& r = t.example_refusal;
+    const std::string why = r.example.ok() ? RefusalMessage(r) : ExampleMessage(r.example);
+    ImGui::TextWrapped("%s: %s", L(tr::kRefused), why.c_str());
     ImGui::PopStyleColor();
   }
   // The tokens as chips: click one to explain its row.
@@ -633,7 +636,7 @@ void DrawPictures(Context& ctx, bool narrow) {
   const std::string qtok = t.a.has_view && q >= 0 && q < static_cast<int>(t.a.view.tokens.size()) ? t.a.view.tokens[q] : "?";
   std::snprintf(buf, sizeof buf, L(tr::kBpTitle), qtok.c_str());
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", buf);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bars_w);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(bars_w, ImGui::GetContentRegionAvail().x));
   ImGui::TextDisabled("%s", L(tr::kBpCaption));
   ImGui::PopTextWrapPos();
   const int heads = s.lab.train.config.heads;

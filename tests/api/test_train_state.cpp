@@ -125,9 +125,10 @@ TEST_CASE("a new task or length without an example goes back to that task's defa
 TEST_CASE("run B is run A with exactly the one change compare names") {
   const attn::TrainConfig a;
   attn::TrainConfig b;
-  std::string error;
+  attn::api::CompareError error;
   CHECK_FALSE(attn::api::CompareConfig("", a, &b, &error));
-  CHECK(error.empty());
+  CHECK(error.message.empty());
+  CHECK(error.code == attn::api::CompareError::Code::kNone);
   REQUIRE(attn::api::CompareConfig("scaled", a, &b, &error));
   CHECK(b.scaled == !a.scaled);
   b.scaled = a.scaled;
@@ -144,8 +145,46 @@ TEST_CASE("run B is run A with exactly the one change compare names") {
   for (const char* bad : {"scaled:true", "lr:", "lr:1e400", "dK:2.5", "dK:-1", "heads:2", "normalizer:"}) {
     CAPTURE(bad);
     CHECK_FALSE(attn::api::CompareConfig(bad, a, &b, &error));
-    CHECK_FALSE(error.empty());
+    CHECK_FALSE(error.message.empty());
+    CHECK(error.code != attn::api::CompareError::Code::kNone);
   }
+}
+
+TEST_CASE("a refused compare says why in a code an interface can translate: the form, or the value's row") {
+  const attn::TrainConfig a;
+  attn::TrainConfig b;
+  attn::api::CompareError error;
+  using Code = attn::api::CompareError::Code;
+  CHECK_FALSE(attn::api::CompareConfig("heads:2", a, &b, &error));
+  CHECK(error.code == Code::kMalformed);
+  CHECK(error.got == "\"heads:2\"");
+  CHECK_FALSE(attn::api::CompareConfig("dK:-1", a, &b, &error));
+  CHECK(error.code == Code::kValue);
+  CHECK(error.field == "dK");
+  REQUIRE(error.rule.has_value());
+  CHECK(error.rule->kind == attn::FieldKind::kInteger);
+  CHECK(error.got == "-1");
+  const auto r = ApplyStatePatch(LabState{}, Json{{"train", {{"compare", "lr:-1"}}}});
+  CHECK_FALSE(r.ok);
+  CHECK(r.field == "train.compare");
+  CHECK(r.compare.code == Code::kValue);
+  CHECK(r.compare.field == "lr");
+}
+
+TEST_CASE("a refused example carries its reason and words, not only the English line") {
+  const auto unknown = ApplyStatePatch(LabState{}, Json{{"train", {{"example", "я люблю пиццу"}}}});
+  CHECK_FALSE(unknown.ok);
+  CHECK(unknown.field == "train.example");
+  CHECK(unknown.example.code == attn::ExampleRefusal::kUnknownWord);
+  CHECK(unknown.example.word == "пиццу");
+  CHECK_FALSE(unknown.example.vocabulary.empty());
+  const auto length = ApplyStatePatch(LabState{}, Json{{"train", {{"task", "previous"}, {"length", 5}, {"example", "a b c"}}}});
+  CHECK_FALSE(length.ok);
+  CHECK(length.example.code == attn::ExampleRefusal::kWrongLength);
+  CHECK(length.example.count == 3);
+  CHECK(length.example.limit == 5);
+  const auto order = ApplyStatePatch(LabState{}, Json{{"train", {{"example", "суши люблю"}}}});
+  CHECK(order.example.code == attn::ExampleRefusal::kNeedsVerbThenObject);
 }
 
 TEST_CASE("view accepts training and normalization") {

@@ -133,6 +133,8 @@ TEST_CASE("a refusal from the example box is shown under the box and keeps the r
   const attn::api::PatchResult r = app::ApplyPatch(t.s, Patch(R"({"train": {"example": "qqq zzz"}})"), app::Source::kExampleBox);
   CHECK_FALSE(r.ok);
   CHECK_FALSE(t.s.training.example_error.empty());
+  CHECK(t.s.training.example_refusal.example.code == attn::ExampleRefusal::kUnknownWord);  // for translations
+  CHECK(t.s.training.example_refusal.example.word == "qqq");
   CHECK(TrainStep(t.s) == 2);
   CHECK(app::ApplyPatch(t.s, Patch(R"({"train": {"lr": 0.02}})")).ok);
   CHECK(t.s.training.example_error.empty());

@@ -525,6 +525,8 @@ TEST_CASE("normexp curves: a diverging run stops its curve, is counted and keeps
   CHECK(fine.loss_mean.size() == static_cast<std::size_t>(steps));
   CHECK(c.diverged == 2);
   CHECK(c.message.rfind("seed 1: step " + std::to_string(completed[0] + 1) + ":", 0) == 0);
+  CHECK(c.diverged_seed == 1);
+  CHECK(c.divergence.step == completed[0] + 1);
   const int longest = std::max(completed[0], completed[1]);
   CHECK(c.loss_mean.size() == static_cast<std::size_t>(longest));
   CHECK(c.acc_max.size() == static_cast<std::size_t>(longest));

@@ -77,3 +77,31 @@ TEST_CASE("tasks: example sentences are labelled or refused with a message") {
     }
 }
 
+TEST_CASE("tasks: a refused example says why as a code with its words and numbers (for translations)") {
+  const Task vo = MakeTask(TaskKind::kVerbObject, 6);
+  Example ex;
+  ExampleError e;
+  CHECK_FALSE(LabelExample(vo, "я люблю пиццу", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kUnknownWord);
+  CHECK(e.word == "пиццу");
+  CHECK_FALSE(e.vocabulary.empty());
+  CHECK(e.message.find("пиццу") != std::string::npos);
+  CHECK_FALSE(LabelExample(vo, "суши люблю я", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kNeedsVerbThenObject);
+  CHECK_FALSE(LabelExample(vo, "", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kTokenizer);
+  CHECK(e.tokenizer == TokenizeError::kEmpty);
+  CHECK_FALSE(LabelExample(vo, "я очень очень очень очень люблю суши", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kTooLong);
+  CHECK(e.count == 7);
+  CHECK(e.limit == vo.max_length);
+  const Task prev = MakeTask(TaskKind::kPreviousToken, 4);
+  CHECK_FALSE(LabelExample(prev, "a b c", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kWrongLength);
+  CHECK(e.count == 3);
+  CHECK(e.limit == 4);
+  CHECK_FALSE(LabelExample(MakeTask(TaskKind::kMax, 4), "9 1 9 2", &ex, &e));
+  CHECK(e.code == ExampleRefusal::kLargestNotUnique);
+  CHECK(LabelExample(prev, "a b c d", &ex, &e));
+}
+

@@ -298,6 +298,8 @@ TEST_CASE("train: divergence stops training and keeps the last good parameters")
   REQUIRE(steps < 500);
   CHECK(t.diverged());
   CHECK(t.message().find("step " + std::to_string(steps + 1)) == 0);
+  CHECK(t.divergence().step == steps + 1);  // the same, as a code an interface can translate
+  CHECK(t.divergence().cause != DivergenceCause::kNone);
   CHECK(SameBits(last, t.params()));
   CHECK(t.step() == steps);
   CHECK(static_cast<int>(t.history().size()) == steps);

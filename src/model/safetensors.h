@@ -1,0 +1,51 @@
+// safetensors files (Hugging Face's format), F32 and F16, read and written with every offset,
+// size, dtype and shape checked.
+//
+// The format: 8 bytes, the header's length N as a little-endian uint64; N bytes of JSON, an
+// object mapping each tensor's name to {"dtype": "F32"|"F16"|..., "shape": [d0, d1, ...],
+// "data_offsets": [begin, end]} (byte offsets into the data that follows the header) plus an
+// optional "__metadata__" object of string values; then the data, every tensor row-major
+// (C order), little-endian, the tensors back to back with no holes.
+// The writer pads the header with spaces to a multiple of 8 bytes (as the reference
+// implementation does) and lays the tensors out in the given order.
+//
+// Lives in attn_model_io (nlohmann-json); the model's maths never includes it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace attn {
+namespace model {
+
+enum class Dtype { kF32, kF16 };
+const char* DtypeName(Dtype d);  // "F32", "F16"
+
+struct StTensor {
+  std::string name;
+  Dtype dtype = Dtype::kF32;           // how it is stored in the file
+  std::vector<std::int64_t> shape;     // row-major; [] is a scalar (one value)
+  std::vector<float> values;           // row-major; F16 is widened exactly on reading and
+                                       // rounded to nearest even on writing (fp16.h)
+};
+
+struct StFile {
+  std::vector<StTensor> tensors;               // reading: in the order of their data offsets
+  std::map<std::string, std::string> metadata; // "__metadata__"
+};
+
+// The file's bytes. Returns false with a message when a tensor's value count is not the
+// product of its shape, a name repeats or is "__metadata__".
+bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error = nullptr);
+// Parses and checks everything; on failure returns false with an English one-line message
+// (never a crash, never an exception) and leaves `out` unspecified.
+bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error = nullptr);
+
+// The same through a file on disk (binary).
+bool WriteSafetensorsFile(const std::string& path, const StFile& file, std::string* error = nullptr);
+bool ReadSafetensorsFile(const std::string& path, StFile* out, std::string* error = nullptr);
+
+}  // namespace model
+}  // namespace attn
