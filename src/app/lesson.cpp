@@ -315,8 +315,11 @@ Json LessonStepPatch(int step, bool revealed) {
 }
 
 Json WithLessonStep(const AppState& s, const Json& patch) {
-  if (!patch.is_object() || !patch.contains("lesson") || !patch["lesson"].is_number_integer()) return patch;
-  const int step = patch["lesson"].get<int>();
+  // A number (a link's text arrives as a double); the row refuses what is not a step.
+  if (!patch.is_object() || !patch.contains("lesson") || !patch["lesson"].is_number()) return patch;
+  const double value = patch["lesson"].get<double>();
+  if (value != std::floor(value) || value < 0 || value > kLessonSteps) return patch;
+  const int step = static_cast<int>(value);
   if (step == s.lab.lesson || !StepAt(step)) return patch;
   attn::api::LabState lab = s.lab;
   if (patch.contains("predictions") && patch["predictions"].is_string())
@@ -404,7 +407,7 @@ void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
                      q.c_str(), s.lab.config.head + 1));
   for (std::size_t i = 0; i < r.steps.rows.size(); ++i) {
     const attn::StepRow& row = r.steps.rows[i];
-    out.push_back(Line("  %-10s q·k = %8.3f   s = %8.3f   α = %.3f", "  %-10s q·k = %8.3f   s = %8.3f   α = %.3f",
+    out.push_back(Line("  %s  q·k = %.3f,  s = %.3f,  α = %.3f", "  %s  q·k = %.3f,  s = %.3f,  α = %.3f",
                        ("«" + row.token + "»").c_str(), row.score, row.scaled, row.weight));
   }
 }
@@ -422,11 +425,11 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
   for (Eigen::Index j = 0; j < w.cols(); ++j) {
     const std::string t = "«" + a.view.tokens[j] + "»";
     if (gradients && j < via_values.size())
-      out.push_back(Line("  %-10s α = %.3f   ∂L/∂α = %9.5f   vᵢ·∂L/∂A = %9.5f",
-                         "  %-10s α = %.3f   ∂L/∂α = %9.5f   vᵢ·∂L/∂A = %9.5f", t.c_str(), w(q, j),
+      out.push_back(Line("  %s  α = %.3f,  ∂L/∂α = %.3g,  vᵢ·∂L/∂A = %.3g",
+                         "  %s  α = %.3f,  ∂L/∂α = %.3g,  vᵢ·∂L/∂A = %.3g", t.c_str(), w(q, j),
                          a.view.grads.heads[0].dweights(q, j), via_values(j)));
     else
-      out.push_back(Line("  %-10s α = %.3f", "  %-10s α = %.3f", t.c_str(), w(q, j)));
+      out.push_back(Line("  %s  α = %.3f", "  %s  α = %.3f", t.c_str(), w(q, j)));
   }
 }
 
@@ -501,8 +504,8 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       for (std::size_t i = 0; i < r.steps.rows.size() && static_cast<Eigen::Index>(i) < shifted.size(); ++i) {
         const attn::StepRow& row = r.steps.rows[i];
         diff = std::max(diff, std::abs(shifted(i) - row.weight));
-        out.push_back(Line("  %-10s s = %7.3f   s + 5 = %7.3f   α = %.4f   α(s + 5) = %.4f",
-                           "  %-10s s = %7.3f   s + 5 = %7.3f   α = %.4f   α(s + 5) = %.4f",
+        out.push_back(Line("  %s  s = %.3f,  s + 5 = %.3f,  α = %.4f,  α(s + 5) = %.4f",
+                           "  %s  s = %.3f,  s + 5 = %.3f,  α = %.4f,  α(s + 5) = %.4f",
                            ("«" + row.token + "»").c_str(), row.scaled, row.scaled + 5.0, row.weight, shifted(i)));
       }
       out.push_back(Line("largest change of a weight: %.1e (rounding)", "наибольшее изменение веса: %.1e (округление)", diff));

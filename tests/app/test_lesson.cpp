@@ -136,6 +136,7 @@ TEST_CASE("a link to a step reproduces it, and fields given with the lesson win"
   CHECK(Json::parse(json)["ok"] == true);
   CHECK(t.s.lab.lesson == 4);
   CHECK(t.s.lab.config.temperature == 2.0);
+  CHECK(t.s.lab.config.projection == attn::Projection::kRandom);  // step 4's question, under the link's T
   TestApp u;
   REQUIRE(app::GoToLesson(u.s, 3).ok);
   REQUIRE(app::AnswerLesson(u.s, 1).ok);
