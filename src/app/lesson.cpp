@@ -237,19 +237,26 @@ const std::vector<LessonStep>& LessonSteps() {
        2,
        R"({})", LessonAction::kNone,
        R"({"view": "weights"})", LessonAction::kNone,
-       {"Over j: each row of the weights heatmap sums to 1. The question: does the sum A = Σ αᵢvᵢ lose which "
-        "words mattered? The answer: the pattern lives in the scores q·kᵢ and is used before the sum; A can "
-        "hide it only in exact cases (more visible words than d_v + 1, equal values), and then the patterns "
-        "send the same message, which is all the next layer sees; heads and the residual keep more; training "
-        "shapes q·k through ∂L/∂αᵢ = vᵢ·∂L/∂A; softmax bounds A, LayerNorm sizes it, ÷√d_k keeps softmax "
-        "from saturating.",
-        "По j: каждая строка тепловой карты весов в сумме даёт 1. Вопрос: теряет ли сумма A = Σ αᵢvᵢ "
-        "информацию о том, какие слова были важны? Ответ: паттерн внимания записан в оценках q·kᵢ и "
-        "используется до суммирования; A может скрыть его только в строго определённых случаях (видимых слов "
-        "больше, чем d_v + 1, или равные значения), и тогда разные паттерны передают одно и то же сообщение — "
-        "а следующий слой видит только его; головы и остаточная связь сохраняют больше; обучение меняет q·k "
-        "через ∂L/∂αᵢ = vᵢ·∂L/∂A; softmax ограничивает A, LayerNorm нормирует его размер, деление на √d_k "
-        "не даёт softmax насыщаться."},
+       {"Over j: each row of the weights heatmap sums to 1.\n"
+        "The question: does the sum A = Σ αᵢvᵢ lose which words mattered?\n"
+        "The answer:\n"
+        "• which words matter is in the scores q·kᵢ, and it does its work before the sum (step 4);\n"
+        "• A hides the pattern only in exact cases: more visible words than d_v + 1, or equal values (step 2);\n"
+        "• then the patterns send the same message, and A is all the next layer sees; several heads and "
+        "x + W_O·A keep more (step 3);\n"
+        "• training shapes q·k through ∂L/∂αᵢ = vᵢ·∂L/∂A (steps 1 and 5);\n"
+        "• softmax bounds A, LayerNorm sizes it, ÷√d_k keeps softmax from saturating (step 6).",
+        "По j: каждая строка тепловой карты весов в сумме даёт 1.\n"
+        "Вопрос: теряет ли сумма A = Σ αᵢvᵢ информацию о том, какие слова были важны?\n"
+        "Ответ:\n"
+        "• какие слова важны, записано в оценках q·kᵢ, и работает это до суммирования (шаг 4);\n"
+        "• A скрывает паттерн внимания только в строго определённых случаях: видимых слов больше, чем "
+        "d_v + 1, или есть равные значения (шаг 2);\n"
+        "• тогда разные паттерны передают одно и то же сообщение, а следующий слой видит только A; "
+        "несколько голов и x + W_O·A сохраняют больше (шаг 3);\n"
+        "• обучение настраивает q·k через ∂L/∂αᵢ = vᵢ·∂L/∂A (шаги 1 и 5);\n"
+        "• softmax ограничивает A, LayerNorm нормирует его размер, деление на √d_k не даёт softmax "
+        "насыщаться (шаг 6)."},
        {nullptr, nullptr}, nullptr, LessonAction::kNone,
        {"Close the lesson (×) and explore the lab freely; your predictions stay.",
         "Закройте урок (×) и исследуйте лабораторию свободно; ваши прогнозы сохранятся."}},
@@ -403,11 +410,11 @@ void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
   const attn::LabResult& r = s.result;
   if (!r.error.ok()) return;
   const std::string q = Tok(r.tokens, r.steps.query);
-  out.push_back(Line("Query %s (head %d): score sᵢ = q·kᵢ·c/T and weight αᵢ", "Запрос %s (голова %d): оценка sᵢ = q·kᵢ·c/T и вес αᵢ",
+  out.push_back(Line("Query %s, head %d. Word: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ", "Запрос %s, голова %d. Слово: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ",
                      q.c_str(), s.lab.config.head + 1));
   for (std::size_t i = 0; i < r.steps.rows.size(); ++i) {
     const attn::StepRow& row = r.steps.rows[i];
-    out.push_back(Line("  %s  q·k = %.3f,  s = %.3f,  α = %.3f", "  %s  q·k = %.3f,  s = %.3f,  α = %.3f",
+    out.push_back(Line("  %s: %.3f;  %.3f;  %.3f", "  %s: %.3f;  %.3f;  %.3f",
                        ("«" + row.token + "»").c_str(), row.score, row.scaled, row.weight));
   }
 }
@@ -419,17 +426,18 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
   const int q = s.training.query;
   const auto& w = a.view.forward.attn.heads[0].weights;
   if (q < 0 || q >= w.rows()) return;
-  out.push_back(Line("Trained layer, step %d: «%s» attends to", "Обученный слой, шаг %d: «%s» смотрит на",
+  out.push_back(Line("Trained layer, step %d, query «%s».", "Обученный слой, шаг %d, запрос «%s».",
                      a.trainer.step(), a.view.tokens[q].c_str()));
+  out.push_back(gradients ? Line("Word: αᵢ;  ∂L/∂αᵢ (backward);  vᵢ·∂L/∂A", "Слово: αᵢ;  ∂L/∂αᵢ (обратный проход);  vᵢ·∂L/∂A")
+                          : Line("Word: αᵢ", "Слово: αᵢ"));
   const attn::VecD via_values = WeightGradientFromValues(a.view, 0, q);
   for (Eigen::Index j = 0; j < w.cols(); ++j) {
     const std::string t = "«" + a.view.tokens[j] + "»";
     if (gradients && j < via_values.size())
-      out.push_back(Line("  %s  α = %.3f,  ∂L/∂α = %.3g,  vᵢ·∂L/∂A = %.3g",
-                         "  %s  α = %.3f,  ∂L/∂α = %.3g,  vᵢ·∂L/∂A = %.3g", t.c_str(), w(q, j),
+      out.push_back(Line("  %s: %.3f;  %.3g;  %.3g", "  %s: %.3f;  %.3g;  %.3g", t.c_str(), w(q, j),
                          a.view.grads.heads[0].dweights(q, j), via_values(j)));
     else
-      out.push_back(Line("  %s  α = %.3f", "  %s  α = %.3f", t.c_str(), w(q, j)));
+      out.push_back(Line("  %s: %.3f", "  %s: %.3f", t.c_str(), w(q, j)));
   }
 }
 
@@ -460,8 +468,8 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
     case 2: {
       if (!r.error.ok()) break;
       const attn::InformationReport& info = r.information;
-      out.push_back(Line("tokens: %d, d_v = %d; affine rank of the values: %d; the patterns with the same A form a family of dimension %d",
-                         "токенов: %d, d_v = %d; аффинный ранг значений: %d; паттерны с тем же A образуют семейство размерности %d",
+      out.push_back(Line("tokens: %d, d_v = %d; affine rank of the values: %d; patterns with the same A: a family of dimension %d",
+                         "токенов: %d, d_v = %d; аффинный ранг значений: %d; паттерны с тем же A: семейство размерности %d",
                          static_cast<int>(r.tokens.size()), r.trace.d_v, info.info.affine_rank,
                          info.info.same_output_dim));
       const attn::VecD alpha = r.trace.weights.row(r.steps.query).transpose().cast<double>();
@@ -499,13 +507,13 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
     case 4: {
       if (!r.error.ok()) break;
       const attn::VecD shifted = ShiftedWeights(r, s.lab.config.normalizer, 5.0);
-      out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));
+      out.push_back(Line("m = max sᵢ = %.3f. Word: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)", "m = max sᵢ = %.3f. Слово: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)",
+                         r.steps.row_max));
       double diff = 0;
       for (std::size_t i = 0; i < r.steps.rows.size() && static_cast<Eigen::Index>(i) < shifted.size(); ++i) {
         const attn::StepRow& row = r.steps.rows[i];
         diff = std::max(diff, std::abs(shifted(i) - row.weight));
-        out.push_back(Line("  %s  s = %.3f,  s + 5 = %.3f,  α = %.4f,  α(s + 5) = %.4f",
-                           "  %s  s = %.3f,  s + 5 = %.3f,  α = %.4f,  α(s + 5) = %.4f",
+        out.push_back(Line("  %s: %.3f → %.3f;  %.4f → %.4f", "  %s: %.3f → %.3f;  %.4f → %.4f",
                            ("«" + row.token + "»").c_str(), row.scaled, row.scaled + 5.0, row.weight, shifted(i)));
       }
       out.push_back(Line("largest change of a weight: %.1e (rounding)", "наибольшее изменение веса: %.1e (округление)", diff));
@@ -521,20 +529,24 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         for (std::size_t k = 0; k < n.normalizers.size() && k < p.norm.size(); ++k) {
           const attn::Normalizer z = n.normalizers[k];
           if (z != attn::Normalizer::kSoftmax && z != attn::Normalizer::kNone) continue;
-          out.push_back(Line("%s: ‖A‖ = %.2f at scores × %g, %.2f at × %g (bound: longest ‖vᵢ‖ = %.2f)",
-                             "%s: ‖A‖ = %.2f при оценках × %g, %.2f при × %g (граница: самый длинный ‖vᵢ‖ = %.2f)",
-                             attn::NormalizerName(z), p0.norm[k], p0.magnitude, p.norm[k], p.magnitude, p.bound));
+          out.push_back(Line("%s: ‖A‖ = %.2f (scores × %g), %.2f (× %g)", "%s: ‖A‖ = %.2f (оценки × %g), %.2f (× %g)",
+                             attn::NormalizerName(z), p0.norm[k], p0.magnitude, p.norm[k], p.magnitude));
         }
       }
+      if (!n.output_norm.empty())
+        out.push_back(Line("bound: the longest ‖vᵢ‖, %.2f on average", "граница: самый длинный ‖vᵢ‖, в среднем %.2f",
+                           n.output_norm.back().bound));
       for (const attn::ScoreVariancePoint& v : n.variance)
         if (v.d_k == 64)
-          out.push_back(Line("d_k = 64: Var(q·k) = %.1f, with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f, с делением на √d_k %.2f",
+          out.push_back(Line("d_k = 64: Var(q·k) = %.1f; with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f; с делением на √d_k %.2f",
                              v.var_unscaled, v.var_scaled));
       for (const attn::SaturationPoint& p : n.saturation)
         if (p.d_k == 4 || p.d_k == 64)
-          out.push_back(Line("d_k = %d, %d keys: entropy %.2f without ÷√d_k, %.2f with (uniform: ln %d = %.2f)",
-                             "d_k = %d, %d ключей: энтропия %.2f без деления, %.2f с делением (равномерно: ln %d = %.2f)",
-                             p.d_k, n.keys, p.entropy_unscaled, p.entropy_scaled, n.keys, std::log(static_cast<double>(n.keys))));
+          out.push_back(Line("d_k = %d: entropy %.2f without ÷√d_k, %.2f with", "d_k = %d: энтропия %.2f без деления, %.2f с делением",
+                             p.d_k, p.entropy_unscaled, p.entropy_scaled));
+      if (!n.saturation.empty())
+        out.push_back(Line("(rows of %d keys; uniform: ln %d = %.2f)", "(строки из %d ключей; равномерно: ln %d = %.2f)", n.keys,
+                           n.keys, std::log(static_cast<double>(n.keys))));
       break;
     }
     case 7: {
@@ -546,9 +558,13 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         const int p = LessonPrediction(s.lab, k);
         if (p < 0) continue;
         ++answered;
-        right += p == LessonSteps()[k - 1].right;
+        right += p == LessonSteps()[k - 1].right ? 1 : 0;
       }
       out.push_back(Line("Your predictions: %d right of %d made", "Ваши прогнозы: верно %d из %d", right, answered));
+      std::string where;
+      for (int k = 1; k <= kLessonSteps; ++k)
+        if (LessonPrediction(s.lab, k) == LessonSteps()[k - 1].right) where += (where.empty() ? "" : ", ") + std::to_string(k);
+      if (!where.empty()) out.push_back(Line("right at steps %s", "верно на шагах %s", where.c_str()));
       break;
     }
     default: break;

@@ -53,7 +53,7 @@ template <typename Front>
 void DrawAttentionPage(Context& ctx, const Front& front) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::fmax(345.0f, avail.x * 0.29f);  // the settings' widest row fits
+  const float left_w = std::fmax(365.0f, avail.x * 0.29f);  // as wide as at 1280 px without the lesson
   ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
   DrawSentencePanel(ctx);
   DrawSettingsPanel(ctx);
@@ -168,7 +168,7 @@ void DrawLab(Context& ctx) {
     ImGui::SameLine();
     DrawLessonPanel(ctx, ImVec2(0, card_h));
   } else if (lesson) {
-    const float col_w = std::floor(std::fmin(480.0f, std::fmax(330.0f, ImGui::GetContentRegionAvail().x * 0.28f)));
+    const float col_w = std::floor(std::fmin(480.0f, std::fmax(330.0f, ImGui::GetContentRegionAvail().x * 0.29f)));
     DrawLessonPanel(ctx, ImVec2(col_w, 0));
     ImGui::SameLine();
     ImGui::BeginChild("lab_col", ImVec2(0, 0), false);

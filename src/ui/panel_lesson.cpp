@@ -7,6 +7,7 @@
 #include "ui/ui.h"
 
 #include <cstdio>
+#include <string>
 
 namespace ui {
 
@@ -33,6 +34,13 @@ constexpr Text kKeys{"Keys (click here first): N or → next, B or ← back, 1�
                      "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад, 1–3 — ответ"};
 
 const char* T(const app::LessonText& t) { return CurrentLang() == Lang::kRu ? t.ru : t.en; }
+
+// Greyed text that wraps (TextDisabled does not).
+void HintWrapped(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
 
 ImVec4 VerdictColour(app::Verdict v) {
   switch (v) {
@@ -127,16 +135,14 @@ void DrawAnswer(app::AppState& s, const app::LessonStep& st) {
   const std::vector<app::LessonLine> lines = app::LessonReadout(s);
   if (!lines.empty()) {
     ImGui::Spacing();
-    ImGui::TextDisabled("%s", L(kNumbers));
+    HintWrapped(L(kNumbers));
     const bool ru = CurrentLang() == Lang::kRu;
     for (const app::LessonLine& line : lines) ImGui::TextWrapped("%s", (ru ? line.ru : line.en).c_str());
   }
   ImGui::Spacing();
   if (st.extra && ImGui::Button(T(st.extra_label))) app::ShowLessonExtra(s);
   if (ImGui::Button(Label(kRestore, "lesson_restore"))) app::RestoreLessonStep(s);
-  ImGui::TextDisabled("%s", L(kTry));
-  ImGui::SameLine(0, 0);
-  ImGui::TextWrapped("%s", T(st.try_this));
+  HintWrapped((std::string(L(kTry)) + T(st.try_this)).c_str());
 }
 
 }  // namespace
@@ -157,7 +163,7 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
     if (st) {
       ImGui::Spacing();
       ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.40f, 1.0f), "%s", T(st->title));
-      ImGui::TextDisabled("%s", L(kSeedSays));
+      HintWrapped(L(kSeedSays));
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.78f, 0.78f, 0.85f, 1.0f));
       ImGui::TextWrapped("«%s»", T(st->quote));
       ImGui::PopStyleColor();
@@ -167,10 +173,8 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
       DrawPrediction(s, *st);
       if (app::LessonRevealed(s)) DrawAnswer(s, *st);
       ImGui::Spacing();
-      ImGui::TextDisabled("%s", "");
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.55f, 0.6f, 1.0f));
-      ImGui::TextWrapped("%s", L(kKeys));
-      ImGui::PopStyleColor();
+      ImGui::Spacing();
+      HintWrapped(L(kKeys));
     }
   }
   EndPanel();
