@@ -507,8 +507,8 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
     case 4: {
       if (!r.error.ok()) break;
       const attn::VecD shifted = ShiftedWeights(r, s.lab.config.normalizer, 5.0);
-      out.push_back(Line("m = max sᵢ = %.3f. Word: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)", "m = max sᵢ = %.3f. Слово: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)",
-                         r.steps.row_max));
+      out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));
+      out.push_back(Line("Word: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)", "Слово: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)"));
       double diff = 0;
       for (std::size_t i = 0; i < r.steps.rows.size() && static_cast<Eigen::Index>(i) < shifted.size(); ++i) {
         const attn::StepRow& row = r.steps.rows[i];
