@@ -36,7 +36,8 @@ struct TrainState {
 // 'a', 'b', 'c' the learner's choice.
 constexpr int kLessonSteps = 7;
 constexpr int kLessonChoices = 3;
-inline const std::string kNoPredictions(kLessonSteps, '-');
+constexpr const char* kNoPredictions = "-------";  // kLessonSteps times '-'
+static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
 
 // What the page calls "state": the engine's configuration plus the interface language.
 struct LabState {
