@@ -106,6 +106,10 @@ const FieldTable<LabState>& StateFields() {
       NameTextField<S>("view", &S::view,
                        {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
+      IntegerField<S>("lesson", &S::lesson, 0, kLessonSteps,
+                      "the guided lesson's step (1-7, the seed's answer claim by claim); 0 = the free lab, no lesson"),
+      TextField<S>("predictions", &S::predictions,
+                   "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice"),
   };
   return table;
 }
@@ -213,6 +217,19 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     if (t.ok() && c.query >= static_cast<int>(t.tokens.size()))
       c.query = static_cast<int>(t.tokens.size()) - 1;
     if (t.ok() && !target_given && c.target >= static_cast<int>(t.tokens.size())) c.target = -1;
+  }
+  // The predictions: one character per lesson step, '-' or one of the step's choices.
+  if (next.predictions != current.predictions) {
+    bool ok = next.predictions.size() == static_cast<std::size_t>(kLessonSteps);
+    for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + kLessonChoices));
+    if (!ok) {
+      PatchResult r = Refuse(current, ApiError::kBadValue, "predictions",
+                             "predictions: expected " + std::to_string(kLessonSteps) +
+                                 " characters, each - (not yet) or a, b, c (the choice), got " +
+                                 DescribeJson(next.predictions));
+      r.got = DescribeJson(next.predictions);
+      return r;
+    }
   }
   // Fewer heads without a head: the chosen head moves to the last one that still exists.
   if (!head_given && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;

@@ -31,6 +31,14 @@ struct TrainState {
                              // (the first row with a right key: the verb for verb_object)
 };
 
+// The guided lesson (app/lesson.h): kLessonSteps steps, each with one prediction of
+// kLessonChoices choices. `predictions` holds one character per step: '-' not answered yet,
+// 'a', 'b', 'c' the learner's choice.
+constexpr int kLessonSteps = 7;
+constexpr int kLessonChoices = 3;
+constexpr const char* kNoPredictions = "-------";  // kLessonSteps times '-'
+static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
+
 // What the page calls "state": the engine's configuration plus the interface language.
 struct LabState {
   LabConfig config;
@@ -39,9 +47,13 @@ struct LabState {
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
                               // "information", "training", "normalization" (a course page can
                               // open the lab on its topic)
+  int lesson = 0;             // the lesson's step 1..kLessonSteps; 0 = the free lab (no lesson
+                              // panel: a course page that wants only the lab sets 0)
+  std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)
 };
 
-// The state's own rows, beside the engine's LabFields() and TrainFields(): lang and view, and the
+// The state's own rows, beside the engine's LabFields() and TrainFields(): lang, view, lesson and
+// predictions, and the
 // training panel's compare, play, speed and query.
 const FieldTable<LabState>& StateFields();
 const FieldTable<TrainState>& TrainStateFields();

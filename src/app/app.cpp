@@ -1,6 +1,7 @@
 #include "app/app.h"
 
 #include "api/train_json.h"
+#include "app/lesson.h"
 #include "engine/same_output.h"
 
 #include <algorithm>
@@ -167,7 +168,10 @@ bool SameTrainingSettings(const attn::api::TrainState& a, const attn::api::Train
 
 }  // namespace
 
-attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source) {
+attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source) {
+  // Entering a lesson step brings the step's settings (lesson.h); the patch's own fields win.
+  const Json patch = WithLessonStep(s, given);
+  const int previous_lesson = s.lab.lesson;
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
   if (!r.ok) {
     s.has_refusal = true;
@@ -234,6 +238,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& patch, Source source)
     s.training.query = ResolveQuery(s.lab, s.training.a.trainer.example());
   }
   s.training.example_error.clear();
+  RunLessonActions(s, previous_lesson);
   Notify(s);
   return r;
 }

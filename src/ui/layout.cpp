@@ -1,4 +1,5 @@
 // Arranges the panels: a grid on a laptop or projector, tabs on a phone.
+#include "app/lesson.h"
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
@@ -19,10 +20,16 @@ void DrawHeader(Context& ctx, bool phone) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", L(tr::kTagline));
   }
-  // Language switch and text size, right-aligned.
+  // The lesson's button (while it is closed), language switch and text size, right-aligned.
+  const char* lesson = s.lab.lesson == 0 ? LessonEntryLabel() : nullptr;
   const float w = ImGui::CalcTextSize("EN RU A− A+").x + ImGui::GetStyle().FramePadding.x * 8 +
-                  ImGui::GetStyle().ItemSpacing.x * 3;
+                  ImGui::GetStyle().ItemSpacing.x * 3 +
+                  (lesson ? ImGui::CalcTextSize(lesson, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 +
+                                ImGui::GetStyle().ItemSpacing.x
+                          : 0.0f);
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - w);
+  if (lesson && ImGui::SmallButton(lesson)) app::GoToLesson(s, ctx.ui.last_lesson);
+  if (lesson) ImGui::SameLine();
   const bool ru = s.lab.lang == "ru";
   if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
   ImGui::SameLine();
@@ -46,7 +53,7 @@ template <typename Front>
 void DrawAttentionPage(Context& ctx, const Front& front) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::fmax(300.0f, avail.x * 0.29f);
+  const float left_w = std::fmax(365.0f, avail.x * 0.29f);  // as wide as at 1280 px without the lesson
   ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
   DrawSentencePanel(ctx);
   DrawSettingsPanel(ctx);
@@ -152,6 +159,21 @@ void DrawLab(Context& ctx) {
   const bool phone = vp->WorkSize.x < kPhoneWidth;
   DrawHeader(ctx, phone);
 
+  // The lesson (lesson > 0): a card above the tabs on a phone, a column on the left otherwise.
+  const bool lesson = s.lab.lesson > 0;
+  if (lesson && phone) {
+    const float card_h = ui.lesson_folded ? ImGui::GetFrameHeightWithSpacing() * 2.2f
+                                          : std::floor(ImGui::GetContentRegionAvail().y * 0.5f);
+    if (ImGui::SmallButton(ui.lesson_folded ? "▸###lesson_fold" : "▾###lesson_fold")) ui.lesson_folded = !ui.lesson_folded;
+    ImGui::SameLine();
+    DrawLessonPanel(ctx, ImVec2(0, card_h));
+  } else if (lesson) {
+    const float col_w = std::floor(std::fmin(480.0f, std::fmax(330.0f, ImGui::GetContentRegionAvail().x * 0.29f)));
+    DrawLessonPanel(ctx, ImVec2(col_w, 0));
+    ImGui::SameLine();
+    ImGui::BeginChild("lab_col", ImVec2(0, 0), false);
+  }
+
   if (phone) {
     if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
       struct Tab { const Text* name; const char* id; const char* view; void (*draw)(Context&); };
@@ -201,6 +223,7 @@ void DrawLab(Context& ctx) {
     }
     ImGui::EndTabBar();
   }
+  if (lesson && !phone) ImGui::EndChild();
   ImGui::End();
 }
 

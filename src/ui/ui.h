@@ -29,6 +29,8 @@ struct UiState {
   int bp_head = 0;            // training panel: the head whose query row the backprop tables show
   int curve_metric = 0;       // normalization panel's curves: 0 loss, 1 accuracy, 2 attention
                               // on the right key
+  int last_lesson = 1;         // the lesson's step when it was closed (the header's button resumes)
+  bool lesson_folded = false; // phone: the lesson card shows its title only
   std::vector<std::string> panels_drawn;  // ids of the panels visible in this frame (cleared
                                           // before DrawLab; the page's tests read them)
 };
@@ -55,6 +57,8 @@ void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
 void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
+void DrawLessonPanel(Context& ctx, ImVec2 size);  // panel_lesson.cpp: the guided lesson (lesson > 0)
+const char* LessonEntryLabel();                   // panel_lesson.cpp: the header's "Lesson" button
 
 // Shared helpers (layout.cpp).
 // A framed panel with its title; `id` ("steps", "normalization"...) is recorded in

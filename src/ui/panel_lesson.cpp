@@ -1,0 +1,185 @@
+// The guided lesson (app/lesson.h): the seed's claim, the verdict, the prediction, then the answer
+// with the engine's numbers. Every move goes through the app (GoToLesson, AnswerLesson, ...), which
+// applies patches; this file only draws. Keys while the panel has focus: N / → next, B / ← back,
+// 1-3 answer (Russian layout: Т and И are the same keys as N and B).
+#include "app/lesson.h"
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <cstdio>
+#include <string>
+
+namespace ui {
+
+namespace {
+
+constexpr Text kLesson{"Lesson", "Урок"};
+constexpr Text kStepOf{"Lesson: step %d of %d", "Урок: шаг %d из %d"};
+constexpr Text kBack{"◀ Back", "◀ Назад"};
+constexpr Text kNext{"Next ▶", "Далее ▶"};
+constexpr Text kClose{"×", "×"};
+constexpr Text kCloseTip{"Close the lesson (the free lab; lesson = 0)", "Закрыть урок (свободная лаборатория; lesson = 0)"};
+constexpr Text kSeedSays{"The question's answer says:", "В ответе на вопрос сказано:"};
+constexpr Text kRight{"Right.", "Верно."};
+constexpr Text kPartly{"Partly right.", "Отчасти верно."};
+constexpr Text kImprecise{"Imprecise.", "Неточно."};
+constexpr Text kPredict{"Predict first:", "Сначала предскажите:"};
+constexpr Text kYours{"your prediction", "ваш прогноз"};
+constexpr Text kCorrect{"right", "верно"};
+constexpr Text kAnswer{"The answer, from the lab:", "Ответ — по данным лаборатории:"};
+constexpr Text kNumbers{"The engine's numbers (they follow your changes):", "Числа движка (меняются вместе с вашими настройками):"};
+constexpr Text kRestore{"Back to this step's settings", "Вернуть настройки шага"};
+constexpr Text kTry{"Try: ", "Попробуйте: "};
+constexpr Text kKeys{"Keys (click here first): N or → next, B or ← back, 1–3 answer",
+                     "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад, 1–3 — ответ"};
+
+const char* T(const app::LessonText& t) { return CurrentLang() == Lang::kRu ? t.ru : t.en; }
+
+// Greyed text that wraps (TextDisabled does not).
+void HintWrapped(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+ImVec4 VerdictColour(app::Verdict v) {
+  switch (v) {
+    case app::Verdict::kRight: return ImVec4(0.45f, 0.85f, 0.45f, 1.0f);
+    case app::Verdict::kPartlyRight: return ImVec4(0.95f, 0.80f, 0.35f, 1.0f);
+    case app::Verdict::kImprecise: return ImVec4(1.0f, 0.60f, 0.35f, 1.0f);
+  }
+  return ImVec4(1, 1, 1, 1);
+}
+
+const Text& VerdictName(app::Verdict v) {
+  return v == app::Verdict::kRight ? kRight : v == app::Verdict::kPartlyRight ? kPartly : kImprecise;
+}
+
+// Keys while the lesson has focus (and no text box is being typed in).
+void HandleKeys(app::AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || io.WantTextInput) return;
+  const int step = s.lab.lesson;
+  int go = 0, answer = -1;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false)) go = 1;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false)) go = -1;
+  for (ImWchar c : io.InputQueueCharacters) {
+    if (c == 'n' || c == 'N' || c == 0x0442 || c == 0x0422) go = 1;       // т Т
+    else if (c == 'b' || c == 'B' || c == 0x0438 || c == 0x0418) go = -1;  // и И
+    else if (c >= '1' && c < '1' + app::kLessonChoices) answer = c - '1';
+  }
+  if (answer >= 0 && !app::LessonRevealed(s)) app::AnswerLesson(s, answer);
+  else if (go > 0 && step < app::kLessonSteps) app::GoToLesson(s, step + 1);
+  else if (go < 0 && step > 1) app::GoToLesson(s, step - 1);
+}
+
+void DrawNavigation(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const int step = s.lab.lesson;
+  ImGui::BeginDisabled(step <= 1);
+  if (ImGui::SmallButton(Label(kBack, "lesson_back"))) app::GoToLesson(s, step - 1);
+  ImGui::EndDisabled();
+  for (int k = 1; k <= app::kLessonSteps; ++k) {
+    ImGui::SameLine(0, 3);
+    char id[32];
+    std::snprintf(id, sizeof id, "%d###lesson_go%d", k, k);
+    const bool here = k == step;
+    if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
+    if (ImGui::SmallButton(id)) app::GoToLesson(s, k);
+    if (here) ImGui::PopStyleColor();
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(step >= app::kLessonSteps);
+  if (ImGui::SmallButton(Label(kNext, "lesson_next"))) app::GoToLesson(s, step + 1);
+  ImGui::EndDisabled();
+  const float close_w = ImGui::CalcTextSize("×").x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - close_w);
+  if (ImGui::SmallButton(Label(kClose, "lesson_close"))) {
+    ctx.ui.last_lesson = step;
+    app::GoToLesson(s, 0);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(kCloseTip));
+}
+
+void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kPredict));
+  ImGui::TextWrapped("%s", T(st.question));
+  const int chosen = app::LessonPrediction(s.lab, s.lab.lesson);
+  for (int i = 0; i < app::kLessonChoices; ++i) {
+    ImGui::PushID(i);
+    char label[16];
+    std::snprintf(label, sizeof label, "%d", i + 1);
+    if (chosen < 0) {
+      if (ImGui::Button(label)) app::AnswerLesson(s, i);
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", T(st.choices[i]));
+    } else {
+      const bool right = i == st.right, mine = i == chosen;
+      const ImVec4 colour = right ? ImVec4(0.45f, 0.85f, 0.45f, 1.0f)
+                                  : mine ? ImVec4(1.0f, 0.55f, 0.45f, 1.0f) : ImVec4(0.6f, 0.6f, 0.6f, 1.0f);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour);
+      std::string note;
+      if (mine) note += std::string(" (") + L(kYours) + (right ? std::string(", ") + L(kCorrect) : "") + ")";
+      else if (right) note += std::string(" (") + L(kCorrect) + ")";
+      ImGui::TextWrapped("%s. %s%s", label, T(st.choices[i]), note.c_str());
+      ImGui::PopStyleColor();
+    }
+    ImGui::PopID();
+  }
+}
+
+void DrawAnswer(app::AppState& s, const app::LessonStep& st) {
+  ImGui::Separator();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kAnswer));
+  ImGui::TextWrapped("%s", T(st.explanation));
+  const std::vector<app::LessonLine> lines = app::LessonReadout(s);
+  if (!lines.empty()) {
+    ImGui::Spacing();
+    HintWrapped(L(kNumbers));
+    const bool ru = CurrentLang() == Lang::kRu;
+    for (const app::LessonLine& line : lines) ImGui::TextWrapped("%s", (ru ? line.ru : line.en).c_str());
+  }
+  ImGui::Spacing();
+  if (st.extra && ImGui::Button(T(st.extra_label))) app::ShowLessonExtra(s);
+  if (ImGui::Button(Label(kRestore, "lesson_restore"))) app::RestoreLessonStep(s);
+  HintWrapped((std::string(L(kTry)) + T(st.try_this)).c_str());
+}
+
+}  // namespace
+
+void DrawLessonPanel(Context& ctx, ImVec2 size) {
+  app::AppState& s = ctx.state;
+  const app::LessonStep* st = app::CurrentLessonStep(s);
+  if (!st) return;
+  char title[96];
+  std::snprintf(title, sizeof title, L(kStepOf), s.lab.lesson, app::kLessonSteps);
+  if (BeginPanel(ctx, title, "lesson", size)) {
+    HandleKeys(s);
+    st = app::CurrentLessonStep(s);  // a key may have closed or moved the lesson
+    if (st) {
+      DrawNavigation(ctx);
+      st = app::CurrentLessonStep(s);
+    }
+    if (st) {
+      ImGui::Spacing();
+      ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.40f, 1.0f), "%s", T(st->title));
+      HintWrapped(L(kSeedSays));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.78f, 0.78f, 0.85f, 1.0f));
+      ImGui::TextWrapped("«%s»", T(st->quote));
+      ImGui::PopStyleColor();
+      ImGui::TextColored(VerdictColour(st->verdict), "%s", L(VerdictName(st->verdict)));
+      ImGui::TextWrapped("%s", T(st->verdict_text));
+      ImGui::Separator();
+      DrawPrediction(s, *st);
+      if (app::LessonRevealed(s)) DrawAnswer(s, *st);
+      ImGui::Spacing();
+      ImGui::Spacing();
+      HintWrapped(L(kKeys));
+    }
+  }
+  EndPanel();
+}
+
+const char* LessonEntryLabel() { return Label(kLesson, "lesson_open"); }
+
+}  // namespace ui
