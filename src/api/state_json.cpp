@@ -106,10 +106,12 @@ const FieldTable<LabState>& StateFields() {
       NameTextField<S>("view", &S::view,
                        {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
-      IntegerField<S>("lesson", &S::lesson, 0, kLessonSteps,
-                      "the guided lesson's step (1-7, the seed's answer claim by claim); 0 = the free lab, no lesson"),
-      TextField<S>("predictions", &S::predictions,
-                   "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice"),
+      OnlyLinkedWhenChanged(IntegerField<S>(
+          "lesson", &S::lesson, 0, kLessonSteps,
+          "the guided lesson's step (1-7, the seed's answer claim by claim); 0 = the free lab, no lesson")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "predictions", &S::predictions,
+          "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice")),
   };
   return table;
 }

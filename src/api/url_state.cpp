@@ -240,7 +240,9 @@ std::string WriteLink(const LabState& state, const TrainState& train_defaults) {
     return f.rule.kind == FieldKind::kBoolean ? std::string(f.get_number(c) != 0 ? "1" : "0") : FieldText(f, c);
   };
   for (const auto& f : LabFields()) add(f.name, text(f, state.config));
-  for (const auto& f : StateFields()) add(f.name, text(f, state));
+  const LabState defaults;
+  for (const auto& f : StateFields())
+    if (f.linked_at_default || text(f, state) != text(f, defaults)) add(f.name, text(f, state));
   for (const auto& f : TrainFields())
     if (text(f, state.train.config) != text(f, train_defaults.config))
       add("train." + f.name, text(f, state.train.config));

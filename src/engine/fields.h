@@ -59,6 +59,8 @@ struct Field {
   std::string name;  // as written in JSON, the URL and the CLI
   FieldRule rule;
   std::string help;  // one line, for --help and the README
+  bool linked_at_default = true;  // written into links even at its default (false: only when
+                                  // changed, so that links stay short)
   // Numbers, integers and booleans (0/1) travel as double: exact for every accepted integer
   // (the largest, kMaxSeed, is below 2^53). Names and texts travel as strings.
   std::function<double(const C&)> get_number;
@@ -165,6 +167,13 @@ Field<C> NameTextField(std::string name, std::string C::*member, std::vector<std
   Field<C> f = TextField<C>(std::move(name), member, std::move(help));
   f.rule.kind = FieldKind::kName;
   f.rule.names = std::move(names);
+  return f;
+}
+
+// The same row, written into links only when it differs from its default.
+template <class C>
+Field<C> OnlyLinkedWhenChanged(Field<C> f) {
+  f.linked_at_default = false;
   return f;
 }
 
