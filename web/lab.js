@@ -244,7 +244,7 @@
     // The lab checks the number (integer, 0..5000); a value of another type would be converted
     // on the way in, so it is refused here in the lab's words.
     if (typeof steps !== 'number') {
-      return { ok: false, field: 'steps', error: 'steps: expected an integer from 0 to ' + MAX_TRAIN_STEPS + ' (call train() again for more), got ' + (typeof steps) };
+      return { ok: false, field: 'steps', error: 'steps: expected an integer from 0 to ' + MAX_TRAIN_STEPS + ', got ' + (typeof steps) + ' (call train() again for more)' };
     }
     return parseJSON(fns.train(steps), 'attnlab_train');
   }

@@ -390,10 +390,16 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
 // ---- the page API's training calls -------------------------------------------------------------
 
 std::string TrainJson(AppState& s, double steps) {
-  if (!std::isfinite(steps) || steps != std::floor(steps) || steps < 0 || steps > kMaxApiSteps)
+  // train(steps)'s one argument, by a row like every setting.
+  struct Call {
+    int steps = 0;
+  };
+  static const attn::Field<Call> row =
+      attn::IntegerField<Call>("steps", &Call::steps, 0, kMaxApiSteps, "training steps to run now");
+  if (!attn::AcceptsNumber(row.rule, steps))
     return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
-                                {"error", "steps: expected an integer from 0 to " + std::to_string(kMaxApiSteps) +
-                                              " (call train() again for more), got " + attn::FormatShortest(steps)}});
+                                {"error", attn::RefusalText("steps", row.rule, attn::FormatShortest(steps)) +
+                                              " (call train() again for more)"}});
   TrainSteps(s, static_cast<int>(steps));
   const AppState::Training& t = s.training;
   Json out = attn::api::RunToJson(t.a.trainer, t.a.view, t.query);
@@ -436,28 +442,38 @@ std::string NormalizationJson(AppState& s) {
   return attn::api::Dump(out);
 }
 
+namespace {
+// runNormalization's options: the page runs at most kMaxPageCurveSeeds × kMaxPageCurveSteps.
+struct CurveOptions {
+  int seeds = 3, steps = 200;
+};
+const attn::FieldTable<CurveOptions>& CurveOptionFields() {
+  static const attn::FieldTable<CurveOptions> table = {
+      attn::IntegerField<CurveOptions>("seeds", &CurveOptions::seeds, 1, kMaxPageCurveSeeds, "seeds per curve"),
+      attn::IntegerField<CurveOptions>("steps", &CurveOptions::steps, 1, kMaxPageCurveSteps, "steps per run"),
+  };
+  return table;
+}
+}  // namespace
+
 std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   Json opts = Json::parse(json_options, nullptr, /*allow_exceptions=*/false);
   auto refuse = [](const std::string& field, const std::string& error) {
     return attn::api::Dump(Json{{"ok", false}, {"field", field}, {"error", error}});
   };
-  if (opts.is_discarded() || !opts.is_object()) return refuse("", "the options must be an object, e.g. {seeds: 3, steps: 300}");
-  int seeds = s.normalization.curve_seeds, steps = s.normalization.curve_steps;
+  if (opts.is_discarded() || !opts.is_object())
+    return refuse("", "expected an object such as {seeds: 3, steps: 300}, got " +
+                          (opts.is_discarded() ? std::string("text that is not JSON") : attn::api::DescribeJson(opts)));
+  CurveOptions o{s.normalization.curve_seeds, s.normalization.curve_steps};
   for (const auto& [key, v] : opts.items()) {
-    const bool is_int = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>());
-    if (key == "seeds") {
-      if (!is_int || v.get<double>() < 1 || v.get<double>() > 10) return refuse(key, "seeds must be an integer between 1 and 10");
-      seeds = v.get<int>();
-    } else if (key == "steps") {
-      if (!is_int || v.get<double>() < 1 || v.get<double>() > 2000) return refuse(key, "steps must be an integer between 1 and 2000");
-      steps = v.get<int>();
-    } else {
-      return refuse(key, "unknown option \"" + key + "\" (seeds, steps)");
-    }
+    const attn::Field<CurveOptions>* f = attn::FindField(CurveOptionFields(), key);
+    if (!f) return refuse(key, key + ": unknown field (expected one of " + attn::api::FieldNames(CurveOptionFields()) + ")");
+    std::string error;
+    if (attn::api::ApplyJsonField(*f, o, v, key, &error) != attn::api::FieldStatus::kOk) return refuse(key, error);
   }
   std::string error;
-  if (!StartCurves(s, seeds, steps, &error)) return refuse("", error);
-  return attn::api::Dump(Json{{"ok", true}, {"seeds", seeds}, {"steps", steps}});
+  if (!StartCurves(s, o.seeds, o.steps, &error)) return refuse("", error);
+  return attn::api::Dump(Json{{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}});
 }
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }

@@ -154,6 +154,8 @@ constexpr int kRunSteps = 500;
 void StartRun(AppState& s, int steps);
 void StopRun(AppState& s);
 constexpr int kMaxApiSteps = 5000;  // attentionLab.train(steps) refuses more
+constexpr int kMaxPageCurveSeeds = 10;    // runNormalization({seeds, steps}): what a page runs
+constexpr int kMaxPageCurveSteps = 2000;  // in its frames
 
 // The normalization experiments 1-3: StepNormalization computes the next one (true while some
 // remain; the panel calls it once a frame), EnsureNormalization all that remain. Then the curves

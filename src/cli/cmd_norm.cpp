@@ -1,6 +1,7 @@
 // attnlab norm [--experiment variance|saturation|output|all] [--seed S] [--samples N]: the
 // normalization experiments of engine/normexp.h as JSON.
 #include "cli/common.h"
+#include "engine/common_fields.h"
 #include "engine/lab.h"  // kMaxSeed
 #include "engine/normexp.h"
 
@@ -122,23 +123,36 @@ normalizers; a seed gives the same numbers everywhere.)";
 
 }  // namespace
 
-Command RegisterNorm(CLI::App& app) {
-  struct Options {
-    std::string experiment = "all";
-    long long seed = 1;
-    int samples = kDefaultNormSamples;
+namespace {
+struct NormOptions {
+  std::string experiment = "all";
+  long long seed = 1;
+  int samples = kDefaultNormSamples;
+};
+
+// The options' rows: the same seed row as the lab's state, and the sample count.
+const FieldTable<NormOptions>& NormFields() {
+  static const FieldTable<NormOptions> table = {
+      SeedField<NormOptions>(&NormOptions::seed, "seed of every draw"),
+      IntegerField<NormOptions>("samples", &NormOptions::samples, 1, kMaxCliNormSamples, "samples per point"),
   };
-  auto o = std::make_shared<Options>();
+  return table;
+}
+}  // namespace
+
+Command RegisterNorm(CLI::App& app) {
+  auto o = std::make_shared<NormOptions>();
   CLI::App* norm = app.add_subcommand(
       "norm", "The normalization experiments: score variance, softmax saturation, output norm");
   norm->add_option("--experiment", o->experiment, "variance, saturation, output or all (default)")
       ->check(CLI::IsMember({"variance", "saturation", "output", "all"}));
-  norm->add_option("--seed", o->seed, "0..4294967295 (default 1)")
-      ->check(CLI::Range(0LL, static_cast<long long>(kMaxSeed)));
-  norm->add_option("--samples", o->samples,
-                   "samples per point, 1.." + std::to_string(kMaxCliNormSamples) + " (default " +
-                       std::to_string(kDefaultNormSamples) + ")")
-      ->check(CLI::Range(1, kMaxCliNormSamples));
+  auto describe = [](const attn::Field<NormOptions>& f) {
+    return f.help + "; " + ExpectedText(f.rule) + ", default " + DefaultText(f);
+  };
+  const attn::Field<NormOptions>& seed = *FindField(NormFields(), "seed");
+  const attn::Field<NormOptions>& samples = *FindField(NormFields(), "samples");
+  norm->add_option("--seed", o->seed, describe(seed))->check(RuleCheck(seed.rule));
+  norm->add_option("--samples", o->samples, describe(samples))->check(RuleCheck(samples.rule));
   norm->footer(kNormHelp);
   return {norm, [o] { return RunNorm(o->experiment, static_cast<std::uint64_t>(o->seed), o->samples); }};
 }

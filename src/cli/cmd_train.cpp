@@ -188,8 +188,9 @@ Command RegisterTrain(CLI::App& app) {
   train->add_option("TASK", o->path, "JSON training config (below); '-' or none reads stdin");
   train->add_option("--format", o->format, "jsonl (default) or csv")
       ->check(CLI::IsMember({"jsonl", "csv"}));
+  // --every shares the steps row's range.
   train->add_option("--every", o->every, "print every K-th step (and always the last); default 1")
-      ->check(CLI::Range(1, kMaxTrainSteps));
+      ->check(RuleCheck(FindField(TrainInputFields(), "steps")->rule));
   // The input's fields come from the settings tables (the same rows the page's state uses).
   train->footer("Input: a JSON object (TASK names the file; '-' or none reads stdin); every field is optional\n" +
                 FieldsHelp(TrainFields()) + FieldsHelp(TrainInputFields()) + kTrainHelpOutput);

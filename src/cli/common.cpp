@@ -1,6 +1,9 @@
 #include "cli/common.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -45,6 +48,18 @@ bool ParseJson(const std::string& text, Json* out, std::string* error) {
 }
 
 }  // namespace
+
+CLI::Validator RuleCheck(const FieldRule& rule) {
+  return CLI::Validator(
+      [rule](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        const bool number = !text.empty() && end && *end == '\0';
+        if (number && AcceptsNumber(rule, x)) return "";
+        return "expected " + ExpectedText(rule) + ", got " + text;
+      },
+      ExpectedText(rule));
+}
 
 std::string OneLine(std::string s) {
   for (char& c : s)

@@ -15,6 +15,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace attn::cli {
@@ -36,6 +37,10 @@ Command RegisterCollide(CLI::App& app);   // cmd_collide.cpp
 Command RegisterTrain(CLI::App& app);     // cmd_train.cpp
 Command RegisterNorm(CLI::App& app);      // cmd_norm.cpp
 Command RegisterFields(CLI::App& app);    // cmd_fields.cpp
+
+// A command-line option checked by a settings row's rule, refused in the one wording:
+// "--samples: expected an integer from 1 to 100000, got 0".
+CLI::Validator RuleCheck(const FieldRule& rule);
 
 // Messages are one line, whatever they quote: control characters become spaces.
 std::string OneLine(std::string s);

@@ -281,11 +281,11 @@ bool CurveExperiment::Start(const std::vector<CurveSpec>& specs, int seeds, int 
   auto refuse = [&](const std::string& message) { return linalg::Fail(error, message); };
   if (specs.empty()) return refuse("no curves to train (the list of specs is empty)");
   if (!InRange(seeds, 1, kMaxCurveSeeds))
-    return refuse("seeds must be an integer between 1 and " + std::to_string(kMaxCurveSeeds) +
-                  " (got " + std::to_string(seeds) + ")");
+    return refuse("seeds: expected an integer from 1 to " + std::to_string(kMaxCurveSeeds) + ", got " +
+                  std::to_string(seeds));
   if (!InRange(steps, 1, kMaxCurveSteps))
-    return refuse("steps must be an integer between 1 and " + std::to_string(kMaxCurveSteps) +
-                  " (got " + std::to_string(steps) + ")");
+    return refuse("steps: expected an integer from 1 to " + std::to_string(kMaxCurveSteps) + ", got " +
+                  std::to_string(steps));
   for (const CurveSpec& s : specs) {
     TrainConfig cfg = s.config;
     cfg.seed = 1;  // the experiment's seeds replace the spec's

@@ -118,7 +118,7 @@ TEST_CASE("URL state: a bad link applies what it can, names the rest, and keeps 
   // A link that names a language keeps it.
   app::AppState t;
   app::InitApp(t);
-  Json::parse(app::ApplyLinkJson(t, "#lang=en", "ru"));
+  CHECK(Json::parse(app::ApplyLinkJson(t, "#lang=en", "ru"))["ok"] == true);
   CHECK(t.lab.lang == "en");
 }
 
