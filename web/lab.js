@@ -508,16 +508,26 @@
     textInput.addEventListener('compositionstart', function () { composing = true; });
     textInput.addEventListener('compositionend', function () { composing = false; flush(); });
     textInput.addEventListener('input', function (ev) { if (!composing && !ev.isComposing) flush(); });
-    function forward(ev) {
-      var editing = ev.key && (ev.key.length > 1 || ev.ctrlKey || ev.metaKey) && ev.key !== 'Unidentified' && ev.key !== 'Process';
-      if (!editing || composing || ev.isComposing) return;
-      var k = new KeyboardEvent(ev.type, { key: ev.key, code: ev.code, location: ev.location, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey,
-                                           altKey: ev.altKey, metaKey: ev.metaKey, repeat: ev.repeat, bubbles: true, cancelable: true });
+    function send(type, key, code, keyCode, ev) {
+      var k = new KeyboardEvent(type, { key: key, code: code, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey, altKey: ev.altKey,
+                                        metaKey: ev.metaKey, repeat: ev.repeat, bubbles: true, cancelable: true });
       try {
-        Object.defineProperty(k, 'keyCode', { value: ev.keyCode });
-        Object.defineProperty(k, 'which', { value: ev.which });
+        Object.defineProperty(k, 'keyCode', { value: keyCode });
+        Object.defineProperty(k, 'which', { value: keyCode });
       } catch (e) { /* SDL reads code and key too */ }
       canvas.dispatchEvent(k);
+    }
+    // Ctrl (Cmd) alone is not handed over: Dear ImGui ignores typed and pasted text while it is
+    // held. A shortcut (Ctrl+A, Ctrl+C...) is handed over wrapped in its own Ctrl press; Ctrl+V
+    // is left to the browser, whose paste event types the text (attnlab_paste).
+    function forward(ev) {
+      var editing = ev.key && (ev.key.length > 1 || ev.ctrlKey || ev.metaKey) && ev.key !== 'Unidentified' && ev.key !== 'Process';
+      if (!editing || composing || ev.isComposing || ev.key === 'Control' || ev.key === 'Meta') return;
+      var mod = ev.ctrlKey ? ['Control', 'ControlLeft', 17] : ev.metaKey ? ['Meta', 'MetaLeft', 91] : null;
+      if (mod && (ev.key === 'v' || ev.key === 'V')) return;
+      if (mod && ev.type === 'keydown') send('keydown', mod[0], mod[1], mod[2], ev);
+      send(ev.type, ev.key, ev.code, ev.keyCode, ev);
+      if (mod && ev.type === 'keyup') send('keyup', mod[0], mod[1], mod[2], ev);
       // Tab would leave the input; Ctrl+V must reach the browser (it fires the paste event).
       if (ev.key === 'Tab' || ev.key === 'Enter' || ev.key === 'Escape' || /^Arrow|^Page|^Home$|^End$/.test(ev.key)) ev.preventDefault();
     }

@@ -98,6 +98,10 @@ bool Frame(Runtime& rt) {
     rt.frames_to_draw = kSettleFrames;
     if (event.type == SDL_QUIT) rt.running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) rt.running = false;
+    // Dear ImGui 1.86 has no input queue: a press and its release in one frame are never seen
+    // (with frames only on demand, a quick key or click often lands in one). The rest of the
+    // events wait for the next frame.
+    if (event.type == SDL_KEYDOWN || event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_MOUSEBUTTONUP) break;
   }
   if (g_requested_frames > rt.frames_to_draw) rt.frames_to_draw = g_requested_frames;
   g_requested_frames = 0;

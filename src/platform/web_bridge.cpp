@@ -154,11 +154,15 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
 }
 
 // Called by the page's paste listener: SDL has no clipboard in the browser. The text is typed
-// into the active text box once Ctrl (Cmd) is up: Dear ImGui 1.86 ignores typed characters while
-// it is held. This is the only way text is pasted (ImGui's own Ctrl+V finds an empty clipboard,
-// ConnectPage), so it is pasted once, whether or not ImGui saw the key in some frame.
+// into the active text box at once, or, when ImGui holds Ctrl (Cmd), once it is up: Dear ImGui
+// 1.86 ignores typed characters while it is held (the page's text input never hands Ctrl+V to
+// SDL; the canvas does). This is the only way text is pasted (ImGui's own Ctrl+V finds an empty
+// clipboard, ConnectPage), so it is pasted once, whether or not ImGui saw the key in some frame.
 EMSCRIPTEN_KEEPALIVE void attnlab_paste(const char* text) {
-  if (text && ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) g_paste += text;
+  if (!text || !ImGui::GetCurrentContext() || !ImGui::GetIO().WantTextInput) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl || io.KeySuper) g_paste += text;
+  else ImGui::GetIO().AddInputCharactersUTF8(text);
   platform::RequestFrames(kPageFrames);
 }
 

@@ -805,7 +805,9 @@ const tests = [
       await t.page.click('button[data-preset="cat"]');
       await frame.waitForFunction(() => attentionLab.getState().sentence === 'the cat sat on the mat', null, { timeout: 10000 });
       await t.page.waitForFunction(() => /cat sat/.test(document.getElementById('log').textContent), null, { timeout: 10000 });
-      // Clicking into the iframe gives the canvas keyboard focus.
+      // Clicking into the iframe gives the canvas keyboard focus (the iframe took the lab's
+      // preferred height: scrolled into view first).
+      await frameEl.scrollIntoViewIfNeeded();
       const box = await frameEl.boundingBox();
       await t.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       assertEq(await frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas', 'focused element in the iframe after a click');
