@@ -95,6 +95,16 @@ bool Frame(Runtime& rt) {
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
     ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      // The modifiers of this key, not SDL's latest state (which the 1.86 backend reads): a
+      // Ctrl+A whose Ctrl is already released by the time the frame runs is still Ctrl+A.
+      ImGuiIO& io = ImGui::GetIO();
+      const Uint16 mod = event.key.keysym.mod;
+      io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+      io.KeyShift = (mod & KMOD_SHIFT) != 0;
+      io.KeyAlt = (mod & KMOD_ALT) != 0;
+      io.KeySuper = (mod & KMOD_GUI) != 0;
+    }
     rt.frames_to_draw = kSettleFrames;
     if (event.type == SDL_QUIT) rt.running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) rt.running = false;
