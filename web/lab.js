@@ -356,12 +356,12 @@
   }
 
   // SDL has no clipboard in the browser: pasted text goes to the lab (C function attnlab_paste,
-  // which makes it ImGui's clipboard and types it into the focused text box). Chromium fires no
-  // paste event for Ctrl+V on a canvas, so Ctrl+V / Cmd+V briefly moves the focus to a hidden
-  // text area that receives the browser's paste. The key still reaches SDL (same event path) but
-  // SDL may not cancel it (it cancels every Ctrl key), or the browser would not paste at all.
-  // The paste event comes before the lab's next frame, so ImGui's own Ctrl+V already sees the
-  // new text; ImGui ignores typed characters while Ctrl is held, so the text is inserted once.
+  // which types it into the active text box once Ctrl is up; ImGui's own Ctrl+V finds an empty
+  // clipboard, so the text is inserted once). While a text box is active the page's text input
+  // has the focus and receives the browser's paste itself. Otherwise Chromium fires no paste
+  // event for Ctrl+V on a canvas, so Ctrl+V / Cmd+V briefly moves the focus to a hidden text
+  // area that receives it. The key still reaches SDL (same event path) but SDL may not cancel it
+  // (it cancels every Ctrl key), or the browser would not paste at all.
   function connectPaste(Module) {
     if (typeof Module._attnlab_paste !== 'function') return;
     var paste = Module.cwrap('attnlab_paste', null, ['string']);
@@ -369,7 +369,7 @@
     document.body.appendChild(sink);
     function back() { if (document.activeElement === sink) focusCanvas(); }
     window.addEventListener('keydown', function (ev) {
-      if (status !== 'ready' || document.activeElement !== canvas) return;
+      if (status !== 'ready' || document.activeElement !== canvas || ev.isTrusted === false) return;
       var v = ev.code === 'KeyV' || ev.key === 'v' || ev.key === 'V';
       if (!(v && (ev.ctrlKey || ev.metaKey) && !ev.altKey && !ev.shiftKey)) return;
       try { Object.defineProperty(ev, 'preventDefault', { value: function () {} }); } catch (e) { /* paste via ImGui only */ }
@@ -379,7 +379,7 @@
     }, true);
     window.addEventListener('paste', function (ev) {
       if (status !== 'ready' || !ev.clipboardData) return;
-      if (ev.target !== sink && ev.target !== canvas && ev.target !== document.body && ev.target !== document.documentElement) return;
+      if (ev.target !== sink && ev.target !== canvas && ev.target !== textInput && ev.target !== document.body && ev.target !== document.documentElement) return;
       var text = ev.clipboardData.getData('text/plain');
       ev.preventDefault();
       back();
@@ -391,10 +391,191 @@
     try { canvas.focus({ preventScroll: true }); } catch (e) { canvas.focus(); }
   }
 
+  // ---------------------------------------------------------------------------------------
+  // A good citizen of the course page. The lab draws only when something changed (the C++ side,
+  // src/platform/main.cpp); after every frame it drew it reports here (Module.onLabFrame) what
+  // the page needs to decide between frames: the scrollable areas with their scroll positions,
+  // whether a popup is open or an item is held, and the active text box.
+  var frameInfo = { areas: [], popup: false, active: false, text: null };
+  var PHONE_WIDTH = 820;   // narrower than this the lab shows one panel at a time (src/ui/layout.cpp)
+
+  function onFrame(info) {
+    frameInfo = info;
+    syncTextInput();
+  }
+
+  // The innermost scrollable area under (x, y) that can still scroll by (dx, dy), or null.
+  // Dear ImGui scrolls the innermost window that has something to scroll, and never passes a
+  // wheel on to its parent: when that window is at its end, the wheel is the page's.
+  function scrollTarget(x, y, dx, dy) {
+    var a = frameInfo.areas, best = null, bestArea = Infinity;
+    for (var i = 0; i + 7 < a.length; i += 8) {
+      if (x < a[i] || y < a[i + 1] || x >= a[i + 2] || y >= a[i + 3]) continue;
+      var vertical = Math.abs(dy) >= Math.abs(dx);
+      if (vertical ? a[i + 7] <= 0 : a[i + 5] <= 0) continue;   // this one does not scroll that way
+      var area = (a[i + 2] - a[i]) * (a[i + 3] - a[i + 1]);
+      if (area < bestArea) { bestArea = area; best = i; }
+    }
+    if (best === null) return null;
+    var vert = Math.abs(dy) >= Math.abs(dx), pos = a[best + (vert ? 6 : 4)], max = a[best + (vert ? 7 : 5)];
+    var d = vert ? dy : dx;
+    if ((d > 0 && pos >= max - 0.5) || (d < 0 && pos <= 0.5)) return null;   // already at that end
+    return best;
+  }
+
+  // Wheel: the lab's (SDL's listener on the canvas scrolls the panel and cancels the page's
+  // scroll) over a panel that can scroll that way; otherwise SDL never sees it and the browser
+  // scrolls the page (inside an iframe: the course page around it). Ctrl+wheel is the
+  // browser's zoom.
+  function onWheel(ev) {
+    if (ev.target !== canvas || ev.labTouchScroll) return;
+    if (status === 'ready' && !ev.ctrlKey && (frameInfo.popup || scrollTarget(ev.clientX, ev.clientY, ev.deltaX, ev.deltaY) !== null)) return;
+    ev.stopImmediatePropagation();
+  }
+
+  // Touch: the canvas lets the browser pan vertically (lab.css: touch-action: pan-y) and SDL no
+  // longer cancels touchstart (main.cpp), so each one-finger gesture is decided at its first
+  // move: sideways (a slider, a bar being dragged) or with a popup open it is the lab's; up or
+  // down it scrolls the panel under the finger when that panel can scroll (turned into wheel
+  // events for the lab), else the page. Whatever the finger pressed is then let go unclicked.
+  function connectTouch(Module) {
+    var release = Module.cwrap('attnlab_release_pointer', null, []);
+    var g = null;   // the gesture: {x, y, mode: null | 'lab' | 'panel' | 'page'}
+    window.addEventListener('touchstart', function (ev) {
+      if (ev.target !== canvas) return;
+      g = ev.touches.length === 1 ? { x: ev.touches[0].clientX, y: ev.touches[0].clientY, mode: null } : { mode: 'lab' };
+      if (g.mode === 'lab') ev.preventDefault();
+    }, { capture: true, passive: false });
+    window.addEventListener('touchmove', function (ev) {
+      if (!g || ev.target !== canvas) return;
+      var t = ev.touches[0];
+      if (g.mode === null) {
+        var dx = t.clientX - g.x, dy = t.clientY - g.y;
+        if (Math.abs(dx) < 4 && Math.abs(dy) < 4) return;   // not a drag yet (cancelling it would stop any scroll)
+        if (!ev.cancelable) g.mode = 'page';                 // the browser is scrolling already
+        else if (Math.abs(dx) > Math.abs(dy) || frameInfo.popup) g.mode = 'lab';
+        else g.mode = scrollTarget(g.x, g.y, 0, -dy) !== null ? 'panel' : 'page';
+        if (g.mode !== 'lab') release();
+        g.lastY = g.y;
+      }
+      if (g.mode === 'lab') { if (ev.cancelable) ev.preventDefault(); return; }
+      ev.stopImmediatePropagation();   // SDL does not see the finger move: no drag in the lab
+      if (g.mode === 'panel') {
+        if (ev.cancelable) ev.preventDefault();
+        // Dear ImGui scrolls 5 lines (75 CSS px) per wheel step and SDL makes a step of 100 px.
+        var w = new WheelEvent('wheel', { clientX: g.x, clientY: g.y, deltaY: (g.lastY - t.clientY) * 100 / 75, deltaMode: 0, bubbles: true, cancelable: true });
+        w.labTouchScroll = true;
+        g.lastY = t.clientY;
+        canvas.dispatchEvent(w);
+      }
+    }, { capture: true, passive: false });
+    // The end of a gesture the browser scrolled can no longer be cancelled, and SDL would try
+    // (a console error): SDL gets a cancelable copy instead, to let go of the mouse button.
+    function end(ev) {
+      g = null;
+      if (ev.target !== canvas || ev.cancelable || ev.labCopy || typeof TouchEvent !== 'function') return;
+      ev.stopImmediatePropagation();
+      var copy;
+      try {
+        copy = new TouchEvent(ev.type, { changedTouches: [].slice.call(ev.changedTouches), touches: [].slice.call(ev.touches),
+                                         targetTouches: [].slice.call(ev.targetTouches), bubbles: true, cancelable: true });
+      } catch (e) { return; }
+      copy.labCopy = true;
+      canvas.dispatchEvent(copy);
+    }
+    window.addEventListener('touchend', end, true);
+    window.addEventListener('touchcancel', end, true);
+  }
+
+  // Text: while a text box of the lab is active, a real (invisible) text input holds the focus,
+  // placed over the box's line, so that a phone opens its keyboard there and input methods
+  // (composition, insertText, dictation) have somewhere to write. What it receives is typed into
+  // the box (C function attnlab_type_text); editing keys (Backspace, arrows, Enter, Ctrl+A...)
+  // are handed to SDL as the canvas's own key events. When the box is no longer active (a tap
+  // elsewhere, Enter, Escape) the canvas takes the focus back and the keyboard closes.
+  var textInput = null, typeText = null;
+  function connectTextInput(Module) {
+    typeText = Module.cwrap('attnlab_type_text', null, ['string']);
+    textInput = el('input', { type: 'text', 'class': 'text-input', autocomplete: 'off', autocapitalize: 'off',
+                              autocorrect: 'off', spellcheck: 'false', enterkeyhint: 'done', 'aria-label': 'Attention Lab text' });
+    document.body.appendChild(textInput);
+    var composing = false;
+    function flush() {
+      var v = textInput.value;
+      textInput.value = '';
+      if (v) typeText(v);
+    }
+    textInput.addEventListener('compositionstart', function () { composing = true; });
+    textInput.addEventListener('compositionend', function () { composing = false; flush(); });
+    textInput.addEventListener('input', function (ev) { if (!composing && !ev.isComposing) flush(); });
+    function send(type, key, code, keyCode, ev) {
+      var k = new KeyboardEvent(type, { key: key, code: code, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey, altKey: ev.altKey,
+                                        metaKey: ev.metaKey, repeat: ev.repeat, bubbles: true, cancelable: true });
+      try {
+        Object.defineProperty(k, 'keyCode', { value: keyCode });
+        Object.defineProperty(k, 'which', { value: keyCode });
+      } catch (e) { /* SDL reads code and key too */ }
+      canvas.dispatchEvent(k);
+    }
+    // Ctrl (Cmd) alone is not handed over: Dear ImGui ignores typed and pasted text while it is
+    // held. A shortcut (Ctrl+A, Ctrl+C...) is handed over wrapped in its own Ctrl press; Ctrl+V
+    // is left to the browser, whose paste event types the text (attnlab_paste).
+    function forward(ev) {
+      var editing = ev.key && (ev.key.length > 1 || ev.ctrlKey || ev.metaKey) && ev.key !== 'Unidentified' && ev.key !== 'Process';
+      if (!editing || composing || ev.isComposing || ev.key === 'Control' || ev.key === 'Meta') return;
+      var mod = ev.ctrlKey ? ['Control', 'ControlLeft', 17] : ev.metaKey ? ['Meta', 'MetaLeft', 91] : null;
+      if (mod && (ev.key === 'v' || ev.key === 'V')) return;
+      if (mod && ev.type === 'keydown') send('keydown', mod[0], mod[1], mod[2], ev);
+      send(ev.type, ev.key, ev.code, ev.keyCode, ev);
+      if (mod && ev.type === 'keyup') send('keyup', mod[0], mod[1], mod[2], ev);
+      // Tab would leave the input; Ctrl+V must reach the browser (it fires the paste event).
+      if (ev.key === 'Tab' || ev.key === 'Enter' || ev.key === 'Escape' || /^Arrow|^Page|^Home$|^End$/.test(ev.key)) ev.preventDefault();
+    }
+    textInput.addEventListener('keydown', forward);
+    textInput.addEventListener('keyup', forward);
+    // A tap on the canvas inside the active box keeps the keyboard open.
+    canvas.addEventListener('pointerdown', function (ev) {
+      var t = frameInfo.text;
+      if (t && document.activeElement === textInput && ev.clientY >= t.y - 4 && ev.clientY <= t.y + t.h + 8 && ev.clientX <= t.right) ev.labKeepText = true;
+    }, true);
+  }
+
+  function syncTextInput() {
+    if (!textInput) return;
+    var t = frameInfo.text;
+    if (t) {
+      var s = textInput.style;
+      s.left = Math.max(0, Math.round(t.x)) + 'px';
+      s.top = Math.max(0, Math.round(t.y - 2)) + 'px';
+      s.width = Math.max(24, Math.round(t.right - t.x)) + 'px';
+      s.height = Math.round(t.h + 4) + 'px';
+      if (document.activeElement !== textInput) {
+        textInput.value = '';
+        try { textInput.focus({ preventScroll: true }); } catch (e) { textInput.focus(); }
+      }
+    } else if (document.activeElement === textInput) {
+      focusCanvas();
+    }
+  }
+
+  // Auto-height: the lab tells the course page around it how tall it would like to be
+  // ({type: 'attentionLab:height', height} in CSS pixels; embed-example.html resizes the iframe).
+  // The laptop grid wants about 780 px; the phone layout (one panel at a time) about 900.
+  var postedHeight = 0;
+  function preferredHeight() { return window.innerWidth < PHONE_WIDTH ? 900 : 780; }
+  function postHeight() {
+    var h = preferredHeight();
+    if (h === postedHeight || status !== 'ready') return;
+    postedHeight = h;
+    postToParent({ type: 'attentionLab:height', height: h });
+  }
+
   function onLabReady(Module) {
     if (status !== 'loading') return;
     try {
       connectPaste(Module);
+      connectTextInput(Module);
+      connectTouch(Module);
       fns = {
         getState: Module.cwrap('attnlab_get_state', 'string', []),
         setState: Module.cwrap('attnlab_set_state', 'string', ['string']),
@@ -419,25 +600,52 @@
     if (window.parent === window) focusCanvas();
     readyResolve(api);
     postToParent({ type: 'attentionLab:ready', state: rawGetState() });
+    postHeight();
   }
 
   // ---------------------------------------------------------------------------------------
-  // postMessage bridge (embedding in a course page)
-  function postToParent(msg) {
-    if (window.parent === window) return;
-    try { window.parent.postMessage(msg, '*'); } catch (e) { /* parent gone */ }
+  // postMessage bridge (embedding in a course page). Hygiene: the lab answers only its parent
+  // window (event.source === window.parent), and with ?origins=https://a.example,https://b.example
+  // in the page's address (the query string; the hash is the state) only parents served from one
+  // of those origins; what it posts then goes only to them. Messages are plain data: the lab reads
+  // a few typed fields and never evaluates received text.
+  var allowedOrigins = parseOrigins(location.search);
+
+  function parseOrigins(search) {
+    var m = /[?&]origins=([^&#]*)/.exec(search || '');
+    if (!m) return null;
+    var list = [];
+    var parts = decodeURIComponent(m[1].replace(/\+/g, ' ')).split(/[\s,]+/);
+    for (var i = 0; i < parts.length; i++) {
+      if (!parts[i]) continue;
+      try { list.push(new URL(parts[i]).origin); } catch (e) { console.warn('Attention Lab: ignored origin "' + parts[i] + '" in ?origins='); }
+    }
+    return list;
   }
 
+  function originAllowed(origin) { return !allowedOrigins || allowedOrigins.indexOf(origin) >= 0; }
+
+  function postToParent(msg) {
+    if (window.parent === window) return;
+    try {
+      if (!allowedOrigins) { window.parent.postMessage(msg, '*'); return; }
+      // The browser delivers each copy only if the parent is served from that origin.
+      for (var i = 0; i < allowedOrigins.length; i++) window.parent.postMessage(msg, allowedOrigins[i]);
+    } catch (e) { /* parent gone */ }
+  }
+
+  var KNOWN_REQUESTS = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
+                        'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization'];
+
   function onMessage(ev) {
+    if (window.parent === window || ev.source !== window.parent) return;   // only the parent window
+    if (!originAllowed(ev.origin)) return;
     var d = ev.data;
-    if (!d || typeof d !== 'object' || typeof d.type !== 'string') return;
-    var known = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
-                 'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization'];
-    if (known.indexOf(d.type) < 0) return;
-    if (ev.source !== window.parent && ev.source !== window) return;
+    if (!d || typeof d !== 'object' || typeof d.type !== 'string' || KNOWN_REQUESTS.indexOf(d.type) < 0) return;
+    var id = (typeof d.id === 'string' || typeof d.id === 'number') ? d.id : null;
     var source = ev.source, origin = (ev.origin && ev.origin !== 'null') ? ev.origin : '*';
     function reply(result) {
-      try { source.postMessage({ type: 'attentionLab:result', id: d.id, result: result }, origin); } catch (e) { /* source gone */ }
+      try { source.postMessage({ type: 'attentionLab:result', id: id, result: result }, origin); } catch (e) { /* source gone */ }
     }
     function run() {
       try {
@@ -561,7 +769,8 @@
         fail(new Error('the lab stopped (abort): ' + (what === undefined ? 'unknown reason' : what)));
       },
       onLabReady: function () { clearTimeout(slowTimer); setTimeout(function () { onLabReady(Module); }, 0); },
-      onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); }
+      onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); },
+      onLabFrame: function (info) { onFrame(info); }
     };
     var p;
     try { p = factory(Module); } catch (e) { fail(e); return; }
@@ -587,9 +796,11 @@
 
     canvas.addEventListener('contextmenu', function (ev) { ev.preventDefault(); });
     // Inside an iframe a click does not give the canvas keyboard focus by itself.
-    canvas.addEventListener('pointerdown', function () {
-      if (document.activeElement !== canvas) focusCanvas();
+    canvas.addEventListener('pointerdown', function (ev) {
+      if (document.activeElement !== canvas && !ev.labKeepText) focusCanvas();
     });
+    window.addEventListener('wheel', onWheel, { capture: true, passive: false });
+    window.addEventListener('resize', postHeight);
     window.addEventListener('message', onMessage);
     window.addEventListener('hashchange', function () {
       if (status !== 'ready' || location.hash === lastHash) return;

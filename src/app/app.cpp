@@ -342,6 +342,12 @@ void Tick(AppState& s) {
   }
 }
 
+bool NeedsFrames(const AppState& s) {
+  const AppState::Normalization& n = s.normalization;
+  return s.lab.train.play || s.training.run_to > 0 || !s.probe_queue.empty() || n.curves_running ||
+         (n.stage > 0 && !n.computed);
+}
+
 // ---- normalization experiments ---------------------------------------------------------------
 
 bool StepNormalization(AppState& s) {

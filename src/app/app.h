@@ -140,6 +140,11 @@ constexpr double kTrainBudgetMs = 11.0;
 constexpr int kMaxPlaySteps = 50000;  // playing stops here (the history stays small)
 void Tick(AppState& s);
 
+// True while the app works in the page's frames and the picture moves on its own: playing, a
+// long run, the probe, the normalization experiments or their curves. The page draws only when
+// something changed (platform/main.cpp); this is the app's "keep drawing".
+bool NeedsFrames(const AppState& s);
+
 // Training. ResetTraining starts runs A (and B) again from step 0 with the current settings
 // (ApplyPatch calls it whenever a training setting changes). TrainSteps runs `steps` steps of
 // both runs in lockstep now; it stops early when run A diverges (then lab.train.play becomes

@@ -1,6 +1,13 @@
 // Attention Lab's entry point: SDL2 + OpenGL (WebGL2 in the browser, GL 3.3 core natively),
 // Dear ImGui, and the app. Reads top to bottom:
 //   1. SDL and the GL context   2. Dear ImGui   3. the app   4. the frame   5. the main loop
+//
+// Render on demand: the loop runs on every animation frame, but a frame draws (any GL call at
+// all) only when something changed: an input event (then a few more frames: ImGui lays out over
+// two frames and hover/active states settle), a change from the page (RequestFrames, called by
+// the bridge), the app working in the page's frames (app::NeedsFrames: playing, a long run, the
+// probe, the experiments), a tab being brought to the front, a resize or a restored GL context.
+// Otherwise: no drawing at all (the text caret does not blink, so that it never needs a frame).
 #include "app/app.h"
 #include "gfx/heatmap_renderer.h"
 #include "gfx/gl.h"
@@ -24,6 +31,10 @@
 
 namespace {
 
+constexpr int kSettleFrames = 4;  // frames drawn after a change: ImGui settles in 2-3
+
+int g_requested_frames = 0;  // platform::RequestFrames, consumed by the next Frame()
+
 struct Runtime {
   SDL_Window* window = nullptr;
   SDL_GLContext gl = nullptr;
@@ -37,6 +48,7 @@ struct Runtime {
   bool announced = false;
   std::vector<std::string> panels_reported;  // what the page was last told was drawn
   int frames = 0;
+  int frames_to_draw = kSettleFrames;  // frames still to draw before idling (render on demand)
 };
 
 // The ratio of drawable pixels to window (CSS) pixels: 2 on most phones and HiDPI laptops.
@@ -73,21 +85,42 @@ EM_BOOL OnContextRestored(int, const void*, void* user) {
   if (!rt.heatmap.Recreate(&error)) std::fprintf(stderr, "%s\n", error.c_str());
   rt.font_ratio = 0;  // rebuild the font texture
   rt.context_lost = false;
+  platform::RequestFrames(kSettleFrames);
   return EM_TRUE;
 }
 #endif
 
-// 4. One frame: events, the UI, drawing.
-void Frame(void* arg) {
-  Runtime& rt = *static_cast<Runtime*>(arg);
+// 4. One frame: events, the UI, drawing. Returns false when it had nothing to draw.
+bool Frame(Runtime& rt) {
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
     ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      // The modifiers of this key, not SDL's latest state (which the 1.86 backend reads): a
+      // Ctrl+A whose Ctrl is already released by the time the frame runs is still Ctrl+A.
+      ImGuiIO& io = ImGui::GetIO();
+      const Uint16 mod = event.key.keysym.mod;
+      io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+      io.KeyShift = (mod & KMOD_SHIFT) != 0;
+      io.KeyAlt = (mod & KMOD_ALT) != 0;
+      io.KeySuper = (mod & KMOD_GUI) != 0;
+    }
+    rt.frames_to_draw = kSettleFrames;
     if (event.type == SDL_QUIT) rt.running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) rt.running = false;
+    // Dear ImGui 1.86 has no input queue: a press and its release in one frame are never seen
+    // (with frames only on demand, a quick key or click often lands in one). The rest of the
+    // events wait for the next frame.
+    if (event.type == SDL_KEYDOWN || event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_MOUSEBUTTONUP) break;
   }
+  if (g_requested_frames > rt.frames_to_draw) rt.frames_to_draw = g_requested_frames;
+  g_requested_frames = 0;
+  const bool busy = app::NeedsFrames(rt.state);  // before Tick: its last step must be drawn too
   app::Tick(rt.state);  // background work in small pieces, even while the context is lost
-  if (rt.context_lost) return;
+  if (rt.context_lost) return false;
+  // Render on demand: nothing changed, nothing to draw (no GL call at all).
+  if (!busy && rt.ui.bring_frames == 0 && rt.frames_to_draw <= 0) return false;
+  if (rt.frames_to_draw > 0) --rt.frames_to_draw;
   UpdateFonts(rt);
 
   ImGui_ImplOpenGL3_NewFrame();
@@ -111,15 +144,25 @@ void Frame(void* arg) {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   SDL_GL_SwapWindow(rt.window);
+  platform::ReportFrame();  // what the page needs between frames: scrollable areas, text box
 
   // ImGui lays a window out over two frames; tell the page after the first complete picture.
   if (!rt.announced && ++rt.frames >= 2) {
     rt.announced = true;
     platform::NotifyPageReady();
   }
+  return true;
 }
 
+#ifdef __EMSCRIPTEN__
+void BrowserFrame(void* arg) { Frame(*static_cast<Runtime*>(arg)); }
+#endif
+
 }  // namespace
+
+void platform::RequestFrames(int frames) {
+  if (frames > g_requested_frames) g_requested_frames = frames;
+}
 
 int main(int, char**) {
   static Runtime rt;  // static: the browser's main loop outlives main()
@@ -140,6 +183,11 @@ int main(int, char**) {
     std::fprintf(stderr, "SDL_Init failed: %s\n", SDL_GetError());
     return 1;
   }
+#ifdef __EMSCRIPTEN__
+  // Touches still reach ImGui as the mouse, but SDL no longer cancels touchstart, so that a drag
+  // over a part of the lab that does not scroll can scroll the page (web/lab.js decides).
+  SDL_EventState(SDL_FINGERDOWN, SDL_IGNORE);
+#endif
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
   const auto flags = static_cast<SDL_WindowFlags>(SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
   rt.window = SDL_CreateWindow("Attention Lab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800, flags);
@@ -161,6 +209,7 @@ int main(int, char**) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout is computed every frame; nothing to remember
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.ConfigInputTextCursorBlink = false;  // a steady caret: an idle lab draws nothing (Frame)
   ui::ApplyStyle();
   ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
   ImGui_ImplOpenGL3_Init(ATTNLAB_IMGUI_GLSL_VERSION);
@@ -177,9 +226,10 @@ int main(int, char**) {
 #ifdef __EMSCRIPTEN__
   emscripten_set_webglcontextlost_callback("#canvas", &rt, EM_FALSE, OnContextLost);
   emscripten_set_webglcontextrestored_callback("#canvas", &rt, EM_FALSE, OnContextRestored);
-  emscripten_set_main_loop_arg(Frame, &rt, 0, true);
+  emscripten_set_main_loop_arg(BrowserFrame, &rt, 0, true);
 #else
-  while (rt.running) Frame(&rt);
+  while (rt.running)
+    if (!Frame(rt)) SDL_WaitEventTimeout(nullptr, 16);  // idle: sleep until an event (or a tick)
   rt.heatmap.Shutdown();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();

@@ -21,4 +21,13 @@ const char* PreferredLanguage();
 // is really shown. Called when the list changes.
 void ReportPanelsDrawn(const std::vector<std::string>& ids);
 
+// Render on demand (main.cpp): draw at least `frames` more frames. For changes that arrive
+// without an input event: the page API, postMessage, a link, a paste, a restored GL context.
+void RequestFrames(int frames);
+// Web only, after every drawn frame: tells the page what it needs to decide between frames
+// (web_bridge.cpp): the scrollable areas and their scroll positions (wheel and touch pass
+// through to the page where the lab does not scroll), the active text box (the page's text
+// input for phones and input methods), the preferred height (auto-height in an iframe).
+void ReportFrame();
+
 }  // namespace platform

@@ -5,20 +5,24 @@
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
 #include <string>
+#include <vector>
 
 namespace {
 
 app::AppState* g_state = nullptr;
 std::string g_out;        // the last string handed to JavaScript (valid until the next call)
-std::string g_clipboard;  // what was last pasted into the page, for ImGui's Ctrl+V
+std::string g_paste;      // pasted text waiting for Ctrl to be released (attnlab_paste)
 
 // Returns a pointer JavaScript reads at once (UTF8ToString) and does not keep.
 const char* Hand(std::string s) {
   g_out = std::move(s);
   return g_out.c_str();
 }
+
+constexpr int kPageFrames = 4;  // frames drawn after a call from the page (render on demand)
 
 const char* Refusal(const char* field, const char* message) {
   return Hand(attn::api::Dump({{"ok", false}, {"field", field}, {"error", message}}));
@@ -39,6 +43,17 @@ EM_JS(int, js_language_is_russian, (), {
 EM_JS(void, js_panels_drawn, (const char* ids), {
   if (Module.canvas) Module.canvas.setAttribute('data-panels', UTF8ToString(ids));
 });
+// After every drawn frame (ReportFrame): `areas` holds 8 floats per scrollable window (x0, y0,
+// x1, y1 in CSS pixels of the canvas, scroll x, max scroll x, scroll y, max scroll y), innermost
+// last; `popup`: a popup or combo is open (it takes every wheel); `active`: an item is held
+// (a slider being dragged, a pressed button); `text`: a text box is active, its caret at
+// (tx, ty) with line height th inside a window whose right edge is tr.
+EM_JS(void, js_frame, (const float* areas, int count, int popup, int active, int text, float tx, float ty, float th, float tr), {
+  var a = [];
+  for (var i = 0; i < count * 8; i++) a.push(HEAPF32[(areas >> 2) + i]);
+  if (Module.onLabFrame) Module.onLabFrame({ areas: a, popup: !!popup, active: !!active,
+                                             text: text ? { x: tx, y: ty, h: th, right: tr } : null });
+});
 EM_JS(void, js_copy, (const char* text), {
   var s = UTF8ToString(text);
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
@@ -55,6 +70,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
+  platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
     return Hand(attn::api::Dump(attn::api::PatchResultToJson(app::ApplyPatchText(*g_state, json ? json : ""))));
@@ -76,6 +92,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {
 // returns the metrics of run A (and B). A double, so that JavaScript's NaN or 1.5 arrive as such
 // and are refused with a message.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
+  platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
     return Hand(app::TrainJson(*g_state, steps));
@@ -104,6 +121,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_normalization() {
 
 // Starts experiment 4 (training curves over several seeds); it runs in the page's frames.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
+  platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
     return Hand(app::RunCurvesJson(*g_state, json ? json : ""));
@@ -116,6 +134,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
 // {ok, errors: [{field, error}], state}; `lang` is the browser's language, used when the link
 // names none ("" for none).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_apply_link(const char* hash, const char* lang) {
+  platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
     return Hand(app::ApplyLinkJson(*g_state, hash ? hash : "", lang ? lang : ""));
@@ -134,10 +153,31 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
   }
 }
 
-// Called by the page's paste listener: SDL has no clipboard in the browser.
+// Called by the page's paste listener: SDL has no clipboard in the browser. The text is typed
+// into the active text box at once, or, when ImGui holds Ctrl (Cmd), once it is up: Dear ImGui
+// 1.86 ignores typed characters while it is held (the page's text input never hands Ctrl+V to
+// SDL; the canvas does). This is the only way text is pasted (ImGui's own Ctrl+V finds an empty
+// clipboard, ConnectPage), so it is pasted once, whether or not ImGui saw the key in some frame.
 EMSCRIPTEN_KEEPALIVE void attnlab_paste(const char* text) {
-  g_clipboard = text ? text : "";
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) ImGui::GetIO().AddInputCharactersUTF8(g_clipboard.c_str());
+  if (!text || !ImGui::GetCurrentContext() || !ImGui::GetIO().WantTextInput) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl || io.KeySuper) g_paste += text;
+  else ImGui::GetIO().AddInputCharactersUTF8(text);
+  platform::RequestFrames(kPageFrames);
+}
+
+// Text from the page's own text input (phones' keyboards, input methods, composition): typed
+// into the active text box. SDL only sees keypress events, which input methods do not send.
+EMSCRIPTEN_KEEPALIVE void attnlab_type_text(const char* text) {
+  if (text && ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) ImGui::GetIO().AddInputCharactersUTF8(text);
+  platform::RequestFrames(kPageFrames);
+}
+
+// A touch that the page turned into a scroll (of the page or of a panel): whatever the touch
+// pressed (a button, a chip) is let go without being clicked.
+EMSCRIPTEN_KEEPALIVE void attnlab_release_pointer() {
+  if (ImGui::GetCurrentContext()) ImGui::ClearActiveID();
+  platform::RequestFrames(kPageFrames);
 }
 
 }  // extern "C"
@@ -146,10 +186,13 @@ namespace platform {
 
 void ConnectPage(app::AppState& state) {
   g_state = &state;
-  state.on_state_changed = [](const std::string& json) { js_state_changed(json.c_str()); };
+  state.on_state_changed = [](const std::string& json) {
+    platform::RequestFrames(kPageFrames);
+    js_state_changed(json.c_str());
+  };
   ImGuiIO& io = ImGui::GetIO();
   io.SetClipboardTextFn = [](void*, const char* text) { js_copy(text); };
-  io.GetClipboardTextFn = [](void*) { return g_clipboard.c_str(); };
+  io.GetClipboardTextFn = [](void*) { return ""; };  // pastes come from the page: attnlab_paste
 }
 
 void NotifyPageReady() { js_ready(); }
@@ -162,6 +205,31 @@ void ReportPanelsDrawn(const std::vector<std::string>& ids) {
   js_panels_drawn(joined.c_str());
 }
 
+void ReportFrame() {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  ImGuiIO& io = ImGui::GetIO();
+  if (!g_paste.empty() && !io.KeyCtrl && !io.KeySuper) {  // typed in the next frame
+    if (io.WantTextInput) io.AddInputCharactersUTF8(g_paste.c_str());
+    g_paste.clear();
+    RequestFrames(kPageFrames);
+  }
+  static std::vector<float> areas;
+  areas.clear();
+  bool popup = false;
+  for (const ImGuiWindow* w : g.Windows) {  // back to front: children after their parents
+    if (!w->WasActive || w->Hidden) continue;
+    if (w->Flags & ImGuiWindowFlags_Popup) popup = true;
+    if (w->Flags & (ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_Tooltip)) continue;
+    if (w->ScrollMax.x <= 0 && w->ScrollMax.y <= 0) continue;
+    const ImRect& r = w->OuterRectClipped;
+    areas.insert(areas.end(), {r.Min.x, r.Min.y, r.Max.x, r.Max.y, w->Scroll.x, w->ScrollMax.x, w->Scroll.y, w->ScrollMax.y});
+  }
+  const bool text = io.WantTextInput && g.PlatformImePos.x < FLT_MAX;
+  const float right = g.ActiveIdWindow ? g.ActiveIdWindow->InnerRect.Max.x : g.PlatformImePos.x;
+  js_frame(areas.data(), static_cast<int>(areas.size() / 8), popup, ImGui::IsAnyItemActive(), text,
+           g.PlatformImePos.x, g.PlatformImePos.y, g.FontSize, right);
+}
+
 }  // namespace platform
 
 #else  // native: the desktop window has no page around it
@@ -171,6 +239,7 @@ void ConnectPage(app::AppState&) {}
 void NotifyPageReady() {}
 const char* PreferredLanguage() { return ""; }
 void ReportPanelsDrawn(const std::vector<std::string>&) {}
+void ReportFrame() {}
 }  // namespace platform
 
 #endif

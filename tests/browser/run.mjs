@@ -17,6 +17,7 @@ import zlib from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
+import { pageCitizenTests } from './page_citizen.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -913,7 +914,9 @@ const tests = [
       await t.page.click('button[data-preset="cat"]');
       await frame.waitForFunction(() => attentionLab.getState().sentence === 'the cat sat on the mat', null, { timeout: 10000 });
       await t.page.waitForFunction(() => /cat sat/.test(document.getElementById('log').textContent), null, { timeout: 10000 });
-      // Clicking into the iframe gives the canvas keyboard focus.
+      // Clicking into the iframe gives the canvas keyboard focus (the iframe took the lab's
+      // preferred height: scrolled into view first).
+      await frameEl.scrollIntoViewIfNeeded();
       const box = await frameEl.boundingBox();
       await t.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       assertEq(await frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas', 'focused element in the iframe after a click');
@@ -1361,6 +1364,11 @@ const tests = [
   },
 ];
 
+// The lab as a guest of a course page (render on demand, wheel and touch, several embeds, phones'
+// keyboards, postMessage hygiene, auto-height): page_citizen.mjs, with this file's helpers.
+tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats,
+                                 pixelsDiffer, assertNonBlank, assertClean, startServer, SENTENCE_BOX }));
+
 // ------------------------------------------------------------------------------------------
 // Runner
 async function main() {
@@ -1385,8 +1393,10 @@ async function main() {
     const ctxOpts = { viewport: LAPTOP, locale: 'en-US', ...(test.context || {}) };
     const context = await browser.newContext(ctxOpts);
     const monitor = { consoleErrors: [], warnings: [], pageErrors: [], foreign: [], httpErrors: [], requests: [], responses: [] };
-    // Anything outside the server's origin is recorded and blocked (data: URLs never get here).
-    await context.route((url) => url.origin !== origin, (route) => { monitor.foreign.push(route.request().url()); return route.abort(); });
+    // Anything outside the server's origin (and the origins a test serves itself: t.allowOrigin)
+    // is recorded and blocked (data: URLs never get here).
+    const allowed = new Set([origin]);
+    await context.route((url) => !allowed.has(url.origin), (route) => { monitor.foreign.push(route.request().url()); return route.abort(); });
     context.on('page', (p) => watch(p));
     function watch(p) {
       p.on('console', (m) => {
@@ -1403,7 +1413,9 @@ async function main() {
     const page = await context.newPage();
     page.setDefaultTimeout(60000);
     const notes = [];
-    const t = { page, context, base, opts, tmp, server, monitor, note: (s) => notes.push(s) };
+    const cleanups = [];
+    const t = { page, context, base, opts, tmp, server, monitor, note: (s) => notes.push(s),
+                allowOrigin: (o) => allowed.add(o), onCleanup: (f) => cleanups.push(f) };
     let timer;
     const limit = Math.max(opts.timeout, test.timeout || 0);  // a long walk (the lesson) names its own
     const started = Date.now();
@@ -1426,6 +1438,7 @@ async function main() {
       server.noContentLength = false;
       for (const n of notes) console.log(`#   ${n}`);
       await context.close().catch(() => {});
+      for (const f of cleanups) await Promise.resolve().then(f).catch(() => {});
     }
   }
   await browser.close();
