@@ -38,7 +38,11 @@ void DrawHeader(Context& ctx, bool phone) {
   if (ImGui::SmallButton("A−###smaller")) ctx.ui.text_scale = std::fmax(0.8f, ctx.ui.text_scale - 0.2f);
   ImGui::SameLine();
   if (ImGui::SmallButton("A+###larger")) ctx.ui.text_scale = std::fmin(2.4f, ctx.ui.text_scale + 0.2f);
-  if (phone) ImGui::TextDisabled("%s", L(tr::kTagline));
+  if (phone) {  // the question, wrapped: on a phone it is wider than the screen in Russian
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", L(tr::kTagline));
+    ImGui::PopStyleColor();
+  }
 
   if (s.has_refusal) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));

@@ -673,7 +673,9 @@ void DrawTrainingPanel(Context& ctx) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const bool narrow = avail < 760.0f;
     if (!narrow) {
-      const float left = std::min(340.0f, std::max(280.0f, avail * 0.28f));
+      // As wide as at 1280 px with no lesson open: with the lesson column the pictures shrink,
+      // not the settings (their Russian labels were cut at 280 px).
+      const float left = std::min(340.0f, avail * 0.45f);
       ImGui::BeginChild("train_controls", ImVec2(left, 0), false);
       DrawTransport(ctx);
       ImGui::Separator();
@@ -681,7 +683,9 @@ void DrawTrainingPanel(Context& ctx) {
       ImGui::EndChild();
       ImGui::SameLine();
       ImGui::BeginChild("train_pictures", ImVec2(0, 0), false);
-      DrawPictures(ctx, false);
+      // Beside the lesson column the pictures are stacked, as on a phone (the backprop table
+      // next to the heatmap would be cut).
+      DrawPictures(ctx, avail - left < 640.0f);
       ImGui::EndChild();
     } else {
       // A phone: the buttons, then what they change, then the settings.
