@@ -538,11 +538,11 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
                            n.output_norm.back().bound));
       for (const attn::ScoreVariancePoint& v : n.variance)
         if (v.d_k == 64)
-          out.push_back(Line("d_k = 64: Var(q·k) = %.1f; with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f; с делением на √d_k %.2f",
+          out.push_back(Line("d_k = 64: Var(q·k) = %.1f; with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f; с ÷√d_k %.2f",
                              v.var_unscaled, v.var_scaled));
       for (const attn::SaturationPoint& p : n.saturation)
         if (p.d_k == 4 || p.d_k == 64)
-          out.push_back(Line("d_k = %d: entropy %.2f without ÷√d_k, %.2f with", "d_k = %d: энтропия %.2f без деления, %.2f с делением",
+          out.push_back(Line("d_k = %d: entropy %.2f without ÷√d_k, %.2f with", "d_k = %d: энтропия %.2f без ÷√d_k, %.2f с ним",
                              p.d_k, p.entropy_unscaled, p.entropy_scaled));
       if (!n.saturation.empty())
         out.push_back(Line("(rows of %d keys; uniform: ln %d = %.2f)", "(строки из %d ключей; равномерно: ln %d = %.2f)", n.keys,
