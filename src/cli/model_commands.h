@@ -15,6 +15,7 @@ struct ModelOptions {
   int generate = 0;
   int top_k = 1;
   double seed = 1;
+  std::string format = "json";
 };
 
 int RunModelTrain(const ModelOptions& o);

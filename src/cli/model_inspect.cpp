@@ -76,6 +76,7 @@ int RunModelRun(const ModelOptions& o) {
   int code = 0;
   if (!Load(cmd, o.dir, &b, &code)) return code;
   std::string error;
+  if (o.format != "json" && o.format != "text") return Refuse(cmd, "--format: expected json or text, got " + o.format);
   std::vector<int> ids;
   if (!b.bpe.Encode(o.text, &ids, &error)) return Refuse(cmd, "--text: " + error);
   ids.insert(ids.begin(), model::Bpe::kEndOfText);  // as in training: a text starts after a separator
@@ -145,6 +146,39 @@ int RunModelRun(const ModelOptions& o) {
       context.push_back(pick);
     }
     out["generated"] = b.bpe.Decode(produced);
+  }
+  if (o.format == "text") {
+    // For a terminal: the tokens, each head's rows (query = row, 2 decimals), the next tokens.
+    auto label = [&](int id) { return id == 0 ? std::string("<eot>") : Json(b.bpe.Text(id)).dump(); };
+    std::string text = "tokens:";
+    for (int id : ids) text += " " + label(id);
+    text += "\n";
+    for (std::size_t l = 0; l < acts.blocks.size(); ++l) {
+      for (std::size_t h = 0; h < acts.blocks[l].attn.heads.size(); ++h) {
+        text += "layer " + std::to_string(l) + " head " + std::to_string(h) + "\n";
+        const Mat<float>& A = acts.blocks[l].attn.heads[h].weights;
+        for (Eigen::Index t = 0; t < A.rows(); ++t) {
+          char cell[16];
+          std::string row = "  " + label(ids[static_cast<std::size_t>(t)]);
+          row.resize(std::max<std::size_t>(row.size(), 12), ' ');
+          for (Eigen::Index u = 0; u <= t; ++u) {
+            std::snprintf(cell, sizeof cell, " %.2f", static_cast<double>(A(t, u)));
+            row += cell;
+          }
+          text += row + "\n";
+        }
+      }
+    }
+    text += "next:";
+    for (const auto& n : next) {
+      char p[32];
+      std::snprintf(p, sizeof p, " (%.3f)", n["p"].get<double>());
+      text += " " + label(n["id"].get<int>()) + p;
+    }
+    text += "\n";
+    if (out.contains("generated")) text += "generated: " + Json(out["generated"]).dump() + "\n";
+    std::cout << text;
+    return Finish(cmd, 0);
   }
   std::cout << out.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
   return Finish(cmd, 0);

@@ -78,6 +78,11 @@ try:
           len(nxt) == 5 and all(nxt[i]["p"] >= nxt[i + 1]["p"] for i in range(4)), nxt)
     check("model run: sampling produced text", isinstance(r.get("generated"), str))
 
+    code, stdout, stderr = model("run", out, "--text", "I love sushi", "--format", "text")
+    check("model run --format text: tokens, every head's rows, the next tokens",
+          code == 0 and stdout.startswith("tokens: <eot>") and "layer 1 head 1" in stdout and "\nnext:" in stdout,
+          stdout[:300] + stderr)
+
     code, stdout, stderr = model("heads", out)
     rows = [line for line in stdout.splitlines() if line[:5].strip().isdigit()]
     check("model heads: a row per layer and head", code == 0 and len(rows) == 4, stdout + stderr)
