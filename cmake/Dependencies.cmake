@@ -42,8 +42,9 @@ target_compile_definitions(attnlab_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS
 add_library(attnlab::imgui ALIAS attnlab_imgui)
 
 if(EMSCRIPTEN)
-  # SDL2 2.26.5 built for wasm by scripts/setup.sh (emscripten's -sUSE_SDL port needs the web).
-  set(SDL2_WASM_DIR "${ATTNLAB_DEPS_DIR}/sdl2-wasm")
+  # SDL2 2.26.5 built for wasm by scripts/setup.sh (emscripten's -sUSE_SDL port needs the web),
+  # with only the subsystems the lab uses.
+  set(SDL2_WASM_DIR "${ATTNLAB_DEPS_DIR}/sdl2-wasm-min")
   if(NOT EXISTS "${SDL2_WASM_DIR}/lib/libSDL2.a")
     message(FATAL_ERROR "SDL2 for wasm not found in ${SDL2_WASM_DIR}; run scripts/setup.sh")
   endif()
@@ -74,17 +75,19 @@ target_link_libraries(attnlab_imgui PUBLIC attnlab_sdl2)
 
 # The UI font: DejaVu (fonts-dejavu-core) has Latin, Cyrillic, Greek and the maths signs the lab
 # uses (Σ √ α · ⟨⟩ ≈ →). Cut with fontTools' subsetter to the letters learners type and the symbols
-# the sources use (cmake/font_subset.py): ~60 KB gzipped for both fonts instead of ~165 KB.
+# the sources use (cmake/font_subset.py); the monospaced one keeps only Basic Latin and the
+# symbols (the text font's letters are merged into it at start-up, ui/style.cpp): ~37 KB gzipped
+# for both fonts instead of ~165 KB.
 file(GLOB_RECURSE ATTNLAB_TEXT_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.cpp" "${CMAKE_SOURCE_DIR}/src/*.h")
-function(attnlab_subset_font out_var ttf)
+function(attnlab_subset_font out_var ttf)  # [--symbols-only]
   get_filename_component(base "${ttf}" NAME_WE)
   set(out "${CMAKE_BINARY_DIR}/fonts/${base}-subset.ttf")
   set(script "${CMAKE_SOURCE_DIR}/cmake/font_subset.py")
   add_custom_command(OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fonts"
-    COMMAND /usr/bin/python3 "${script}" "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src"
+    COMMAND /usr/bin/python3 "${script}" ${ARGN} "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src"
     DEPENDS "${ttf}" "${script}" ${ATTNLAB_TEXT_SOURCES} COMMENT "Subsetting ${base}" VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 attnlab_subset_font(ATTNLAB_FONT_SANS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
-attnlab_subset_font(ATTNLAB_FONT_MONO /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf)
+attnlab_subset_font(ATTNLAB_FONT_MONO /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf --symbols-only)

@@ -64,20 +64,71 @@ function(attnlab_configure_web_target target)
     -sFILESYSTEM=0                                                # no files: a smaller glue
     -sEXPORTED_FUNCTIONS=${exported_functions}                   # read from the bridge (above)
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
+    # WebGL2 only, and the lab enables no extension (the heatmap's R32F texture is core):
+    # no code that enables every extension at start-up (~50 ms of the first frame), no WebGL 1
+    # workarounds, no GLES error emulation.
+    -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_SUPPORT_SIMPLE_ENABLE_EXTENSIONS=0
+    -sGL_EXTENSIONS_IN_PREFIXED_FORMAT=0 -sGL_TRACK_ERRORS=0 -sGL_POOL_TEMP_BUFFERS=0
+    -sGL_WORKAROUND_SAFARI_GETCONTEXT_BUG=0
+    # emmalloc: a smaller allocator than dlmalloc; TextDecoder is in every WebGL2 browser
+    -sMALLOC=emmalloc -sTEXTDECODER=2
+    # Size (issue 11): the link step optimizes for size (wasm-opt -Oz; the JavaScript glue is
+    # minified afterwards, below). Debug keeps the glue readable and the assertions.
+    $<$<NOT:$<CONFIG:Debug>>:-Oz>
     $<$<CONFIG:Debug>:-sASSERTIONS=2>)
-  # The interface (Dear ImGui, the panels, the platform layer) is most of the code and none of
-  # the hot loops: compiled for size. The engine, the JSON and the app keep -O3 (training speed).
-  target_compile_options(${target} PRIVATE -Os)
-  target_compile_options(attnlab_imgui PRIVATE -Os)
+  # Only the engine's numerics are hot loops (training, experiments): they keep -O3. The rest —
+  # JSON, the app's state, the texts, Dear ImGui, the panels, the platform layer — is most of the
+  # code and runs a few times per frame at most: compiled for size. Optimization levels never
+  # change a result's bits here: no -ffast-math, -ffp-contract=off (CMakeLists.txt) and
+  # WebAssembly has no fused multiply-add.
+  # In the engine, the files of training (the forward and backward passes, the normalizers,
+  # the optimizer, the embeddings and the tasks' examples) keep -O3; the rest of it (the lab's
+  # analyses for one sentence, the experiments, the field tables, formatting) works on a few
+  # dozen numbers per change and is compiled for size too.
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    foreach(t ${target} attnlab_imgui attn_api attn_app attn_ui_text attn_model)
+      target_compile_options(${t} PRIVATE -Oz)
+    endforeach()
+    get_target_property(engine_sources attn_engine SOURCES)
+    set(hot attention.cpp multihead.cpp normalizers.cpp train.cpp optim.cpp embedding.cpp tasks.cpp)
+    foreach(src IN LISTS engine_sources)
+      get_filename_component(name "${src}" NAME)
+      if(NOT name IN_LIST hot)
+        set_property(SOURCE "${src}" DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY COMPILE_OPTIONS -Oz)
+      endif()
+    endforeach()
+  endif()
+  # Dear ImGui's demo and metrics windows are never shown; no files in the browser.
+  target_compile_definitions(attnlab_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_METRICS_WINDOW
+                                                   IMGUI_DISABLE_FILE_FUNCTIONS)
+  # The JavaScript glue: emcc only strips its whitespace (its minifier, Closure, is not in
+  # Debian); terser (Debian package `terser`, installed by scripts/setup.sh) shortens the names
+  # and the code, after every link. web/lab.js is minified the same way when copied to site/.
+  find_program(ATTNLAB_TERSER terser)
+  if(NOT ATTNLAB_TERSER)
+    message(FATAL_ERROR "terser not found (Debian package terser); run scripts/setup.sh")
+  endif()
+  set(terse_args --compress passes=2 --mangle --ecma 2017)
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${ATTNLAB_TERSER} "${site}/index.js" ${terse_args} -o "${site}/index.js"
+      COMMENT "terser: minifying index.js" VERBATIM)
+  endif()
   # The page, its script and styles sit next to index.js; copied whenever one of them changes
   # (not only when the wasm relinks).
   file(GLOB web_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/*")
   set(copied "")
   foreach(f IN LISTS web_files)
     get_filename_component(name "${f}" NAME)
-    add_custom_command(OUTPUT "${site}/${name}"
-      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
-      DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
+    if(name STREQUAL "lab.js" AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+      add_custom_command(OUTPUT "${site}/${name}"
+        COMMAND ${ATTNLAB_TERSER} "${f}" ${terse_args} -o "${site}/${name}"
+        DEPENDS "${f}" COMMENT "web/${name} -> site/ (minified)" VERBATIM)
+    else()
+      add_custom_command(OUTPUT "${site}/${name}"
+        COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
+        DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
+    endif()
     list(APPEND copied "${site}/${name}")
   endforeach()
   add_custom_target(attnlab_site ALL DEPENDS ${copied})

@@ -27,7 +27,7 @@ pkgs=(build-essential cmake pkg-config python3 xz-utils ca-certificates
       libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev libstb-dev
       libsdl2-dev libgl-dev fonts-dejavu-core python3-fonttools python3-numpy python3-scipy
       libssl-dev fortunes fortunes-ru)  # SHA-256 of the model files; the model's text (issue 12): English and Russian fortunes
-[ $want_wasm = 1 ] && pkgs+=(emscripten nodejs)
+[ $want_wasm = 1 ] && pkgs+=(emscripten nodejs terser)  # terser: minifies the page's JavaScript
 [ $want_browser = 1 ] && pkgs+=(chromium npm)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -85,15 +85,32 @@ SRC
 fetch_source imgui 'imgui_1.86*.orig.tar.*' "$DEPS/imgui"
 [ $want_wasm = 1 ] && fetch_source libsdl2 'libsdl2_2.26.5*.orig.tar.*' "$DEPS/sdl2-src"
 
-# --- 3. SDL2 for WebAssembly, built once ----------------------------------------------------
-if [ $want_wasm = 1 ] && [ ! -f "$DEPS/sdl2-wasm/lib/libSDL2.a" ]; then
-  log "building SDL2 2.26.5 for WebAssembly (a few minutes, once)"
+# --- 3. SDL2 for WebAssembly, built once per set of options ---------------------------------
+# Only what the lab uses: video (the WebGL2 context), events (keyboard, mouse, touch, resize) and
+# timers. Off: audio, the 2D renderer, joysticks/game controllers, haptics, sensors, power,
+# locale, filesystem, shared-object loading, the offscreen and dummy drivers; SDL_LEAN_AND_MEAN
+# drops the software blitters and RLE (the lab never blits a surface). Compiled for size (-Oz):
+# nothing of SDL is in a hot loop. This cut ~120 KB gzipped off index.wasm (issue 11).
+# The options are written to a stamp next to the library: when they change, SDL is built again
+# (machines keep .deps/ between runs).
+SDL_WASM_CFLAGS="-Oz -DNDEBUG -DSDL_LEAN_AND_MEAN=1"
+SDL_WASM_OPTIONS="-DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL2_DISABLE_SDL2MAIN=ON
+  -DSDL_AUDIO=OFF -DSDL_RENDER=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF
+  -DSDL_SENSOR=OFF -DSDL_POWER=OFF -DSDL_LOCALE=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOADSO=OFF
+  -DSDL_MISC=OFF -DSDL_OFFSCREEN=OFF -DSDL_DUMMYVIDEO=OFF -DSDL_DISKAUDIO=OFF -DSDL_DUMMYAUDIO=OFF"
+SDL_WASM="$DEPS/sdl2-wasm-min"
+SDL_WASM_STAMP="2.26.5 $SDL_WASM_CFLAGS $SDL_WASM_OPTIONS"
+if [ $want_wasm = 1 ] && { [ ! -f "$SDL_WASM/lib/libSDL2.a" ] ||
+                           [ "$(cat "$SDL_WASM/options.stamp" 2>/dev/null)" != "$SDL_WASM_STAMP" ]; }; then
+  log "building SDL2 2.26.5 for WebAssembly (a few minutes, once per set of options)"
   export NODE_PATH=/usr/share/nodejs
-  rm -rf "$DEPS/sdl2-wasm-build"
-  emcmake cmake -S "$DEPS/sdl2-src" -B "$DEPS/sdl2-wasm-build" -DCMAKE_BUILD_TYPE=Release \
-    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$DEPS/sdl2-wasm" >/dev/null
-  cmake --build "$DEPS/sdl2-wasm-build" -j"$(nproc)" >/dev/null
-  cmake --install "$DEPS/sdl2-wasm-build" >/dev/null
+  rm -rf "$DEPS/sdl2-wasm-min-build" "$SDL_WASM"
+  # shellcheck disable=SC2086  # SDL_WASM_OPTIONS: one word per option, on purpose
+  emcmake cmake -S "$DEPS/sdl2-src" -B "$DEPS/sdl2-wasm-min-build" -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_C_FLAGS_RELEASE=$SDL_WASM_CFLAGS" $SDL_WASM_OPTIONS -DCMAKE_INSTALL_PREFIX="$SDL_WASM" >/dev/null
+  cmake --build "$DEPS/sdl2-wasm-min-build" -j"$(nproc)" >/dev/null
+  cmake --install "$DEPS/sdl2-wasm-min-build" >/dev/null
+  printf '%s' "$SDL_WASM_STAMP" > "$SDL_WASM/options.stamp"
 fi
 
 # --- 4. npm packages for the browser tests -------------------------------------------------

@@ -1,7 +1,8 @@
 /*
  * Attention Lab page: loader, window.attentionLab API, URL state, postMessage bridge.
  *
- * Loading: checks WebAssembly and WebGL2 first (plain-HTML message if missing), downloads
+ * Loading: checks WebAssembly and WebGL2 first (plain-HTML message if missing; a browser that
+ * has WebGL2 but cannot make a context is told by main() through Module.onLabNoWebGL2), downloads
  * index.wasm itself to show a progress bar, loads the Emscripten glue index.js
  * (MODULARIZE, factory createAttentionLab) and hands the bytes over via Module.instantiateWasm.
  * The lab is "ready" after the C++ side calls Module.onLabReady() (first frame drawn).
@@ -665,17 +666,19 @@
 
   // ---------------------------------------------------------------------------------------
   // Loading
-  function hasWebGL2() {
-    try {
-      var c = document.createElement('canvas');
-      var gl = c.getContext('webgl2');
-      if (!gl) return false;
-      var lose = gl.getExtension('WEBGL_lose_context');
-      if (lose) lose.loseContext();
-      return true;
-    } catch (e) {
-      return false;
-    }
+  // Whether this browser has WebGL2 at all. Creating a throw-away context to be sure would cost
+  // ~0.2 s of the main thread with a software renderer, before the download even starts: the
+  // lab's own context is the real test (main() reports a failure, Module.onLabNoWebGL2).
+  function knowsWebGL2() {
+    return typeof WebGL2RenderingContext === 'function';
+  }
+
+  function noWebGL2() {
+    if (status === 'error') return;
+    status = 'error';
+    failure = new Error('WebGL2 is not available');
+    if (readyReject) readyReject(failure);
+    showPanel('noWebGL2', null, false);
   }
 
   function formatMB(bytes) { return (bytes / 1048576).toFixed(1) + ' MB'; }
@@ -768,6 +771,7 @@
       onAbort: function (what) {
         fail(new Error('the lab stopped (abort): ' + (what === undefined ? 'unknown reason' : what)));
       },
+      onLabNoWebGL2: function () { clearTimeout(slowTimer); noWebGL2(); },
       onLabReady: function () { clearTimeout(slowTimer); setTimeout(function () { onLabReady(Module); }, 0); },
       onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); },
       onLabFrame: function (info) { onFrame(info); }
@@ -786,11 +790,8 @@
       showPanel('noWasm', null, false);
       return;
     }
-    if (!hasWebGL2()) {
-      status = 'error';
-      failure = new Error('WebGL2 is not available');
-      readyReject(failure);
-      showPanel('noWebGL2', null, false);
+    if (!knowsWebGL2()) {
+      noWebGL2();
       return;
     }
 

@@ -193,11 +193,13 @@ int main(int, char**) {
   rt.window = SDL_CreateWindow("Attention Lab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800, flags);
   if (!rt.window) {
     std::fprintf(stderr, "SDL_CreateWindow failed: %s\n", SDL_GetError());
+    platform::ReportNoGraphics();
     return 1;
   }
   rt.gl = SDL_GL_CreateContext(rt.window);
   if (!rt.gl) {
     std::fprintf(stderr, "no OpenGL context: %s\n", SDL_GetError());
+    platform::ReportNoGraphics();
     return 1;
   }
   SDL_GL_MakeCurrent(rt.window, rt.gl);

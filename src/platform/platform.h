@@ -14,6 +14,9 @@ namespace platform {
 // sets up the clipboard and reports readiness. No-ops natively.
 void ConnectPage(app::AppState& state);
 void NotifyPageReady();
+// No WebGL2 context could be made: the page shows its own message (web/lab.js does not test for
+// WebGL2 with a throw-away context beforehand: on a software renderer that costs ~0.2 s).
+void ReportNoGraphics();
 // The browser's language ("ru" or "en"), or "" natively.
 const char* PreferredLanguage();
 // Web only: the ids of the panels drawn in the last frame (ui::UiState::panels_drawn) as the

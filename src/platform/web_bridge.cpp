@@ -36,6 +36,9 @@ EM_JS(void, js_state_changed, (const char* json), {
 EM_JS(void, js_ready, (), {
   if (Module.onLabReady) Module.onLabReady();
 });
+EM_JS(void, js_no_webgl2, (), {
+  if (Module.onLabNoWebGL2) Module.onLabNoWebGL2();
+});
 EM_JS(int, js_language_is_russian, (), {
   var langs = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
   return String(langs[0] || "").toLowerCase().indexOf("ru") === 0 ? 1 : 0;
@@ -197,6 +200,8 @@ void ConnectPage(app::AppState& state) {
 
 void NotifyPageReady() { js_ready(); }
 
+void ReportNoGraphics() { js_no_webgl2(); }
+
 const char* PreferredLanguage() { return js_language_is_russian() ? "ru" : "en"; }
 
 void ReportPanelsDrawn(const std::vector<std::string>& ids) {
@@ -237,6 +242,7 @@ void ReportFrame() {
 namespace platform {
 void ConnectPage(app::AppState&) {}
 void NotifyPageReady() {}
+void ReportNoGraphics() {}
 const char* PreferredLanguage() { return ""; }
 void ReportPanelsDrawn(const std::vector<std::string>&) {}
 void ReportFrame() {}
