@@ -49,13 +49,16 @@ bool ScoreModel(const Params<float>& p, const ModelConfig& c, const TokenStream&
   const std::int64_t n = static_cast<std::int64_t>(s.ids.size());
   std::int64_t targets = n > 0 ? n - 1 : 0;
   if (max_targets > 0 && max_targets < targets) targets = max_targets;
-  const std::int64_t P = c.context;
-  const int windows = static_cast<int>((targets + P - 1) / P);
+  const std::int64_t P = c.context, S = std::max<std::int64_t>(1, P / 2);
+  // Window k scores targets from first(k) on: 0 for the first window, P - S after.
+  auto first = [&](std::int64_t k) { return k == 0 ? 0 : k * S + (P - S); };
+  int windows = 0;
+  while (first(windows) < targets) ++windows;
   std::vector<double> sums(static_cast<std::size_t>(windows), 0);
   std::vector<std::string> errors(static_cast<std::size_t>(windows));
   std::vector<char> ok(static_cast<std::size_t>(windows), 0);
   ParallelFor(windows, threads, [&](int w) {
-    const std::int64_t begin = static_cast<std::int64_t>(w) * P;
+    const std::int64_t begin = static_cast<std::int64_t>(w) * S;
     const std::int64_t len = std::min<std::int64_t>(P, targets - begin);
     Sequence seq;
     seq.tokens.assign(s.ids.begin() + begin, s.ids.begin() + begin + len);
@@ -63,8 +66,10 @@ bool ScoreModel(const Params<float>& p, const ModelConfig& c, const TokenStream&
     SequenceActs<float> acts;
     const std::size_t k = static_cast<std::size_t>(w);
     if (!Forward(acts, p, c, seq, &errors[k])) return;
-    sums[k] = acts.loss_sum;
-    ok[k] = std::isfinite(acts.loss_sum) ? 1 : 0;
+    double sum = 0;
+    for (std::int64_t t = first(w) - begin; t < len; ++t) sum += static_cast<double>(acts.losses(t));
+    sums[k] = sum;
+    ok[k] = std::isfinite(sum) ? 1 : 0;
     if (!ok[k]) errors[k] = "the loss is not finite";
   });
   Score r;

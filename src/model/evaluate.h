@@ -6,9 +6,12 @@
 // part of the task); the characters are the entries' code points. bits/char = the targets'
 // total -log2 p / the characters.
 //
-// The model reads the stream in windows of its context P: window w holds tokens
-// [w P, w P + P] and predicts the P tokens after its first (the last window is shorter), so
-// every target is predicted exactly once, from at most P - 1 tokens of its own window.
+// The model reads the stream in overlapping windows of its context P with stride S = P / 2
+// (a sliding window, as GPT-2's evaluation does): window k holds tokens [k S, k S + P) and
+// predicts the token after each of them; window 0 scores all its P predictions, window k >= 1
+// only its last P - S (targets k S + P - S + 1 .. k S + P), so every target is scored exactly
+// once, and after the first window from at least P - S tokens of context. The last window is
+// shorter when the stream ends.
 #pragma once
 
 #include "bpe.h"
@@ -39,8 +42,9 @@ struct Score {
   double NatsPerToken() const;
 };
 
-// The model on a stream: windows as above, their losses summed in window order (windows may be
-// computed on `threads` threads; the sum does not depend on it). max_targets > 0 scores only
+// The model on a stream: windows as above, the scored losses summed in window order, within a
+// window in position order (windows may be computed on `threads` threads; the sum does not
+// depend on it). max_targets > 0 scores only
 // the first max_targets targets (a quick check). False with a message on a bad id or a
 // non-finite loss.
 bool ScoreModel(const Params<float>& p, const ModelConfig& c, const TokenStream& s, int threads,
