@@ -369,17 +369,40 @@ std::string PlotSvg(const SvgPlot& p) {
         if (inside(s.x[i], s.y[i]))
           o += "<circle cx=\"" + Num(px(s.x[i])) + "\" cy=\"" + Num(py(s.y[i])) + "\" r=\"2.5\" fill=\"" + colour + "\"/>\n";
   }
-  o += "</g>\n<g id=\"legend\">\n";
-  double ly = y0 + 14;
-  for (const SvgSeries& s : p.series) {
-    if (s.label.empty()) continue;
-    o += "<line x1=\"" + Num(x1 - 150) + "\" x2=\"" + Num(x1 - 130) + "\" y1=\"" + Num(ly - 4) + "\" y2=\"" + Num(ly - 4) +
-         "\" stroke=\"" + Hex(s.rgb) + "\" stroke-width=\"2.5\"" + (s.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
-    o += "<text x=\"" + Num(x1 - 124) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\"" + (s.highlight ? " font-weight=\"bold\"" : "") +
-         ">" + XmlEscape(s.label) + "</text>\n";
-    ly += 16;
+  o += "</g>\n";
+  // The legend on a white plate, in the top or bottom corner where it hides the fewest points.
+  int labelled = 0;
+  double text_w = 0;
+  for (const SvgSeries& s : p.series)
+    if (!s.label.empty()) { ++labelled; text_w = std::max(text_w, TextWidth(s.label) * 0.92); }
+  if (labelled > 0) {
+    const double box_w = text_w + 40, box_h = 16.0 * labelled + 8;
+    const double corners[4][2] = {{x1 - box_w - 6, y0 + 6}, {x0 + 6, y0 + 6}, {x1 - box_w - 6, y1 - box_h - 6}, {x0 + 6, y1 - box_h - 6}};
+    int best = 0, best_hidden = -1;
+    for (int c = 0; c < 4; ++c) {
+      int hidden = 0;
+      for (const SvgSeries& s : p.series)
+        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+          if (inside(s.x[i], s.y[i]) && px(s.x[i]) >= corners[c][0] && px(s.x[i]) <= corners[c][0] + box_w &&
+              py(s.y[i]) >= corners[c][1] && py(s.y[i]) <= corners[c][1] + box_h)
+            ++hidden;
+      if (best_hidden < 0 || hidden < best_hidden) { best = c; best_hidden = hidden; }
+    }
+    const double lx = corners[best][0], ly0 = corners[best][1];
+    o += "<g id=\"legend\">\n<rect x=\"" + Num(lx) + "\" y=\"" + Num(ly0) + "\" width=\"" + Num(box_w) + "\" height=\"" +
+         Num(box_h) + "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#cccccc\"/>\n";
+    double ly = ly0 + 16;
+    for (const SvgSeries& s : p.series) {
+      if (s.label.empty()) continue;
+      o += "<line x1=\"" + Num(lx + 6) + "\" x2=\"" + Num(lx + 28) + "\" y1=\"" + Num(ly - 4) + "\" y2=\"" + Num(ly - 4) +
+           "\" stroke=\"" + Hex(s.rgb) + "\" stroke-width=\"2.5\"" + (s.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
+      o += "<text x=\"" + Num(lx + 34) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\"" + (s.highlight ? " font-weight=\"bold\"" : "") +
+           ">" + XmlEscape(s.label) + "</text>\n";
+      ly += 16;
+    }
+    o += "</g>\n";
   }
-  o += "</g>\n</svg>\n";
+  o += "</svg>\n";
   return o;
 }
 

@@ -167,8 +167,10 @@ export function exportTests(h) {
             if (t.opts.shots) fs.writeFileSync(path.join(t.opts.shots, 'export-loss.svg'), text);
           }
         }
-        await t.page.evaluate(() => attentionLab.setState({ view: 'normalization', lang: 'ru' }));
-        await settle(t.page, 1500);
+        // getNormalization() computes the experiments now (else the tab computes them in frames).
+        await t.page.evaluate(() => { attentionLab.setState({ view: 'normalization', lang: 'ru' }); attentionLab.getNormalization(); });
+        await t.page.waitForFunction(() => /"variance"/.test(document.getElementById('canvas').getAttribute('data-figures') || ''), null, { timeout: 60000 });
+        await settle(t.page, 600);
         figs = (await figures(t)).figures;
         const variance = figs.find((f) => f.id === 'variance');
         assert(variance, `no variance plot (${short(figs.map((f) => f.id))})`);
@@ -278,6 +280,30 @@ export function exportTests(h) {
         a = await read();
         check(a, 'en');
         assert(/"five"/.test(a.caption), `caption names the query: ${a.caption}`);
+        assertClean(t);
+      },
+    },
+    {
+      name: 'a11y: keyboard navigation: arrows move between the controls, Space presses (laptop)',
+      run: async (t) => {
+        await openLab(t, 'index.html#lang=en');
+        await settle(t.page, 600);
+        const box = await t.page.locator('#canvas').boundingBox();
+        await t.page.mouse.click(box.x + 150, box.y + 249);   // the settings panel ("projections")
+        await settle(t.page, 200);
+        // Down the panel's controls with the arrow keys; Space presses the highlighted one. The
+        // first control reached that Space changes ends the walk (which one depends on where
+        // the highlight starts: identity is already on, so a Space there changes nothing).
+        const start = await t.page.evaluate(() => attentionLab.getState());
+        let changed = null, presses = 0;
+        for (let i = 0; i < 5 && !changed; i++) {
+          for (const k of ['ArrowDown', 'Space']) { await t.page.keyboard.press(k); presses++; await settle(t.page, 150); }
+          const now = await t.page.evaluate(() => attentionLab.getState());
+          changed = ['projection', 'scaled', 'positional'].find((f) => now[f] !== start[f]) || null;
+          if (changed) t.note(`${presses} key presses: ${changed} ${start[changed]} -> ${now[changed]}`);
+        }
+        assert(changed, 'arrow keys and Space changed no setting of the settings panel');
+        if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'keyboard-nav.png') });
         assertClean(t);
       },
     },
