@@ -190,7 +190,9 @@ void Plot(const char* id, ImVec2 size, const PlotSpec& spec, const std::vector<P
   }
   auto px = [&](double v) { return static_cast<float>(p0.x + (tx(v) - fx0) / (fx1 - fx0) * (p1.x - p0.x)); };
   auto py = [&](double v) { return static_cast<float>(p1.y - (ty(v) - fy0) / (fy1 - fy0) * (p1.y - p0.y)); };
-  dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);  // long titles stay in the box
+  // Long titles stay in the box, left of the export menu's button.
+  const float title_right = origin.x + size.x - (spec.figure.empty() ? 0.0f : ImGui::GetFrameHeight() + 6.0f);
+  dl->PushClipRect(origin, ImVec2(title_right, origin.y + size.y), true);
   if (!spec.title.empty()) dl->AddText(ImVec2(p0.x, origin.y + 1), IM_COL32(140, 200, 255, 255), spec.title.c_str());
   if (!spec.y_label.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.title.c_str());
