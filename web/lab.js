@@ -64,6 +64,19 @@
  *                          run in the page's frames: poll getNormalization().curves.done.
  *                          -> {ok: true, seeds, steps} | {ok: false, field, error}
  *
+ * Export (figures and numbers; see the README's "Export"):
+ *   export({what, format}) -> Promise of {ok: true, blob, filename, type, width, height} |
+ *                          {ok: false, field, error}. what: 'weights' (png, svg, csv, json),
+ *                          'trace' (json), 'vectors' (png), the Training tab's plots 'loss',
+ *                          'accuracy', 'attention', 'grad_norms' and the Normalization tab's
+ *                          'variance', 'sat_entropy', 'sat_grad', 'output_norm', 'curves_scaling',
+ *                          'curves_norms' (png, svg). PNG: the picture on screen at 2x (width and
+ *                          height in pixels; a picture must be on screen: show its tab first);
+ *                          SVG: vector, white background, real text; CSV: UTF-8 with a BOM,
+ *                          N+1 lines; JSON: the same as getTrace(). File names are ASCII, e.g.
+ *                          attention-weights-ya-lyublyu-sushi.png.
+ *   download({what, format}) the same, and the browser saves the file (an <a download>)
+ *
  * URL state: location.hash, e.g. #sentence=я%20люблю%20суши&query=1&temperature=0.5&lang=ru
  * (numbers as text, booleans as 0/1/true/false). Training settings as train.<field>, e.g.
  * #view=training&train.play=1&train.lr=0.03&train.compare=scaled (only those that differ from
@@ -301,6 +314,8 @@
       requireReady();
       return rawSetState(partial);
     },
+    'export': function (options) { requireReady(); return rawExport(options, false); },
+    download: function (options) { requireReady(); return rawExport(options, true); },
     on: function (event, fn) {
       if (event !== 'change') throw new TypeError('attentionLab.on: unknown event "' + event + '" (only "change")');
       if (typeof fn !== 'function') throw new TypeError('attentionLab.on: listener must be a function');
@@ -350,6 +365,7 @@
     writeHash();
     if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
     postToParent({ type: 'attentionLab:change', state: state });
+    updateWeightsTable();
     var ls = listeners.slice();
     for (var i = 0; i < ls.length; i++) {
       try { ls[i](state); } catch (err) { setTimeout(function () { throw err; }); }
@@ -586,7 +602,8 @@
         getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
         runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
         applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
-        getLink: Module.cwrap('attnlab_get_link', 'string', [])
+        getLink: Module.cwrap('attnlab_get_link', 'string', []),
+        exportFigure: Module.cwrap('attnlab_export', 'string', ['string'])
       };
       rawGetState();  // fails loudly here if the exports are missing
       hashEnabled = true;
@@ -597,11 +614,165 @@
       return;
     }
     status = 'ready';
+    respectReducedMotion();
+    updateWeightsTable();
     hideLoader();
     if (window.parent === window) focusCanvas();
     readyResolve(api);
     postToParent({ type: 'attentionLab:ready', state: rawGetState() });
     postHeight();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Exports (issue 11.5). The lab writes the files (src/platform/export.cpp after its next drawn
+  // frame; texts from src/app/figure_export.cpp) and hands them over through Module.onLabExport;
+  // a PNG arrives as the GPU's RGBA pixels at 2x and is encoded here (canvas.toBlob). Requests
+  // from the page API wait in exportWaiting by id; a choice in an export menu (id 0) is saved.
+  var exportWaiting = {};
+  var EXPORT_TIMEOUT_MS = 10000;
+
+  function rawExport(options, download) {
+    if (!isPlainObject(options)) {
+      return Promise.resolve({ ok: false, field: '', error: "export: expected an object like {what: 'weights', format: 'png'}, got " + (options === null ? 'null' : typeof options) });
+    }
+    var res = parseJSON(fns.exportFigure(JSON.stringify({ what: options.what, format: options.format })), 'attnlab_export');
+    if (!res || res.ok !== true) return Promise.resolve({ ok: false, field: (res && res.field) || '', error: (res && res.error) || 'refused' });
+    return new Promise(function (resolve) {
+      var timer = setTimeout(function () {
+        delete exportWaiting[res.id];
+        resolve({ ok: false, field: '', error: 'export: the lab did not draw a frame (is the page hidden?)' });
+      }, EXPORT_TIMEOUT_MS);
+      exportWaiting[res.id] = function (out) {
+        clearTimeout(timer);
+        if (out.ok && download) saveBlob(out.blob, out.filename);
+        resolve(out);
+      };
+    });
+  }
+
+  function exportBlob(msg) {
+    if (msg.type !== 'image/png') return Promise.resolve(new Blob([msg.bytes], { type: msg.type }));
+    return new Promise(function (resolve, reject) {
+      var c = document.createElement('canvas');
+      c.width = msg.width;
+      c.height = msg.height;
+      var g = c.getContext('2d');
+      var pixels = new Uint8ClampedArray(msg.bytes.buffer, msg.bytes.byteOffset, msg.bytes.byteLength);
+      for (var i = 3; i < pixels.length; i += 4) pixels[i] = 255;   // opaque, like the screen
+      g.putImageData(new ImageData(pixels, msg.width, msg.height), 0, 0);
+      c.toBlob(function (b) { if (b) resolve(b); else reject(new Error('the browser could not encode the PNG')); }, 'image/png');
+    });
+  }
+
+  function onExport(msg) {
+    var waiting = exportWaiting[msg.id];
+    delete exportWaiting[msg.id];
+    if (msg.error) {
+      var refused = { ok: false, field: msg.field || '', error: msg.error };
+      if (waiting) waiting(refused);
+      else console.warn('Attention Lab: export: ' + msg.error);
+      return;
+    }
+    exportBlob(msg).then(function (blob) {
+      var out = { ok: true, blob: blob, filename: msg.name, type: msg.type, width: msg.width || null, height: msg.height || null };
+      if (waiting) waiting(out);
+      else if (msg.download) saveBlob(blob, msg.name);
+    }, function (e) {
+      if (waiting) waiting({ ok: false, field: '', error: String(e && e.message || e) });
+    });
+  }
+
+  function saveBlob(blob, filename) {
+    var url = URL.createObjectURL(blob);
+    var a = el('a', { href: url, download: filename, 'class': 'download-link' });
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Accessibility (issue 11.9). The canvas is one picture to a screen reader: the weights are
+  // also a visually hidden table (the whole matrix up to WHOLE_MATRIX_MAX tokens, else the
+  // query's row), rebuilt from getTrace() after every change, in the lab's language, in a polite
+  // live region. Keyboard: Dear ImGui's navigation (Tab, arrows, Enter, Space) is on
+  // (src/platform/main.cpp). prefers-reduced-motion: no training starts by itself at load (a
+  // link's train.play), the CSS has no animations; training the learner starts still updates.
+  var WHOLE_MATRIX_MAX = 12;
+  var A11Y = {
+    en: { caption: 'Attention weights: row = query, column = key; each cell is the weight of that key for that query.',
+          captionRow: 'Attention weights of the query "%s" (token %d of %d) over every key.',
+          corner: 'query \\ key', key: 'key', weight: 'weight' },
+    ru: { caption: 'Веса внимания: строка — запрос, столбец — ключ; в клетке вес этого ключа для этого запроса.',
+          captionRow: 'Веса внимания запроса «%s» (токен %d из %d) по всем ключам.',
+          corner: 'запрос \\ ключ', key: 'ключ', weight: 'вес' }
+  };
+  var weightsTableEl = null, weightsTimer = 0;
+
+  function updateWeightsTable() {
+    clearTimeout(weightsTimer);
+    weightsTimer = setTimeout(buildWeightsTable, 120);   // a dragged slider changes the state every frame
+  }
+
+  function buildWeightsTable() {
+    if (status !== 'ready') return;
+    var trace, state;
+    try { trace = rawGetTrace(); state = rawGetState(); } catch (e) { return; }
+    if (!weightsTableEl) {
+      weightsTableEl = el('div', { id: 'weights-table', 'class': 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false' });
+      document.body.appendChild(weightsTableEl);
+    }
+    var lang = state.lang === 'ru' ? 'ru' : 'en', T = A11Y[lang];
+    var tokens = (trace.tokens || []).map(function (x) { return typeof x === 'string' ? x : (x && x.text) || ''; });
+    var w = trace.weights || [], n = tokens.length, q = typeof state.query === 'number' ? state.query : 0;
+    weightsTableEl.setAttribute('lang', lang);
+    weightsTableEl.textContent = '';
+    var table = el('table');
+    var whole = n <= WHOLE_MATRIX_MAX;
+    table.appendChild(el('caption', null, whole ? T.caption
+      : T.captionRow.replace('%s', tokens[q] || '').replace('%d', String(q + 1)).replace('%d', String(n))));
+    var head = el('tr');
+    if (whole) {
+      head.appendChild(el('th', { scope: 'col' }, T.corner));
+      for (var j = 0; j < n; j++) head.appendChild(el('th', { scope: 'col' }, tokens[j]));
+    } else {
+      head.appendChild(el('th', { scope: 'col' }, T.key));
+      head.appendChild(el('th', { scope: 'col' }, T.weight));
+    }
+    var thead = el('thead'); thead.appendChild(head); table.appendChild(thead);
+    var body = el('tbody');
+    function cell(v) { return el('td', { 'data-value': String(v) }, typeof v === 'number' ? v.toFixed(3) : String(v)); }
+    if (whole) {
+      for (var i = 0; i < n; i++) {
+        var tr = el('tr', i === q ? { 'aria-current': 'true' } : null);
+        tr.appendChild(el('th', { scope: 'row' }, tokens[i]));
+        for (var k = 0; k < n; k++) tr.appendChild(cell(w[i] && w[i][k]));
+        body.appendChild(tr);
+      }
+    } else {
+      for (var m = 0; m < n; m++) {
+        var row = el('tr');
+        row.appendChild(el('th', { scope: 'row' }, tokens[m]));
+        row.appendChild(cell(w[q] && w[q][m]));
+        body.appendChild(row);
+      }
+    }
+    table.appendChild(body);
+    weightsTableEl.appendChild(table);
+  }
+
+  function prefersReducedMotion() {
+    return !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  }
+
+  // At load only: a link that opens the lab training (train.play) waits for the learner's Play.
+  function respectReducedMotion() {
+    if (!prefersReducedMotion()) return;
+    document.documentElement.className += ' reduced-motion';
+    try {
+      var st = rawGetState();
+      if (st.train && st.train.play) rawSetState({ train: { play: false } });
+    } catch (e) { /* the state stays as the link set it */ }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -636,7 +807,8 @@
   }
 
   var KNOWN_REQUESTS = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
-                        'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization'];
+                        'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization',
+                        'attentionLab:export'];
 
   function onMessage(ev) {
     if (window.parent === window || ev.source !== window.parent) return;   // only the parent window
@@ -656,12 +828,17 @@
         if (d.type === 'attentionLab:getTraining') return api.getTraining();
         if (d.type === 'attentionLab:getNormalization') return api.getNormalization();
         if (d.type === 'attentionLab:runNormalization') return api.runNormalization(d.options);
+        if (d.type === 'attentionLab:export') return api['export'](d.options);   // a Promise: the reply carries the Blob
         return api.getTrace();
       } catch (e) {
         return { ok: false, field: '', error: String(e && e.message || e) };
       }
     }
-    ready.then(function () { reply(run()); }, function (e) { reply({ ok: false, field: '', error: String(e && e.message || e) }); });
+    ready.then(function () {
+      var r = run();
+      if (r && typeof r.then === 'function') r.then(reply, function (e) { reply({ ok: false, field: '', error: String(e && e.message || e) }); });
+      else reply(r);
+    }, function (e) { reply({ ok: false, field: '', error: String(e && e.message || e) }); });
   }
 
   // ---------------------------------------------------------------------------------------
@@ -774,7 +951,8 @@
       onLabNoWebGL2: function () { clearTimeout(slowTimer); noWebGL2(); },
       onLabReady: function () { clearTimeout(slowTimer); setTimeout(function () { onLabReady(Module); }, 0); },
       onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); },
-      onLabFrame: function (info) { onFrame(info); }
+      onLabFrame: function (info) { onFrame(info); },
+      onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); }
     };
     var p;
     try { p = factory(Module); } catch (e) { fail(e); return; }

@@ -7,10 +7,10 @@ namespace gfx {
 
 namespace {
 
-GLuint Compile(GLenum type, const char* body, std::string* error) {
-  const char* sources[2] = {ATTNLAB_GLSL_PREAMBLE, body};
+GLuint Compile(GLenum type, const char* prelude, const char* body, std::string* error) {
+  const char* sources[3] = {ATTNLAB_GLSL_PREAMBLE, prelude, body};
   GLuint s = glCreateShader(type);
-  glShaderSource(s, 2, sources, nullptr);
+  glShaderSource(s, 3, sources, nullptr);
   glCompileShader(s);
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -26,9 +26,9 @@ GLuint Compile(GLenum type, const char* body, std::string* error) {
 
 }  // namespace
 
-bool HeatmapRenderer::Init(std::string* error) {
-  GLuint vs = Compile(GL_VERTEX_SHADER, reinterpret_cast<const char*>(kAsset_heatmap_vert), error);
-  GLuint fs = Compile(GL_FRAGMENT_SHADER, reinterpret_cast<const char*>(kAsset_heatmap_frag), error);
+bool HeatmapRenderer::Init(const std::string& colormap_glsl, std::string* error) {
+  GLuint vs = Compile(GL_VERTEX_SHADER, "", reinterpret_cast<const char*>(kAsset_heatmap_vert), error);
+  GLuint fs = Compile(GL_FRAGMENT_SHADER, colormap_glsl.c_str(), reinterpret_cast<const char*>(kAsset_heatmap_frag), error);
   if (!vs || !fs) return false;
   program_ = glCreateProgram();
   glAttachShader(program_, vs);
@@ -72,13 +72,13 @@ void HeatmapRenderer::Shutdown() {
   program_ = vao_ = ramp_texture_ = 0;
 }
 
-bool HeatmapRenderer::Recreate(std::string* error) {
+bool HeatmapRenderer::Recreate(const std::string& colormap_glsl, std::string* error) {
   program_ = vao_ = ramp_texture_ = 0;  // the lost context took them with it
   for (Texture& t : textures_) {
     t.id = 0;
     t.data.clear();  // forces a re-upload
   }
-  return Init(error);
+  return Init(colormap_glsl, error);
 }
 
 int HeatmapRenderer::TextureIndex(HeatmapSlot slot, int head) {

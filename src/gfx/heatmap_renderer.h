@@ -24,11 +24,13 @@ constexpr int kHeatmapHeadsPerSlot = 16;
 
 class HeatmapRenderer {
  public:
-  // Compiles the shaders; false (and a message) if the GL driver refuses them.
-  bool Init(std::string* error);
+  // Compiles the shaders; false (and a message) if the GL driver refuses them. `colormap_glsl`
+  // defines `vec3 viridis(float t)` for shaders/heatmap.frag (app::ViridisGlsl(): the one table
+  // that the exported SVG uses too; gfx does not include app, the platform hands it over).
+  bool Init(const std::string& colormap_glsl, std::string* error);
   void Shutdown();
   // After a lost WebGL context: forget the old objects (they are gone) and build new ones.
-  bool Recreate(std::string* error);
+  bool Recreate(const std::string& colormap_glsl, std::string* error);
   bool ready() const { return program_ != 0; }
 
   // Uploads a (rows, cols) matrix given row-major: values[r * cols + c] as picture `head` of

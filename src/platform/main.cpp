@@ -9,6 +9,7 @@
 // probe, the experiments), a tab being brought to the front, a resize or a restored GL context.
 // Otherwise: no drawing at all (the text caret does not blink, so that it never needs a frame).
 #include "app/app.h"
+#include "app/colormap.h"
 #include "gfx/heatmap_renderer.h"
 #include "gfx/gl.h"
 #include "platform/platform.h"
@@ -82,7 +83,7 @@ EM_BOOL OnContextRestored(int, const void*, void* user) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init(ATTNLAB_IMGUI_GLSL_VERSION);
   std::string error;
-  if (!rt.heatmap.Recreate(&error)) std::fprintf(stderr, "%s\n", error.c_str());
+  if (!rt.heatmap.Recreate(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s\n", error.c_str());
   rt.font_ratio = 0;  // rebuild the font texture
   rt.context_lost = false;
   platform::RequestFrames(kSettleFrames);
@@ -129,6 +130,7 @@ bool Frame(Runtime& rt) {
   rt.heatmap.BeginFrame();
   rt.ui.hovered_key = -1;
   rt.ui.panels_drawn.clear();
+  platform::PrepareExports(rt.ui);
   ui::Context ctx{rt.state, rt.ui, rt.heatmap, rt.fonts};
   ui::DrawLab(ctx);
   ImGui::Render();
@@ -143,6 +145,7 @@ bool Frame(Runtime& rt) {
   glClearColor(0.09f, 0.10f, 0.12f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  platform::RunExports(rt.state, rt.ui);  // PNGs: this frame's figures again, at 2x, offscreen
   SDL_GL_SwapWindow(rt.window);
   platform::ReportFrame();  // what the page needs between frames: scrollable areas, text box
 
@@ -221,7 +224,7 @@ int main(int, char**) {
   const std::string lang = platform::PreferredLanguage();
   if (lang == "ru") app::ApplyPatch(rt.state, {{"lang", "ru"}});
   std::string error;
-  if (!rt.heatmap.Init(&error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
+  if (!rt.heatmap.Init(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
   platform::ConnectPage(rt.state);
 
   // 5. The main loop: the browser calls Frame() on every animation frame; natively we loop.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/app.h"
+#include "ui/ui.h"
 
 #include <string>
 #include <vector>
@@ -32,5 +33,14 @@ void RequestFrames(int frames);
 // through to the page where the lab does not scroll), the active text box (the page's text
 // input for phones and input methods), the preferred height (auto-height in an iframe).
 void ReportFrame();
+
+// export.cpp (issue 11.5): figures and numbers as files. QueueExport reads the page's
+// {what, format} and returns {ok: true, id} (answered after the next drawn frame through
+// Module.onLabExport) or the refusal, as JSON text. Frame() calls PrepareExports before drawing
+// the UI (which plot writes its SVG) and RunExports after rendering (PNGs are that frame's
+// picture, drawn again at 2x offscreen), which also takes the export menus' choices.
+std::string QueueExport(const std::string& json, bool download);
+void PrepareExports(ui::UiState& ui);
+void RunExports(const app::AppState& state, ui::UiState& ui);
 
 }  // namespace platform

@@ -156,6 +156,18 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
   }
 }
 
+// attentionLab.export({what, format}): queues the export (platform/export.cpp) and returns
+// {ok: true, id}; the file arrives after the next drawn frame through Module.onLabExport.
+// A bad request: {ok: false, field, error}.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_export(const char* json) {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(platform::QueueExport(json ? json : "", false));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
 // Called by the page's paste listener: SDL has no clipboard in the browser. The text is typed
 // into the active text box at once, or, when ImGui holds Ctrl (Cmd), once it is up: Dear ImGui
 // 1.86 ignores typed characters while it is held (the page's text input never hands Ctrl+V to

@@ -76,6 +76,11 @@ inline constexpr Text kHeatmapCaption{"All weights αᵢⱼ: row = query i, colu
                                       "Все веса αᵢⱼ: строка — запрос i, столбец — ключ j; сумма по строке = 1"};
 inline constexpr Text kHover{"query «%s» → key «%s»: α = %s", "запрос «%s» → ключ «%s»: α = %s"};
 inline constexpr Text kVectors{"Vectors", "Векторы"};
+inline constexpr Text kExport{"Export this picture or its numbers", "Сохранить картинку или числа"};
+inline constexpr Text kExportPng{"PNG image (2×)", "Картинка PNG (2×)"};
+inline constexpr Text kExportSvg{"SVG (vector, for papers and slides)", "SVG (вектор, для статей и слайдов)"};
+inline constexpr Text kExportCsv{"CSV: the weights (a spreadsheet)", "CSV: веса (для таблиц)"};
+inline constexpr Text kExportJson{"JSON: the whole trace", "JSON: весь расчёт"};
 inline constexpr Text kVectorsCaption{"PCA of vᵢ, αᵢ·vᵢ and A: the first two components keep %.1f%% of the variance (PC1 %.1f%%)",
                                       "Главные компоненты (PCA) по vᵢ, αᵢ·vᵢ и A: первые две объясняют %.1f%% дисперсии (PC1 — %.1f%%)"};
 inline constexpr Text kVectorsLegend{"● vᵢ (values)   ○ αᵢ·vᵢ (scaled)   ◆ A = Σ αᵢ·vᵢ   shaded: convex hull of the vᵢ",

@@ -1,6 +1,7 @@
 // Arranges the panels: a grid on a laptop or projector, tabs on a phone.
 #include "app/lesson.h"
 #include "ui/i18n.h"
+#include "ui/plot.h"
 #include "ui/ui.h"
 
 #include <cmath>
@@ -93,11 +94,12 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
 
 }  // namespace
 
-bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size) {
+bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, const PanelExport& export_menu) {
   ImGui::PushID(id);
   const bool open = ImGui::BeginChild("panel", size, true);
   if (open) ctx.ui.panels_drawn.push_back(id);
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
+  if (open && export_menu.figure) ExportMenu(ctx.ui, export_menu.figure, export_menu.svg, export_menu.numbers);
   ImGui::Separator();
   return open;
 }
@@ -141,6 +143,9 @@ std::string VectorText(const attn::VecF& v, int max_entries, int decimals) {
 void DrawLab(Context& ctx) {
   app::AppState& s = ctx.state;
   SetLang(LangFromCode(s.lab.lang));
+  ctx.ui.figures.clear();
+  ctx.ui.export_menus.clear();
+  SetPlotUi(&ctx.ui);  // plots record themselves as exportable figures
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);

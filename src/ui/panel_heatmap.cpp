@@ -20,7 +20,7 @@ void DrawHeatmapPanel(Context& ctx) {
   const attn::AttentionTrace<float>& t = s.result.trace;
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
-  if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0), PanelExport{"weights", true, true})) {
     const attn::Normalizer nz = s.lab.config.normalizer;  // sigmoid's and none's rows need not sum to 1
     const bool sums_to_1 = nz != attn::Normalizer::kSigmoid && nz != attn::Normalizer::kNone;
     ImGui::TextWrapped("%s", L(sums_to_1 ? tr::kHeatmapCaption : tr::kHeatmapCaptionNoSum));
@@ -156,6 +156,8 @@ void DrawHeatmapPanel(Context& ctx) {
     dl->AddText(ImVec2((l0.x + l1.x - half.x) * 0.5f, l1.y + 2), text_col, "0.5");
     dl->AddText(ImVec2(l1.x - ImGui::CalcTextSize("1").x, l1.y + 2), text_col, "1");
     dl->AddText(ImVec2(l1.x + 8, l0.y), text_col, "αᵢⱼ");
+    // The exported picture: labels, cells, entropies and the legend.
+    AddFigure(ctx.ui, "weights", ImVec2(origin.x - 2, origin.y - 2), ImVec2(p1.x + entropy_w + 2, l1.y + line + 4), true, true);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, l1.y + line + 4));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", L(tr::kEntropyNote));

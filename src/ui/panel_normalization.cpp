@@ -97,6 +97,7 @@ void DrawVariance(Context& ctx, float w, float h) {
   spec.x_label = "d_k";
   spec.log_x = spec.log_y = true;
   spec.marks.push_back(CurrentDkMark(s));
+  spec.figure = "variance";
   Plot("variance", ImVec2(w, h), spec, lines);
 }
 
@@ -125,6 +126,7 @@ void DrawSaturation(Context& ctx, float w, float h) {
     spec.log_x = true;
     spec.y_from_zero = true;
     spec.marks.push_back(CurrentDkMark(s));
+    spec.figure = k ? "sat_grad" : "sat_entropy";
     Plot(k ? "sat_grad" : "sat_entropy", ImVec2(half, h), spec, {un, sc});
   }
 }
@@ -170,6 +172,7 @@ void DrawOutputNorm(Context& ctx, float w, float h) {
   spec.title = L(tr::kOutTitle);
   spec.x_label = L(tr::kOutAxis);
   spec.log_x = spec.log_y = true;
+  spec.figure = "output_norm";
   Plot("output_norm", ImVec2(w, h), spec, lines);
 }
 
@@ -253,9 +256,11 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float pw = narrow ? w : (w - gap) * 0.5f;
   spec.title = L(tr::kCurvesScaling);
+  spec.figure = "curves_scaling";
   Plot("curves_scaling", ImVec2(pw, h), spec, scaling);
   if (!narrow) ImGui::SameLine();
   spec.title = L(tr::kCurvesNormalizers);
+  spec.figure = "curves_norms";
   Plot("curves_norms", ImVec2(pw, h), spec, norms);
   char buf[200];
   std::snprintf(buf, sizeof buf, L(tr::kCurvesSettings), Count(n.curves.seeds(), tr::kSeeds).c_str(),

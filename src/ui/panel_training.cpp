@@ -536,6 +536,8 @@ void DrawCurves(Context& ctx, float width, float height, bool stacked) {
     lines.push_back(series(ha, metrics[m].offset, la, kColA));
     if (t.compare) lines.push_back(series(hb, metrics[m].offset, lb, kColB));
     ImGui::BeginGroup();
+    static const char* const kFigures[] = {"loss", "accuracy", "attention"};
+    spec.figure = kFigures[m];
     Plot(spec.title.c_str(), ImVec2(w, height), spec, lines);
     if (m == 0) {
       bool log = ctx.ui.log_loss;
@@ -578,6 +580,7 @@ void DrawGradNorms(Context& ctx, float width, float height) {
   spec.title = L(tr::kCurveGradNorms);
   spec.x_label = L(tr::kStepAxis);
   spec.log_y = true;
+  spec.figure = "grad_norms";
   Plot("grad_norms", ImVec2(width, height), spec, lines);
 }
 

@@ -16,7 +16,7 @@ void DrawVectorsPanel(Context& ctx) {
   const attn::Pca2D& pca = s.result.vectors;
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(tokens.size());
-  if (BeginPanel(ctx, L(tr::kVectors), "vectors", ImVec2(0, 0))) {
+  if (BeginPanel(ctx, L(tr::kVectors), "vectors", ImVec2(0, 0), PanelExport{"vectors", false, false})) {
     char caption[512];
     std::snprintf(caption, sizeof caption, L(tr::kVectorsCaption), 100.0 * pca.explained, 100.0 * pca.explained1);
     ImGui::TextWrapped("%s", caption);
@@ -100,6 +100,7 @@ void DrawVectorsPanel(Context& ctx) {
     }
     dl->PopClipRect();
     ImGui::Dummy(size);
+    AddFigure(ctx.ui, "vectors", c0, c1, false, false);
     const attn::Normalizer norm = s.lab.config.normalizer;
     const bool convex = norm != attn::Normalizer::kSigmoid && norm != attn::Normalizer::kNone;
     ImGui::TextWrapped("%s", L(convex ? tr::kVectorsNote : tr::kVectorsNoteUnnormalized));

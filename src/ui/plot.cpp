@@ -2,8 +2,11 @@
 #include "ui/plot.h"
 
 #include "ui/ui.h"
+#include "app/figure_export.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -78,9 +81,26 @@ void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thickness, 
 
 }  // namespace
 
+namespace {
+UiState* g_ui = nullptr;
+
+std::array<std::uint8_t, 3> Rgb(ImU32 c) {
+  return {static_cast<std::uint8_t>(c >> IM_COL32_R_SHIFT), static_cast<std::uint8_t>(c >> IM_COL32_G_SHIFT),
+          static_cast<std::uint8_t>(c >> IM_COL32_B_SHIFT)};
+}
+}  // namespace
+
+void SetPlotUi(UiState* ui) { g_ui = ui; }
+
 void Plot(const char* id, ImVec2 size, const PlotSpec& spec, const std::vector<PlotSeries>& series) {
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  if (g_ui && !spec.figure.empty()) {  // the export menu, before the plot's own hover area
+    AddFigure(*g_ui, spec.figure.c_str(), origin, ImVec2(origin.x + size.x, origin.y + size.y), true, false);
+    const ImVec2 top_right(origin.x + size.x - 2, origin.y);
+    ExportMenu(*g_ui, spec.figure.c_str(), true, false, &top_right);
+    ImGui::SetCursorScreenPos(origin);
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
@@ -140,9 +160,39 @@ void Plot(const char* id, ImVec2 size, const PlotSpec& spec, const std::vector<P
     ImGui::PopID();
     return;
   }
+  if (g_ui && !spec.figure.empty() && g_ui->svg_wanted == spec.figure) {  // the same plot as SVG
+    app::SvgPlot svg;
+    svg.title = spec.title;
+    svg.x_label = spec.x_label;
+    svg.y_label = spec.y_label;
+    svg.log_x = spec.log_x;
+    svg.log_y = spec.log_y;
+    svg.x_lo = x_lo; svg.x_hi = x_hi; svg.y_lo = y_lo; svg.y_hi = y_hi;
+    for (double v : xt) svg.x_ticks.emplace_back(v, TickText(v, spec.log_x));
+    for (double v : yt) svg.y_ticks.emplace_back(v, TickText(v, spec.log_y));
+    for (const PlotMark& m : spec.marks) svg.marks.emplace_back(m.x, m.label);
+    svg.hlines = spec.hlines;
+    for (const PlotSeries& s : series) {
+      app::SvgSeries o;
+      o.label = s.label;
+      o.rgb = Rgb(s.colour);
+      o.dashed = s.dashed;
+      o.markers = s.markers;
+      o.highlight = s.highlight;
+      for (int i = 0; s.y && i < s.count; ++i) {
+        o.x.push_back(XOf(s, i));
+        o.y.push_back(At(s, s.y, i));
+        if (s.lo && s.hi) { o.lo.push_back(At(s, s.lo, i)); o.hi.push_back(At(s, s.hi, i)); }
+      }
+      svg.series.push_back(std::move(o));
+    }
+    g_ui->svg_out = app::PlotSvg(svg);
+  }
   auto px = [&](double v) { return static_cast<float>(p0.x + (tx(v) - fx0) / (fx1 - fx0) * (p1.x - p0.x)); };
   auto py = [&](double v) { return static_cast<float>(p1.y - (ty(v) - fy0) / (fy1 - fy0) * (p1.y - p0.y)); };
-  dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);  // long titles stay in the box
+  // Long titles stay in the box, left of the export menu's button.
+  const float title_right = origin.x + size.x - (spec.figure.empty() ? 0.0f : ImGui::GetFrameHeight() + 6.0f);
+  dl->PushClipRect(origin, ImVec2(title_right, origin.y + size.y), true);
   if (!spec.title.empty()) dl->AddText(ImVec2(p0.x, origin.y + 1), IM_COL32(140, 200, 255, 255), spec.title.c_str());
   if (!spec.y_label.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.title.c_str());

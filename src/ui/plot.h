@@ -43,7 +43,12 @@ struct PlotSpec {
   bool y_from_zero = false;         // with an automatic range: include 0
   std::vector<PlotMark> marks;      // vertical lines
   std::vector<double> hlines;       // horizontal reference lines (dotted)
+  std::string figure;               // exportable as PNG and SVG under this id ("" = not)
 };
+
+struct UiState;
+// The UiState that Plot() records its figures in and writes a requested SVG to (DrawLab sets it).
+void SetPlotUi(UiState* ui);
 
 // Draws the plot into a box of `size` at the cursor (it advances like a widget).
 void Plot(const char* id, ImVec2 size, const PlotSpec& spec, const std::vector<PlotSeries>& series);

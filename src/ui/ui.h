@@ -12,6 +12,22 @@
 
 namespace ui {
 
+// A picture that can be exported (issue 11.5), recorded by its panel in every drawn frame: the
+// platform renders its rectangle at 2x for a PNG; the app writes its SVG, CSV or JSON.
+struct Figure {
+  std::string id;       // "weights", "vectors", "loss", "variance"... (the page API's `what`)
+  ImVec2 min, max;      // on screen, in window (CSS) pixels
+  bool svg = false;     // also as SVG: the heatmap and the plots
+  bool numbers = false; // also as CSV and JSON: the weights
+};
+struct ExportMenuRect { // where an export menu's button and open items are (the page's tests)
+  std::string id;       // the figure, or "<figure>.<format>" for an item of the open menu
+  ImVec2 min, max;
+};
+struct ExportClick {    // a choice in an export menu, taken by the platform after the frame
+  std::string what, format;
+};
+
 struct Fonts {
   ImFont* text = nullptr;  // DejaVu Sans: Latin, Cyrillic, Greek, maths signs
   ImFont* mono = nullptr;  // DejaVu Sans Mono: numbers that line up in tables
@@ -33,6 +49,11 @@ struct UiState {
   bool lesson_folded = false; // phone: the lesson card shows its title only
   std::vector<std::string> panels_drawn;  // ids of the panels visible in this frame (cleared
                                           // before DrawLab; the page's tests read them)
+  std::vector<Figure> figures;            // the exportable pictures drawn in this frame (idem)
+  std::vector<ExportClick> export_clicks; // export menus' choices (the platform takes them)
+  std::vector<ExportMenuRect> export_menus;  // this frame's menu buttons and items
+  std::string svg_wanted;                 // a plot whose SVG the platform asked for this frame
+  std::string svg_out;                    // ... written by Plot() as it draws that plot
 };
 
 struct Context {
@@ -63,8 +84,18 @@ const char* LessonEntryLabel();                   // panel_lesson.cpp: the heade
 // Shared helpers (layout.cpp).
 // A framed panel with its title; `id` ("steps", "normalization"...) is recorded in
 // ctx.ui.panels_drawn when the panel is visible.
-bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size);
+// `export_menu`: the panel's picture can be exported; its "↓" menu sits at the title's right end.
+struct PanelExport {
+  const char* figure = nullptr;  // the Figure id, or none
+  bool svg = false, numbers = false;
+};
+bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, const PanelExport& export_menu = {});
 void EndPanel();
+// export_menu.cpp: records a picture as exportable, and the small "↓" menu at the right end of
+// the current line (PNG, and SVG / CSV / JSON where the figure has them).
+void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);
+// `top_right`: where the button's top-right corner goes (else the current line's right end).
+void ExportMenu(UiState& ui, const char* id, bool svg, bool numbers, const ImVec2* top_right = nullptr);
 const char* Num(float v, int decimals = 3);  // "−0.125" with a real minus sign, rotating buffer
 std::string VectorText(const attn::VecF& v, int max_entries, int decimals = 3);
 

@@ -18,6 +18,7 @@ import { execFile } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
+import { exportTests } from './export.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1368,6 +1369,8 @@ const tests = [
 // keyboards, postMessage hygiene, auto-height): page_citizen.mjs, with this file's helpers.
 tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats,
                                  pixelsDiffer, assertNonBlank, assertClean, startServer, SENTENCE_BOX }));
+// Exports (PNG, SVG, CSV, JSON), the screen-reader table, reduced motion: export.mjs.
+tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner

@@ -1,0 +1,44 @@
+// The export menus (issue 11.5): a small "↓" button beside each picture that can be saved. A
+// choice is queued in UiState::export_clicks; the platform writes the file after the frame
+// (platform/export.cpp: the PNG from the GPU, the texts from app/figure_export.h) and the page
+// downloads it (web/lab.js).
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+namespace ui {
+
+void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers) {
+  if (max.x - min.x < 4 || max.y - min.y < 4) return;
+  ui.figures.push_back(Figure{id, min, max, svg, numbers});
+}
+
+void ExportMenu(UiState& ui, const char* id, bool svg, bool numbers, const ImVec2* top_right) {
+  ImGui::PushID(id);
+  const float w = ImGui::CalcTextSize("↓").x + ImGui::GetStyle().FramePadding.x * 2;
+  if (top_right) {
+    ImGui::SetCursorScreenPos(ImVec2(top_right->x - w, top_right->y));
+  } else {
+    ImGui::SameLine();
+    const float right = ImGui::GetContentRegionMax().x;
+    if (ImGui::GetCursorPosX() < right - w) ImGui::SetCursorPosX(right - w);
+  }
+  if (ImGui::SmallButton("↓###export")) ImGui::OpenPopup("export_menu");
+  ui.export_menus.push_back(ExportMenuRect{id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kExport));
+  if (ImGui::BeginPopup("export_menu")) {
+    auto item = [&](const Text& label, const char* format) {
+      if (ImGui::Selectable(Label(label, format))) ui.export_clicks.push_back(ExportClick{id, format});
+      ui.export_menus.push_back(ExportMenuRect{std::string(id) + "." + format, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+    };
+    item(tr::kExportPng, "png");
+    if (svg) item(tr::kExportSvg, "svg");
+    if (numbers) {
+      item(tr::kExportCsv, "csv");
+      item(tr::kExportJson, "json");
+    }
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+}
+
+}  // namespace ui
