@@ -8,12 +8,20 @@
 #include <string>
 #include <vector>
 
+namespace ui {
+struct UiState;
+}
+
 namespace platform {
 
 // Web only (web_bridge.cpp): connects the page's JavaScript (window.attentionLab) to `state`,
 // sets up the clipboard and reports readiness. No-ops natively.
 void ConnectPage(app::AppState& state);
 void NotifyPageReady();
+// Web only: the interface's share popup learns the lab's address (ui.page_url, from the page
+// once it runs) and the answers to its copies (ui.copy_status). Natively the address stays ""
+// and copies go to SDL's clipboard.
+void ConnectUi(ui::UiState& ui);
 // The browser's language ("ru" or "en"), or "" natively.
 const char* PreferredLanguage();
 // Web only: the ids of the panels drawn in the last frame (ui::UiState::panels_drawn) as the
