@@ -18,6 +18,7 @@ import { execFile } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
+import { flagsTests } from './flags.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1368,6 +1369,11 @@ const tests = [
 // keyboards, postMessage hygiene, auto-height): page_citizen.mjs, with this file's helpers.
 tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats,
                                  pixelsDiffer, assertNonBlank, assertClean, startServer, SENTENCE_BOX }));
+
+// A lab configured for a lesson (hide, lock, view) and shared (link, snippet, the Share button):
+// flags.mjs.
+tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
+                           assertClean, startServer }));
 
 // ------------------------------------------------------------------------------------------
 // Runner
