@@ -14,6 +14,10 @@
  *   setState(partial)     -> {ok:true, state} | {ok:false, field, error}; never throws for bad
  *                            values; throws TypeError if partial is not a plain object
  *   getTrace()            -> {tokens, X, Q, K, V, scores, scaled, weights, output, config, steps, error}
+ *   getLink()             -> the address of the lab with the current state in its hash (the share
+ *                            button's link; hide and lock included)
+ *   getEmbedSnippet()     -> an <iframe> for the current state with the auto-height script (the
+ *                            share button's snippet)
  *   on('change', fn)      fn(state) after every state change; returns an unsubscribe function
  *   off('change', fn)
  *   status                'loading' | 'ready' | 'error'
@@ -83,16 +87,28 @@
  * the defaults are written). Applied once the lab is ready; kept up to date with
  * history.replaceState on every change.
  *
+ * A lab for a lesson: state.hide and state.lock are sets of parts, comma-separated in a link
+ * (#hide=training,normalization,mask&lock=sentence,settings&view=weights) or a string or an
+ * array in setState. Parts: header, share, lesson, attention, training, normalization,
+ * sentence, settings, steps, weights, vectors, information, the settings groups projection,
+ * scaling, positional, normalizer, mask, heads, sizes, seed, and the Training tab's train.task,
+ * train.optimizer, train.layer, train.compare. Hidden parts are absent from the screen; locked
+ * ones are shown with their controls disabled for the learner, while setState, links and
+ * postMessage still change them.
+ *
  * Embedding (iframe): the parent posts {type:'attentionLab:setState', state:{...}, id},
  * {type:'attentionLab:getState', id}, {type:'attentionLab:getTrace', id},
  * {type:'attentionLab:train', steps, id}, {type:'attentionLab:getTraining', id},
- * {type:'attentionLab:getNormalization', id} or {type:'attentionLab:runNormalization', options, id}
+ * {type:'attentionLab:getNormalization', id}, {type:'attentionLab:runNormalization', options, id},
+ * {type:'attentionLab:getLink', id} or {type:'attentionLab:getEmbedSnippet', id}
  * and receives {type:'attentionLab:result', id, result}. The lab also posts
  * {type:'attentionLab:ready', state} and {type:'attentionLab:change', state} to its parent.
  * See embed-example.html.
  *
  * Clipboard: paste events on the page go to the lab (C function attnlab_paste), since SDL has
- * no clipboard in the browser.
+ * no clipboard in the browser. Copies (the share popup, Ctrl+C in a text box) go through
+ * navigator.clipboard; when the browser does not allow it, the text is shown selected in a small
+ * box over the lab for the user to copy by hand.
  *
  * Written in ES5 syntax on purpose: an old browser must still parse this file and show the
  * "not supported" message instead of a blank page.
@@ -129,7 +145,8 @@
       starting: 'Starting…',
       slow: 'Still starting… (this can take a while on slow devices)',
       ignored: 'Some settings from the link were not applied:',
-      close: 'Close'
+      close: 'Close',
+      copyByHand: 'Copying was not allowed here: the text is selected, press Ctrl+C (⌘C) to copy it.'
     },
     ru: {
       title: 'Attention Lab',
@@ -144,7 +161,8 @@
       starting: 'Запуск…',
       slow: 'Всё ещё запускается… (на медленных устройствах это может занять время)',
       ignored: 'Некоторые настройки из ссылки не применены:',
-      close: 'Закрыть'
+      close: 'Закрыть',
+      copyByHand: 'Копирование здесь не разрешено: текст выделен, нажмите Ctrl+C (⌘C), чтобы скопировать.'
     }
   };
   function t(key) { return TEXT[pageLang][key]; }
@@ -309,6 +327,8 @@
     getTraining: function () { requireReady(); return parseJSON(fns.getTraining(), 'attnlab_get_training'); },
     getNormalization: function () { requireReady(); return parseJSON(fns.getNormalization(), 'attnlab_get_normalization'); },
     runNormalization: function (options) { requireReady(); return rawRunNormalization(options); },
+    getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
+    getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
     setState: function (partial) {
       if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
       requireReady();
@@ -402,6 +422,50 @@
       back();
       if (text) paste(text);
     });
+  }
+
+  // The lab's own address without the hash: the base of the share link and the snippet.
+  function pageUrl() { return String(location.href).split('#')[0]; }
+
+  // Copies `text` (the share popup's Copy buttons, Ctrl+C in a text box) and tells the lab
+  // whether it worked. Where the browser does not allow it (no permission, an iframe without
+  // allow="clipboard-write", an insecure page), the text is shown selected in a small box over
+  // the lab, so the user copies it by hand; Escape or × closes it.
+  function copyText(text) {
+    function done(ok) {
+      if (fns && fns.copyResult) fns.copyResult(ok ? 1 : 0);
+      if (!ok) showCopyBox(text);
+    }
+    try {
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+        return;
+      }
+    } catch (e) { /* fall through */ }
+    done(false);
+  }
+
+  function showCopyBox(text) {
+    var lang = pageLang;
+    try { lang = rawGetState().lang === 'ru' ? 'ru' : 'en'; } catch (e) { /* the page's language */ }
+    var box = document.getElementById('copy-box');
+    if (!box) {
+      box = el('div', { id: 'copy-box', role: 'dialog' });
+      document.body.appendChild(box);
+    }
+    box.textContent = '';
+    var close = el('button', { type: 'button', 'aria-label': TEXT[lang].close, title: TEXT[lang].close }, '×');
+    var area = el('textarea', { readonly: 'readonly', rows: '4', spellcheck: 'false' });
+    area.value = text;
+    function hide() { box.hidden = true; focusCanvas(); }
+    close.addEventListener('click', hide);
+    area.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') hide(); });
+    box.appendChild(close);
+    box.appendChild(el('div', null, TEXT[lang].copyByHand));
+    box.appendChild(area);
+    box.hidden = false;
+    try { area.focus({ preventScroll: true }); } catch (e) { area.focus(); }
+    area.select();
   }
 
   function focusCanvas() {
@@ -603,8 +667,12 @@
         runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
         applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
         getLink: Module.cwrap('attnlab_get_link', 'string', []),
-        exportFigure: Module.cwrap('attnlab_export', 'string', ['string'])
+        exportFigure: Module.cwrap('attnlab_export', 'string', ['string']),
+        getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
+        setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
+        copyResult: Module.cwrap('attnlab_copy_result', null, ['number'])
       };
+      fns.setPageUrl(pageUrl());
       rawGetState();  // fails loudly here if the exports are missing
       hashEnabled = true;
       applyLinkState(location.hash, true);
@@ -808,7 +876,8 @@
 
   var KNOWN_REQUESTS = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
                         'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization',
-                        'attentionLab:export'];
+                        'attentionLab:export',
+                        'attentionLab:getLink', 'attentionLab:getEmbedSnippet'];
 
   function onMessage(ev) {
     if (window.parent === window || ev.source !== window.parent) return;   // only the parent window
@@ -829,6 +898,8 @@
         if (d.type === 'attentionLab:getNormalization') return api.getNormalization();
         if (d.type === 'attentionLab:runNormalization') return api.runNormalization(d.options);
         if (d.type === 'attentionLab:export') return api['export'](d.options);   // a Promise: the reply carries the Blob
+        if (d.type === 'attentionLab:getLink') return api.getLink();
+        if (d.type === 'attentionLab:getEmbedSnippet') return api.getEmbedSnippet();
         return api.getTrace();
       } catch (e) {
         return { ok: false, field: '', error: String(e && e.message || e) };
@@ -952,7 +1023,8 @@
       onLabReady: function () { clearTimeout(slowTimer); setTimeout(function () { onLabReady(Module); }, 0); },
       onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); },
       onLabFrame: function (info) { onFrame(info); },
-      onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); }
+      onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); },
+      onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); }
     };
     var p;
     try { p = factory(Module); } catch (e) { fail(e); return; }

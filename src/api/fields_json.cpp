@@ -1,5 +1,7 @@
 #include "api/fields_json.h"
 
+#include <algorithm>
+
 namespace attn::api {
 
 std::string DescribeJson(const Json& v) {
@@ -13,6 +15,18 @@ std::string DescribeJson(const Json& v) {
     s = s.substr(0, cut) + (v.is_string() ? "...\"" : "...");
   }
   return s;
+}
+
+std::string DescribeRefused(const FieldRule& rule, const Json& v) {
+  if (rule.kind == FieldKind::kNameSet) {
+    std::string text, canonical, unknown;
+    if (v.is_string()) text = v.get<std::string>();
+    else if (v.is_array() && std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_string(); }))
+      for (const Json& item : v) text += item.get<std::string>() + ",";
+    else return DescribeJson(v);
+    if (!ParseNameSet(rule, text, &canonical, &unknown)) return DescribeJson(Json(unknown));
+  }
+  return DescribeJson(v);
 }
 
 }  // namespace attn::api

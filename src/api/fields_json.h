@@ -22,6 +22,10 @@ std::string DescribeJson(const Json& v);
 
 enum class FieldStatus { kOk, kWrongType, kBadValue };
 
+// What a refusal of `v` by `rule` says came: DescribeJson(v), except for a set of names, where it
+// is the first unknown name ("foo" in "sentence,foo"), the one to correct.
+std::string DescribeRefused(const FieldRule& rule, const Json& v);
+
 // Reads `v` into field `f` of `c` when the rule accepts it; otherwise leaves `c` untouched and
 // writes the refusal (naming the field as `shown`, e.g. "train.batch" or "\"batch\"").
 template <class C>
@@ -29,7 +33,7 @@ FieldStatus ApplyJsonField(const Field<C>& f, C& c, const Json& v, std::string_v
                            std::string* error) {
   const FieldRule& r = f.rule;
   auto refuse = [&](FieldStatus s) {
-    *error = RefusalText(shown, r, DescribeJson(v));
+    *error = RefusalText(shown, r, DescribeRefused(r, v));
     return s;
   };
   if (v.is_null() && r.nullable) {
@@ -57,6 +61,23 @@ FieldStatus ApplyJsonField(const Field<C>& f, C& c, const Json& v, std::string_v
       if (!v.is_string()) return refuse(FieldStatus::kWrongType);
       f.set_text(c, v.get<std::string>());
       return FieldStatus::kOk;
+    case FieldKind::kNameSet: {
+      // "sentence,steps" or ["sentence", "steps"]
+      std::string text, canonical, unknown;
+      if (v.is_string()) {
+        text = v.get<std::string>();
+      } else if (v.is_array()) {
+        for (const Json& item : v) {
+          if (!item.is_string()) return refuse(FieldStatus::kWrongType);
+          text += item.get<std::string>() + ",";
+        }
+      } else {
+        return refuse(FieldStatus::kWrongType);
+      }
+      if (!ParseNameSet(r, text, &canonical, &unknown)) return refuse(FieldStatus::kBadValue);
+      f.set_text(c, canonical);
+      return FieldStatus::kOk;
+    }
   }
   return refuse(FieldStatus::kBadValue);
 }
@@ -70,7 +91,8 @@ Json FieldToJson(const Field<C>& f, const C& c) {
     case FieldKind::kNumber: return f.get_number(c);
     case FieldKind::kBoolean: return f.get_number(c) != 0;
     case FieldKind::kName:
-    case FieldKind::kText: return f.get_text(c);
+    case FieldKind::kText:
+    case FieldKind::kNameSet: return f.get_text(c);
   }
   return nullptr;
 }

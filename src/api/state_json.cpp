@@ -30,7 +30,7 @@ std::optional<PatchResult> ApplyRow(const LabState& current, const Field<C>& f, 
   PatchResult r = Refuse(current, s == FieldStatus::kWrongType ? ApiError::kWrongType : ApiError::kBadValue,
                          shown, message);
   r.rule = f.rule;
-  r.got = DescribeJson(v);
+  r.got = DescribeRefused(f.rule, v);
   return r;
 }
 
@@ -112,6 +112,14 @@ const FieldTable<LabState>& StateFields() {
       OnlyLinkedWhenChanged(TextField<S>(
           "predictions", &S::predictions,
           "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice")),
+      OnlyLinkedWhenChanged(NameSetField<S>(
+          "hide", &S::hide, LabParts(),
+          "parts a lesson does not need, comma-separated (panels, tabs, setting groups, the header): "
+          "absent from the screen, their space given to the others")),
+      OnlyLinkedWhenChanged(NameSetField<S>(
+          "lock", &S::lock, LabParts(),
+          "parts shown read-only, comma-separated: their controls are disabled for the learner "
+          "(setState and postMessage still change them)")),
   };
   return table;
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attn::api {
 
@@ -39,6 +40,22 @@ constexpr int kLessonChoices = 3;
 constexpr const char* kNoPredictions = "-------";  // kLessonSteps times '-'
 static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
 
+// What a course page can hide (`hide`) or lock (`lock`): parts of the lab by name. Panels (as in
+// `view`, plus the settings panel), the three tabs, the header and its share button, the
+// lesson, the settings panel's groups and the Training tab's settings groups ("train.<group>").
+// Hiding removes the part from the screen (the layout gives its space to the others); locking
+// shows its controls disabled: the learner cannot change them, the page API and postMessage
+// still can (the course author is the one in control).
+inline const std::vector<std::string>& LabParts() {
+  static const std::vector<std::string> parts = {
+      "header", "share", "lesson",                                    // the header and its buttons
+      "attention", "training", "normalization",                       // the tabs
+      "sentence", "settings", "steps", "weights", "vectors", "information",  // the attention tab's panels
+      "projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed",  // settings groups
+      "train.task", "train.optimizer", "train.layer", "train.compare"};  // the Training tab's groups
+  return parts;
+}
+
 // What the page calls "state": the engine's configuration plus the interface language.
 struct LabState {
   LabConfig config;
@@ -50,11 +67,12 @@ struct LabState {
   int lesson = 0;             // the lesson's step 1..kLessonSteps; 0 = the free lab (no lesson
                               // panel: a course page that wants only the lab sets 0)
   std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)
+  std::string hide;  // the parts hidden (LabParts), canonical "sentence,steps"; "" = none
+  std::string lock;  // the parts locked: shown, but their controls disabled for the learner
 };
 
-// The state's own rows, beside the engine's LabFields() and TrainFields(): lang, view, lesson and
-// predictions, and the
-// training panel's compare, play, speed and query.
+// The state's own rows, beside the engine's LabFields() and TrainFields(): lang, view, lesson,
+// predictions, hide and lock, and the training panel's compare, play, speed and query.
 const FieldTable<LabState>& StateFields();
 const FieldTable<TrainState>& TrainStateFields();
 

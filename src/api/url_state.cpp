@@ -241,8 +241,14 @@ std::string WriteLink(const LabState& state, const TrainState& train_defaults) {
   };
   for (const auto& f : LabFields()) add(f.name, text(f, state.config));
   const LabState defaults;
-  for (const auto& f : StateFields())
-    if (f.linked_at_default || text(f, state) != text(f, defaults)) add(f.name, text(f, state));
+  for (const auto& f : StateFields()) {
+    if (!f.linked_at_default && text(f, state) == text(f, defaults)) continue;
+    if (f.rule.kind == FieldKind::kNameSet) {  // names need no escaping: the commas stay readable
+      out += (out.size() > 1 ? "&" : "") + f.name + "=" + text(f, state);
+      continue;
+    }
+    add(f.name, text(f, state));
+  }
   for (const auto& f : TrainFields())
     if (text(f, state.train.config) != text(f, train_defaults.config))
       add("train." + f.name, text(f, state.train.config));

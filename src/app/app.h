@@ -13,6 +13,7 @@
 #include <functional>
 #include <vector>
 #include <string>
+#include <string_view>
 
 namespace app {
 
@@ -122,6 +123,22 @@ attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text)
 // hash for the current state (training fields only where they differ from the defaults).
 std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang);
 std::string LinkText(const AppState& s);
+
+// A lab configured for a lesson (flags.cpp). IsHidden / IsLocked: whether the state's `hide` /
+// `lock` names `part` (api::LabParts()). A view is visible when neither its panel nor its tab
+// is hidden ("sentence": the sentence or the settings panel); ShownView is the view the lab
+// shows: `view` when visible, else the first visible of steps, weights, vectors, information,
+// sentence, training, normalization ("" when everything is hidden). A lesson step that names a
+// hidden view therefore shows another one, and never un-hides anything.
+bool IsHidden(const attn::api::LabState& lab, std::string_view part);
+bool IsLocked(const attn::api::LabState& lab, std::string_view part);
+bool ViewVisible(const attn::api::LabState& lab, std::string_view view);
+std::string ShownView(const attn::api::LabState& lab);
+// Sharing: the link to the current state (`page_url` is the lab's address; a hash in it is
+// replaced) and an iframe snippet for it that a course author pastes into a page (the state,
+// its hide and lock flags, and the auto-height script of web/embed-example.html).
+std::string ShareLink(const AppState& s, const std::string& page_url);
+std::string EmbedSnippet(const AppState& s, const std::string& page_url);
 
 // Drags weight `token` of scenario 1 to `value` (the engine keeps the weights in the normalizer's
 // set: on the simplex over the visible keys, or each in [0, 1] for sigmoid and none; a masked key

@@ -26,7 +26,8 @@ void RowsToJson(const FieldTable<C>& table, const std::string& prefix, Json& out
 template <class C>
 void RowsToMarkdown(const FieldTable<C>& table, const std::string& prefix, std::string& out) {
   for (const Field<C>& f : table) {
-    const bool text = f.rule.kind == FieldKind::kName || f.rule.kind == FieldKind::kText;
+    const bool text = f.rule.kind == FieldKind::kName || f.rule.kind == FieldKind::kText ||
+                      f.rule.kind == FieldKind::kNameSet;
     const std::string def = text ? "`\"" + DefaultText(f) + "\"`" : "`" + DefaultText(f) + "`";
     std::string accepts = ExpectedText(f.rule);
     for (char& c : accepts)

@@ -30,6 +30,10 @@ std::string ExpectedText(const FieldRule& r) {
       for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", " : "") + Quote(r.names[i]);
       break;
     case FieldKind::kText: out = "a string"; break;
+    case FieldKind::kNameSet:
+      out = "a list of ";
+      for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", " : "") + Quote(r.names[i]);
+      break;
   }
   return r.nullable ? out + " or null" : out;
 }
@@ -45,6 +49,40 @@ bool AcceptsName(const FieldRule& r, std::string_view name) {
   for (const std::string& n : r.names)
     if (n == name) return true;
   return false;
+}
+
+bool ParseNameSet(const FieldRule& r, std::string_view text, std::string* canonical, std::string* unknown) {
+  std::vector<bool> in(r.names.size(), false);
+  while (true) {
+    const std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (!item.empty()) {
+      bool known = false;
+      for (std::size_t i = 0; i < r.names.size(); ++i)
+        if (r.names[i] == item) in[i] = known = true;
+      if (!known) {
+        *unknown = std::string(item);
+        return false;
+      }
+    }
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  canonical->clear();
+  for (std::size_t i = 0; i < r.names.size(); ++i)
+    if (in[i]) *canonical += (canonical->empty() ? "" : ",") + r.names[i];
+  return true;
+}
+
+bool NameSetHas(std::string_view set, std::string_view name) {
+  while (true) {
+    const std::size_t comma = set.find(',');
+    if (set.substr(0, comma) == name) return true;
+    if (comma == std::string_view::npos) return false;
+    set.remove_prefix(comma + 1);
+  }
 }
 
 std::string RefusalText(std::string_view shown_name, const FieldRule& rule, std::string_view got) {

@@ -29,7 +29,8 @@ enum class FieldKind {
   kNumber,   // a finite number in [min, max], or (min, max] when min_open
   kBoolean,  // true or false
   kName,     // one of `names`
-  kText      // any string (the engine checks its content: a sentence, an example)
+  kText,     // any string (the engine checks its content: a sentence, an example)
+  kNameSet   // a set of `names`, written comma-separated ("sentence,steps"); "" = the empty set
 };
 
 // What a field accepts: enough to check a value and to say what was expected, in any language.
@@ -38,18 +39,25 @@ struct FieldRule {
   double min = 0, max = 0;         // kInteger, kNumber
   bool min_open = false;           // kNumber: (min, max] instead of [min, max]
   bool nullable = false;           // null is accepted and means "the default" (see Field::set_null)
-  std::vector<std::string> names;  // kName, in display order
+  std::vector<std::string> names;  // kName, kNameSet, in display order
 };
 
 // An integer-valued double as plain digits ("100000", not "1e+05"); others as FormatShortest.
 std::string IntegerText(double x);
 
 // "an integer from 1 to 256", "a number > 0 and <= 10", "true or false",
-// "one of \"adam\", \"sgd\"", "a string"; "... or null" when nullable.
+// "one of \"adam\", \"sgd\"", "a list of \"sentence\", \"steps\"", "a string"; "... or null"
+// when nullable.
 std::string ExpectedText(const FieldRule& rule);
 // Whether a number fits an integer/number rule (finite, integral for kInteger, in range).
 bool AcceptsNumber(const FieldRule& rule, double x);
 bool AcceptsName(const FieldRule& rule, std::string_view name);
+// kNameSet: reads "a, b,a" (commas, spaces around names and empty items ignored) into the
+// canonical text "a,b" (the rule's order, each name once). False, with the first unknown name in
+// *unknown, when a name is not the rule's.
+bool ParseNameSet(const FieldRule& rule, std::string_view text, std::string* canonical, std::string* unknown);
+// Whether the canonical set text `set` ("sentence,steps") holds `name`.
+bool NameSetHas(std::string_view set, std::string_view name);
 // The one wording of a refusal: "<shown_name>: expected <ExpectedText>, got <got>".
 std::string RefusalText(std::string_view shown_name, const FieldRule& rule, std::string_view got);
 
@@ -170,6 +178,17 @@ Field<C> NameTextField(std::string name, std::string C::*member, std::vector<std
   return f;
 }
 
+// A set of names stored as its canonical text ("sentence,steps"; "" = none): what a course page
+// hides or locks. set_text is only called with a canonical text (ParseNameSet).
+template <class C>
+Field<C> NameSetField(std::string name, std::string C::*member, std::vector<std::string> names,
+                      std::string help) {
+  Field<C> f = TextField<C>(std::move(name), member, std::move(help));
+  f.rule.kind = FieldKind::kNameSet;
+  f.rule.names = std::move(names);
+  return f;
+}
+
 // The same row, written into links only when it differs from its default.
 template <class C>
 Field<C> OnlyLinkedWhenChanged(Field<C> f) {
@@ -195,7 +214,8 @@ std::string FieldText(const Field<C>& f, const C& c) {
     case FieldKind::kInteger: return IntegerText(f.get_number(c));
     case FieldKind::kNumber: return FormatShortest(f.get_number(c));
     case FieldKind::kName:
-    case FieldKind::kText: return f.get_text(c);
+    case FieldKind::kText:
+    case FieldKind::kNameSet: return f.get_text(c);
   }
   return {};
 }
@@ -214,7 +234,8 @@ bool SameFields(const FieldTable<C>& table, const C& a, const C& b) {
       if (f.is_null(a) != f.is_null(b)) return false;
       continue;
     }
-    const bool text = f.rule.kind == FieldKind::kName || f.rule.kind == FieldKind::kText;
+    const bool text = f.rule.kind == FieldKind::kName || f.rule.kind == FieldKind::kText ||
+                      f.rule.kind == FieldKind::kNameSet;
     if (text ? f.get_text(a) != f.get_text(b) : !(f.get_number(a) == f.get_number(b))) return false;
   }
   return true;
@@ -242,7 +263,8 @@ std::string FieldsHelp(const FieldTable<C>& table, std::string_view indent = "  
   for (const Field<C>& f : table) {
     out += std::string(indent) + f.name + std::string(width - f.name.size() + 2, ' ') + f.help + "; " +
            ExpectedText(f.rule) + ", default " +
-           (f.rule.kind == FieldKind::kText || f.rule.kind == FieldKind::kName
+           (f.rule.kind == FieldKind::kText || f.rule.kind == FieldKind::kName ||
+                    f.rule.kind == FieldKind::kNameSet
                 ? "\"" + DefaultText(f) + "\""
                 : DefaultText(f)) +
            "\n";

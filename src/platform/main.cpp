@@ -226,6 +226,7 @@ int main(int, char**) {
   std::string error;
   if (!rt.heatmap.Init(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
   platform::ConnectPage(rt.state);
+  platform::ConnectUi(rt.ui);
 
   // 5. The main loop: the browser calls Frame() on every animation frame; natively we loop.
 #ifdef __EMSCRIPTEN__

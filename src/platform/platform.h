@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace ui {
+struct UiState;
+}
+
 namespace platform {
 
 // Web only (web_bridge.cpp): connects the page's JavaScript (window.attentionLab) to `state`,
@@ -18,6 +22,10 @@ void NotifyPageReady();
 // No WebGL2 context could be made: the page shows its own message (web/lab.js does not test for
 // WebGL2 with a throw-away context beforehand: on a software renderer that costs ~0.2 s).
 void ReportNoGraphics();
+// Web only: the interface's share popup learns the lab's address (ui.page_url, from the page
+// once it runs) and the answers to its copies (ui.copy_status). Natively the address stays ""
+// and copies go to SDL's clipboard.
+void ConnectUi(ui::UiState& ui);
 // The browser's language ("ru" or "en"), or "" natively.
 const char* PreferredLanguage();
 // Web only: the ids of the panels drawn in the last frame (ui::UiState::panels_drawn) as the

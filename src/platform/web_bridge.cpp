@@ -7,12 +7,15 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
+#include "ui/ui.h"
+
 #include <string>
 #include <vector>
 
 namespace {
 
 app::AppState* g_state = nullptr;
+ui::UiState* g_ui = nullptr;
 std::string g_out;        // the last string handed to JavaScript (valid until the next call)
 std::string g_paste;      // pasted text waiting for Ctrl to be released (attnlab_paste)
 
@@ -57,11 +60,13 @@ EM_JS(void, js_frame, (const float* areas, int count, int popup, int active, int
   if (Module.onLabFrame) Module.onLabFrame({ areas: a, popup: !!popup, active: !!active,
                                              text: text ? { x: tx, y: ty, h: th, right: tr } : null });
 });
+// Copies through the page (web/lab.js: navigator.clipboard, or the text selected for the user to
+// copy by hand when the browser does not allow it); the answer comes back in attnlab_copy_result.
 EM_JS(void, js_copy, (const char* text), {
   var s = UTF8ToString(text);
-  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
+  if (Module.onLabCopy) Module.onLabCopy(s);
+  else if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(function() {});
 });
-
 // Every function of this block is exported to the page: cmake/Emscripten.cmake reads their
 // names from this file for EXPORTED_FUNCTIONS (one keep-alive declaration per function, written
 // as `KEEPALIVE <return type> <name>(`), and checks that web/lab.js wraps no other.
@@ -168,6 +173,30 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_export(const char* json) {
   }
 }
 
+// attentionLab.getEmbedSnippet(): the iframe snippet for the current state (app::EmbedSnippet,
+// the share popup's), for a lab at `page_url`.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_embed_snippet(const char* page_url) {
+  if (!g_state) return "";
+  try {
+    return Hand(app::EmbedSnippet(*g_state, page_url ? page_url : ""));
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+// The lab's own address without the hash (the share popup's base for its link), from the page
+// once it runs.
+EMSCRIPTEN_KEEPALIVE void attnlab_set_page_url(const char* url) {
+  if (g_ui && url) g_ui->page_url = url;
+}
+
+// The page's answer to a copy (js_copy): 1 copied, 0 not permitted (the text is selected on the
+// page instead). The share popup says which.
+EMSCRIPTEN_KEEPALIVE void attnlab_copy_result(int ok) {
+  if (g_ui) g_ui->copy_status = ok ? 1 : -1;
+  platform::RequestFrames(kPageFrames);
+}
+
 // Called by the page's paste listener: SDL has no clipboard in the browser. The text is typed
 // into the active text box at once, or, when ImGui holds Ctrl (Cmd), once it is up: Dear ImGui
 // 1.86 ignores typed characters while it is held (the page's text input never hands Ctrl+V to
@@ -213,6 +242,7 @@ void ConnectPage(app::AppState& state) {
 void NotifyPageReady() { js_ready(); }
 
 void ReportNoGraphics() { js_no_webgl2(); }
+void ConnectUi(ui::UiState& ui) { g_ui = &ui; }
 
 const char* PreferredLanguage() { return js_language_is_russian() ? "ru" : "en"; }
 
@@ -255,6 +285,7 @@ namespace platform {
 void ConnectPage(app::AppState&) {}
 void NotifyPageReady() {}
 void ReportNoGraphics() {}
+void ConnectUi(ui::UiState&) {}
 const char* PreferredLanguage() { return ""; }
 void ReportPanelsDrawn(const std::vector<std::string>&) {}
 void ReportFrame() {}

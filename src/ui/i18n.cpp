@@ -69,6 +69,10 @@ std::string ExpectedRu(const attn::FieldRule& r) {
       for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", «" : "«") + r.names[i] + "»";
       break;
     case FieldKind::kText: out = "строка"; break;
+    case FieldKind::kNameSet:
+      out = "список из ";
+      for (std::size_t i = 0; i < r.names.size(); ++i) out += (i ? ", «" : "«") + r.names[i] + "»";
+      break;
   }
   return r.nullable ? out + " или null" : out;
 }

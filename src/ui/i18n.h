@@ -182,6 +182,20 @@ inline constexpr Text kProbeExplain{"A readout trained to name the most-weighted
                                     "Классификатор, который по одному A учится называть токен с наибольшим весом (случайные предложения из %s; в отличие от вердикта выше он не знает vᵢ каждого предложения, поэтому остаётся ниже 1 даже там, где вердикт говорит, что ничего не теряется):"};
 inline constexpr Text kProbeRow{"d_v = %2d, %s: accuracy %s (chance %s)", "d_v = %2d, %s: точность %s (наугад %s)"};  // Count(heads, kHeadsCount)
 inline constexpr Text kTryTitle{"Try this", "Попробуйте"};
+// Share / embed (panel_share.cpp).
+inline constexpr Text kShare{"Share", "Поделиться"};
+inline constexpr Text kShareTitle{"Share this lab", "Поделиться лабораторией"};
+inline constexpr Text kShareLink{"Link to this state:", "Ссылка на это состояние:"};
+inline constexpr Text kShareSnippet{"Embed in a course page (iframe; hidden and locked parts included):",
+                                    "Встроить в страницу курса (iframe; со скрытыми и закреплёнными частями):"};
+inline constexpr Text kCopy{"Copy", "Копировать"};
+inline constexpr Text kCopied{"Copied.", "Скопировано."};
+inline constexpr Text kCopyByHand{"The browser did not allow copying: the text is selected on the page, copy it with Ctrl+C (⌘C).",
+                                  "Браузер не разрешил копирование: текст выделен на странице, скопируйте его сами (Ctrl+C, ⌘C)."};
+inline constexpr Text kShareHint{"Hide or lock parts with hide=… and lock=… in the link (see the README).",
+                                 "Скрыть или закрепить части можно через hide=… и lock=… в ссылке (см. README)."};
+inline constexpr Text kShareClose{"Close", "Закрыть"};
+inline constexpr Text kLockedPanel{"(locked by the lesson)", "(закреплено уроком)"};
 inline constexpr Text kTry{
     "• Click «суши»: each token's row of weights is its own pattern.\n"
     "• Lower the temperature: the weights approach one-hot; raise it: they flatten.\n"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 namespace ui {
 
@@ -14,27 +15,70 @@ namespace {
 
 constexpr float kPhoneWidth = 820.0f;  // narrower than this (CSS px): one panel at a time, in tabs
 
+// The part a part belongs to: hiding or locking it hides or locks what it holds.
+const char* ParentPart(std::string_view part) {
+  static const char* const kAttention[] = {"sentence", "settings", "steps", "weights", "vectors", "information"};
+  static const char* const kSettings[] = {"projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed"};
+  for (const char* p : kAttention)
+    if (part == p) return "attention";
+  for (const char* p : kSettings)
+    if (part == p) return "settings";
+  if (part.substr(0, 6) == "train.") return "training";
+  if (part == "share") return "header";
+  return nullptr;
+}
+
+bool InPartSet(const std::string& set, const char* part) {
+  for (const char* p = part; p; p = ParentPart(p))
+    if (attn::NameSetHas(set, p)) return true;
+  return false;
+}
+
 void DrawHeader(Context& ctx, bool phone) {
   app::AppState& s = ctx.state;
+  if (Hidden(ctx, "header")) {  // a lesson's embed without the header: refusals still show
+    if (s.has_refusal) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+      ImGui::TextWrapped("%s: %s %s", L(tr::kRefused), RefusalMessage(s.refusal).c_str(), L(tr::kShowing));
+      ImGui::PopStyleColor();
+    }
+    return;
+  }
   ImGui::TextUnformatted(L(tr::kTitle));
   if (!phone) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", L(tr::kTagline));
   }
-  // The lesson's button (while it is closed), language switch and text size, right-aligned.
-  const char* lesson = s.lab.lesson == 0 ? LessonEntryLabel() : nullptr;
-  const float w = ImGui::CalcTextSize("EN RU A− A+").x + ImGui::GetStyle().FramePadding.x * 8 +
-                  ImGui::GetStyle().ItemSpacing.x * 3 +
-                  (lesson ? ImGui::CalcTextSize(lesson, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 +
-                                ImGui::GetStyle().ItemSpacing.x
-                          : 0.0f);
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - w);
-  if (lesson && ImGui::SmallButton(lesson)) app::GoToLesson(s, ctx.ui.last_lesson);
-  if (lesson) ImGui::SameLine();
-  const bool ru = s.lab.lang == "ru";
-  if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
+  // Share, the lesson's button (while it is closed), language switch and text size, right-aligned.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  auto button_w = [&](const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2 + st.ItemSpacing.x;
+  };
+  const char* lesson = s.lab.lesson == 0 && !Hidden(ctx, "lesson") ? LessonEntryLabel() : nullptr;
+  const bool share = !Hidden(ctx, "share");
+  const float w = ImGui::CalcTextSize("EN RU A− A+").x + st.FramePadding.x * 8 + st.ItemSpacing.x * 3 +
+                  (lesson ? button_w(lesson) : 0.0f) + (share ? button_w(L(tr::kShare)) : 0.0f);
+  // On a narrow phone in Russian the buttons do not fit beside the title: they take their own line.
   ImGui::SameLine();
-  if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
+  const float right = ImGui::GetWindowContentRegionMax().x - w;
+  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  ImGui::SetCursorPosX(std::fmax(right, ImGui::GetWindowContentRegionMin().x));
+  if (share) {
+    DrawShareButton(ctx);
+    ImGui::SameLine();
+  }
+  if (lesson) {
+    LockScope lock(ctx, "lesson");
+    if (ImGui::SmallButton(lesson)) app::GoToLesson(s, ctx.ui.last_lesson);
+    ImGui::SameLine();
+  }
+  const bool ru = s.lab.lang == "ru";
+  {
+    LockScope lock(ctx, "header");  // the language is the lesson's too
+    if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
+    ImGui::SameLine();
+    if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
+  }
   ImGui::SameLine();
   if (ImGui::SmallButton("A−###smaller")) ctx.ui.text_scale = std::fmax(0.8f, ctx.ui.text_scale - 0.2f);
   ImGui::SameLine();
@@ -52,47 +96,85 @@ void DrawHeader(Context& ctx, bool phone) {
   }
 }
 
+// The steps or the information question (whichever are not hidden): tabs when both are shown.
+template <typename Front>
+void DrawAttentionBottom(Context& ctx, const Front& front) {
+  const bool steps = !Hidden(ctx, "steps"), information = !Hidden(ctx, "information");
+  if (steps && information) {
+    if (ImGui::BeginTabBar("bottom_tabs")) {
+      if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
+        ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
+        DrawStepsPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
+        ImGui::BeginChild("row_information", ImVec2(0, 0), false);
+        DrawInformationPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
+  } else if (steps) {
+    DrawStepsPanel(ctx);
+  } else if (information) {
+    DrawInformationPanel(ctx);
+  }
+}
+
 // The attention page on a laptop. Left: sentence and settings, full height. Right: weights |
-// vectors on top; below them the steps or the information question, as tabs.
+// vectors on top; below them the steps or the information question, as tabs. A hidden panel
+// gives its space to the others (hide: a column, a picture, a tab).
 template <typename Front>
 void DrawAttentionPage(Context& ctx, const Front& front) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::fmax(365.0f, avail.x * 0.29f);  // as wide as at 1280 px without the lesson
-  ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
-  DrawSentencePanel(ctx);
-  DrawSettingsPanel(ctx);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("col_main", ImVec2(0, 0), false);
-  const float top_h = std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.59f);
-  const float half_w = (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f;
-  ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
-  DrawHeatmapPanel(ctx);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
-  DrawVectorsPanel(ctx);
-  ImGui::EndChild();
-  if (ImGui::BeginTabBar("bottom_tabs")) {
-    if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
-      ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
-      DrawStepsPanel(ctx);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
-      ImGui::BeginChild("row_information", ImVec2(0, 0), false);
-      DrawInformationPanel(ctx);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    ImGui::EndTabBar();
+  const bool sentence = !Hidden(ctx, "sentence"), settings = !Hidden(ctx, "settings");
+  const bool heatmap = !Hidden(ctx, "weights"), vectors = !Hidden(ctx, "vectors");
+  const bool top = heatmap || vectors;
+  const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information");
+  const bool left = sentence || settings, right = top || bottom;
+  if (left) {
+    const float left_w = right ? std::fmax(365.0f, avail.x * 0.29f) : 0.0f;  // as wide as at 1280 px without the lesson
+    ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
+    if (sentence) DrawSentencePanel(ctx);
+    if (settings) DrawSettingsPanel(ctx);
+    ImGui::EndChild();
+    if (right) ImGui::SameLine();
   }
+  if (!right) return;
+  ImGui::BeginChild("col_main", ImVec2(0, 0), false);
+  if (top) {
+    const float top_h = bottom ? std::fmax(260.0f, ImGui::GetContentRegionAvail().y * 0.59f) : 0.0f;
+    const float half_w = heatmap && vectors ? (ImGui::GetContentRegionAvail().x - st.ItemSpacing.x) * 0.5f : 0.0f;
+    if (heatmap) {
+      ImGui::BeginChild("col_heatmap", ImVec2(half_w, top_h), false);
+      DrawHeatmapPanel(ctx);
+      ImGui::EndChild();
+    }
+    if (heatmap && vectors) ImGui::SameLine();
+    if (vectors) {
+      ImGui::BeginChild("col_vectors", ImVec2(0, top_h), false);
+      DrawVectorsPanel(ctx);
+      ImGui::EndChild();
+    }
+  }
+  if (bottom) DrawAttentionBottom(ctx, front);
   ImGui::EndChild();
 }
 
 }  // namespace
+
+bool Hidden(const Context& ctx, const char* part) { return InPartSet(ctx.state.lab.hide, part); }
+bool Locked(const Context& ctx, const char* part) { return InPartSet(ctx.state.lab.lock, part); }
+
+LockScope::LockScope(const Context& ctx, const char* part) : locked_(Locked(ctx, part)) {
+  if (locked_) ImGui::BeginDisabled();
+}
+LockScope::~LockScope() {
+  if (locked_) ImGui::EndDisabled();
+}
 
 bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, const PanelExport& export_menu) {
   ImGui::PushID(id);
@@ -100,6 +182,11 @@ bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, co
   if (open) ctx.ui.panels_drawn.push_back(id);
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
   if (open && export_menu.figure) ExportMenu(ctx.ui, export_menu.figure, export_menu.svg, export_menu.numbers);
+  // A panel the lesson locked says so (its controls are drawn disabled).
+  if (Locked(ctx, std::string_view(id) == "heatmap" ? "weights" : id)) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", L(tr::kLockedPanel));
+  }
   ImGui::Separator();
   return open;
 }
@@ -155,21 +242,23 @@ void DrawLab(Context& ctx) {
   // A new `view` (setState, URL) brings its tab to the front once; then the learner's clicks rule.
   // (For a few frames: a tab selected inside another tab can only be selected once the outer
   // one is open, a frame later.)
+  // A hidden view is never the one shown (app::ShownView: the first visible one instead).
   UiState& ui = ctx.ui;
-  if (ui.shown_view != s.lab.view) {
-    ui.shown_view = s.lab.view;
+  const std::string shown = app::ShownView(s.lab);
+  if (ui.shown_view != shown) {
+    ui.shown_view = shown;
     ui.bring_frames = 3;
   }
   const bool bring = ui.bring_frames > 0;
   if (bring) --ui.bring_frames;
   auto front = [&](const char* view) {
-    return bring && s.lab.view == view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+    return bring && shown == view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
   };
   const bool phone = vp->WorkSize.x < kPhoneWidth;
   DrawHeader(ctx, phone);
 
   // The lesson (lesson > 0): a card above the tabs on a phone, a column on the left otherwise.
-  const bool lesson = s.lab.lesson > 0;
+  const bool lesson = s.lab.lesson > 0 && !Hidden(ctx, "lesson");
   if (lesson && phone) {
     const float card_h = ui.lesson_folded ? ImGui::GetFrameHeightWithSpacing() * 2.2f
                                           : std::floor(ImGui::GetContentRegionAvail().y * 0.5f);
@@ -195,14 +284,15 @@ void DrawLab(Context& ctx) {
                                   {&tr::kNormalization, "t_normalization", "normalization", DrawNormalizationPanel}};
       constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
       for (int i = 0; i < kCount; ++i) {
+        if (!app::ViewVisible(s.lab, kTabs[i].view)) continue;  // hidden: absent from the tab bar
         if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, front(kTabs[i].view))) {
           ui.phone_tab = i;
           ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
           if (kTabs[i].draw) {
             kTabs[i].draw(ctx);
           } else {
-            DrawSentencePanel(ctx);
-            DrawSettingsPanel(ctx);
+            if (!Hidden(ctx, "sentence")) DrawSentencePanel(ctx);
+            if (!Hidden(ctx, "settings")) DrawSettingsPanel(ctx);
           }
           ImGui::EndChild();
           ImGui::EndTabItem();
@@ -210,27 +300,45 @@ void DrawLab(Context& ctx) {
       }
       ImGui::EndTabBar();
     }
-  } else if (ImGui::BeginTabBar("main_tabs")) {
-    // Three pages: the attention of one sentence (the default), learning, normalization.
-    const bool attention_view = s.lab.view != "training" && s.lab.view != "normalization";
-    const ImGuiTabItemFlags attention_front = bring && attention_view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
-    if (ImGui::BeginTabItem(Label(tr::kAttentionTab, "m_attention"), nullptr, attention_front)) {
-      DrawAttentionPage(ctx, front);
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem(Label(tr::kTraining, "m_training"), nullptr, front("training"))) {
+  } else {
+    // Three pages: the attention of one sentence (the default), learning, normalization; the
+    // tab bar only when more than one is shown.
+    const bool attention = app::ViewVisible(s.lab, "steps") || app::ViewVisible(s.lab, "weights") ||
+                           app::ViewVisible(s.lab, "vectors") || app::ViewVisible(s.lab, "information") ||
+                           app::ViewVisible(s.lab, "sentence");
+    const bool training = app::ViewVisible(s.lab, "training");
+    const bool normalization = app::ViewVisible(s.lab, "normalization");
+    auto training_page = [&]() {
       ImGui::BeginChild("page_training", ImVec2(0, 0), false);
       DrawTrainingPanel(ctx);
       ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem(Label(tr::kNormalization, "m_normalization"), nullptr, front("normalization"))) {
+    };
+    auto normalization_page = [&]() {
       ImGui::BeginChild("page_normalization", ImVec2(0, 0), false);
       DrawNormalizationPanel(ctx);
       ImGui::EndChild();
-      ImGui::EndTabItem();
+    };
+    if (attention + training + normalization == 1) {
+      if (attention) DrawAttentionPage(ctx, front);
+      if (training) training_page();
+      if (normalization) normalization_page();
+    } else if (attention + training + normalization > 1 && ImGui::BeginTabBar("main_tabs")) {
+      const bool attention_view = shown != "training" && shown != "normalization";
+      const ImGuiTabItemFlags attention_front = bring && attention_view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+      if (attention && ImGui::BeginTabItem(Label(tr::kAttentionTab, "m_attention"), nullptr, attention_front)) {
+        DrawAttentionPage(ctx, front);
+        ImGui::EndTabItem();
+      }
+      if (training && ImGui::BeginTabItem(Label(tr::kTraining, "m_training"), nullptr, front("training"))) {
+        training_page();
+        ImGui::EndTabItem();
+      }
+      if (normalization && ImGui::BeginTabItem(Label(tr::kNormalization, "m_normalization"), nullptr, front("normalization"))) {
+        normalization_page();
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
     }
-    ImGui::EndTabBar();
   }
   if (lesson && !phone) ImGui::EndChild();
   ImGui::End();

@@ -38,7 +38,7 @@ void DrawHeatmapPanel(Context& ctx) {
         if (h) ImGui::SameLine();
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
-        if (ImGui::InvisibleButton("head", ImVec2(small, small))) app::ApplyPatch(s, {{"head", h}});
+        if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"head", h}});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
         ImGui::PopID();
         const ImVec2 b(a.x + small, a.y + small);
@@ -144,7 +144,7 @@ void DrawHeatmapPanel(Context& ctx) {
                   IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
       ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
       ctx.ui.hovered_key = j;
-      if (ImGui::IsItemClicked()) app::ApplyPatch(s, {{"query", i}});
+      if (ImGui::IsItemClicked() && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"query", i}});
     }
 
     // Legend: the colour ramp over the fixed range [0, 1].

@@ -178,6 +178,7 @@ void DrawInformationPanel(Context& ctx) {
 
   // Controls: the value width and the token to move the weight onto.
   const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::BeginDisabled(Locked(ctx, "information"));  // a locked panel: d_v and the target are the lesson's
   int d_v = s.lab.config.d_v;
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
   if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
@@ -198,6 +199,7 @@ void DrawInformationPanel(Context& ctx) {
     }
     ImGui::EndCombo();
   }
+  ImGui::EndDisabled();
 
   // Two scenarios side by side (one above the other on a phone).
   const bool narrow = ImGui::GetContentRegionAvail().x < 640.0f;

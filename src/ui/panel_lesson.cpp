@@ -56,7 +56,7 @@ const Text& VerdictName(app::Verdict v) {
 }
 
 // Keys while the lesson has focus (and no text box is being typed in).
-void HandleKeys(app::AppState& s) {
+void HandleKeys(app::AppState& s, bool pinned) {  // pinned: the keys do not move between steps
   ImGuiIO& io = ImGui::GetIO();
   if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || io.WantTextInput) return;
   const int step = s.lab.lesson;
@@ -69,6 +69,7 @@ void HandleKeys(app::AppState& s) {
     else if (c >= '1' && c < '1' + app::kLessonChoices) answer = c - '1';
   }
   if (answer >= 0 && !app::LessonRevealed(s)) app::AnswerLesson(s, answer);
+  else if (pinned) return;
   else if (go > 0 && step < app::kLessonSteps) app::GoToLesson(s, step + 1);
   else if (go < 0 && step > 1) app::GoToLesson(s, step - 1);
 }
@@ -154,9 +155,12 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
   char title[96];
   std::snprintf(title, sizeof title, L(kStepOf), s.lab.lesson, app::kLessonSteps);
   if (BeginPanel(ctx, title, "lesson", size)) {
-    HandleKeys(s);
+    // lock=lesson: the course page chose the step; the learner still answers its prediction.
+    const bool pinned = Locked(ctx, "lesson");
+    HandleKeys(s, pinned);
     st = app::CurrentLessonStep(s);  // a key may have closed or moved the lesson
     if (st) {
+      LockScope lock(ctx, "lesson");
       DrawNavigation(ctx);
       st = app::CurrentLessonStep(s);
     }

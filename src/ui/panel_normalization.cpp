@@ -185,7 +185,8 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   ImGui::TextWrapped("%s", L(tr::kCurvesTitle));
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
-  ImGui::BeginDisabled(n.curves_running);
+  const bool locked = Locked(ctx, "normalization");  // a locked tab: the course page runs the experiment
+  ImGui::BeginDisabled(n.curves_running || locked);
   if (ImGui::Button(Label(tr::kCurvesRun, "run_curves"))) {
     std::string error;
     app::StartCurves(s, n.curve_seeds, n.curve_steps, &error);
@@ -195,12 +196,14 @@ void DrawCurves(Context& ctx, float w, float h, bool narrow) {
   // The sliders show the count with its noun ("3 seeds", «300 шагов»): no label needed.
   const std::string seeds_format = std::string("%d") + kNoBreakSpace + Word(n.curve_seeds, tr::kSeeds);
   const std::string steps_format = std::string("%d") + kNoBreakSpace + Word(n.curve_steps, tr::kStepsCount);
+  ImGui::BeginDisabled(locked);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::SliderInt("##curve_seeds", &n.curve_seeds, 1, 10, seeds_format.c_str(), ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderInt("##curve_steps", &n.curve_steps, 20, 2000, steps_format.c_str(),
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::EndDisabled();
   if (n.curves_started) {
     if (!narrow) ImGui::SameLine();
     char buf[64];

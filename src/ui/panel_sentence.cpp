@@ -24,6 +24,7 @@ void DrawSentencePanel(Context& ctx) {
   const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2;
   const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
   if (BeginPanel(ctx, L(tr::kSentence), "sentence", ImVec2(0, h))) {
+    LockScope lock(ctx, "sentence");  // shown read-only: the box and the chips are disabled
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
       app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);

@@ -15,89 +15,126 @@ void DrawSettingsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& c = s.lab.config;
   if (BeginPanel(ctx, L(tr::kSettings), "settings", ImVec2(0, 0))) {
+    // The groups a course page can hide or lock one by one (hide=mask, lock=scaling,heads...).
     const bool identity = c.projection == attn::Projection::kIdentity;
-    ImGui::TextUnformatted(L(tr::kProjection));
-    if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});
-    if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), !identity)) app::ApplyPatch(s, {{"projection", "random"}});
+    if (!Hidden(ctx, "projection")) {
+      LockScope lock(ctx, "projection");
+      ImGui::TextUnformatted(L(tr::kProjection));
+      if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});
+      if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), !identity)) app::ApplyPatch(s, {{"projection", "random"}});
+    }
 
-    bool scaled = c.scaled;
-    if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, {{"scaled", scaled}});
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kPositional))) ImGui::NewLine();  // a narrow panel
-    bool positional = c.positional;
-    if (ImGui::Checkbox(Label(tr::kPositional, "positional"), &positional))
-      app::ApplyPatch(s, {{"positional", positional}});
+    const bool scaling = !Hidden(ctx, "scaling"), positional_shown = !Hidden(ctx, "positional");
+    if (scaling) {
+      LockScope lock(ctx, "scaling");
+      bool scaled = c.scaled;
+      if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, {{"scaled", scaled}});
+    }
+    if (scaling && positional_shown) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kPositional))) ImGui::NewLine();  // a narrow panel
+    }
+    if (positional_shown) {
+      LockScope lock(ctx, "positional");
+      bool positional = c.positional;
+      if (ImGui::Checkbox(Label(tr::kPositional, "positional"), &positional))
+        app::ApplyPatch(s, {{"positional", positional}});
+    }
 
     const float w = ImGui::GetContentRegionAvail().x * 0.55f;
-    // How scores become weights.
-    struct Choice { attn::Normalizer n; const Text* label; };
-    static const Choice kNormalizers[] = {
-        {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
-        {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
-        {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
-    const char* current = "";
-    for (const Choice& ch : kNormalizers)
-      if (ch.n == c.normalizer) current = L(*ch.label);
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo(Label(tr::kNormalizer, "normalizer"), current)) {
+    if (!Hidden(ctx, "normalizer")) {  // how scores become weights
+      LockScope lock(ctx, "normalizer");
+      struct Choice { attn::Normalizer n; const Text* label; };
+      static const Choice kNormalizers[] = {
+          {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
+          {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
+          {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
+      const char* current = "";
       for (const Choice& ch : kNormalizers)
-        if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer))
-          app::ApplyPatch(s, {{"normalizer", attn::NormalizerName(ch.n)}});
-      ImGui::EndCombo();
+        if (ch.n == c.normalizer) current = L(*ch.label);
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::BeginCombo(Label(tr::kNormalizer, "normalizer"), current)) {
+        for (const Choice& ch : kNormalizers)
+          if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer))
+            app::ApplyPatch(s, {{"normalizer", attn::NormalizerName(ch.n)}});
+        ImGui::EndCombo();
+      }
     }
     if (!attn::NormalizerHasGradient(c.normalizer)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
       ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
       ImGui::PopStyleColor();
     }
-    ImGui::TextUnformatted(L(tr::kMask));
-    ImGui::SameLine();
-    if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
-    // The causal choice goes on its own line where its label does not fit («каузальная (текущий
-    // и предыдущие)» is wider than the English).
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kMaskCausal))) ImGui::NewLine();
-    if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
+    if (!Hidden(ctx, "mask")) {
+      LockScope lock(ctx, "mask");
+      ImGui::TextUnformatted(L(tr::kMask));
+      ImGui::SameLine();
+      if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
+      // The causal choice goes on its own line where its label does not fit («каузальная (текущий
+      // и предыдущие)» is wider than the English).
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kMaskCausal))) ImGui::NewLine();
+      if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
+    }
 
-    int heads = c.heads;
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt(Label(tr::kHeads, "heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d",
-                         ImGuiSliderFlags_AlwaysClamp))
-      app::ApplyPatch(s, {{"heads", heads}});
+    if (!Hidden(ctx, "heads")) {
+      LockScope lock(ctx, "heads");
+      int heads = c.heads;
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kHeads, "heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d",
+                           ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"heads", heads}});
+    }
 
-    float temperature = static_cast<float>(c.temperature);
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderFloat(Label(tr::kTemperature, "temperature"), &temperature, 0.05f, 20.0f, "%.3g",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-      app::ApplyPatch(s, {{"temperature", temperature}});
+    if (scaling) {
+      LockScope lock(ctx, "scaling");
+      float temperature = static_cast<float>(c.temperature);
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderFloat(Label(tr::kTemperature, "temperature"), &temperature, 0.05f, 20.0f, "%.3g",
+                             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"temperature", temperature}});
+    }
 
-    int d_model = c.d_model;
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt(Label(tr::kDModel, "dModel"), &d_model, attn::kMinDim, attn::kMaxDim, "%d",
-                         ImGuiSliderFlags_AlwaysClamp))
-      app::ApplyPatch(s, {{"dModel", d_model}});
+    if (!Hidden(ctx, "sizes")) {
+      LockScope lock(ctx, "sizes");
+      int d_model = c.d_model;
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kDModel, "dModel"), &d_model, attn::kMinDim, attn::kMaxDim, "%d",
+                           ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"dModel", d_model}});
 
-    int d_k = c.d_k;
-    ImGui::BeginDisabled(identity);
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt(Label(tr::kDK, "dK"), &d_k, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
-      app::ApplyPatch(s, {{"dK", d_k}});
-    ImGui::EndDisabled();
-    if (identity) ImGui::TextDisabled("%s", L(tr::kIdentityDk));
+      int d_k = c.d_k;
+      ImGui::BeginDisabled(identity);
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kDK, "dK"), &d_k, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"dK", d_k}});
+      ImGui::EndDisabled();
+      if (identity) ImGui::TextDisabled("%s", L(tr::kIdentityDk));
+    }
 
-    ImU32 seed = static_cast<ImU32>(c.seed);  // seeds are 0 .. 2^32 - 1
-    const ImU32 step = 1;
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar(Label(tr::kSeed, "seed"), ImGuiDataType_U32, &seed, &step))
-      app::ApplyPatch(s, {{"seed", seed}});
-
-    if (ImGui::Button(Label(tr::kResetSeed, "reset"))) {
-      const attn::LabConfig d;
-      app::ApplyPatch(s, {{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
-                          {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
-                          {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional},
-                          {"heads", d.heads}, {"head", d.head}, {"normalizer", "softmax"},
-                          {"causal", d.causal}});
+    if (!Hidden(ctx, "seed")) {
+      {
+        LockScope lock(ctx, "seed");
+        ImU32 seed = static_cast<ImU32>(c.seed);  // seeds are 0 .. 2^32 - 1
+        const ImU32 step = 1;
+        ImGui::SetNextItemWidth(w);
+        if (ImGui::InputScalar(Label(tr::kSeed, "seed"), ImGuiDataType_U32, &seed, &step))
+          app::ApplyPatch(s, {{"seed", seed}});
+      }
+      // The seed's example resets every setting and the sentence: not while any of them is locked.
+      bool any_locked = Locked(ctx, "sentence");
+      for (const char* g : {"projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed"})
+        any_locked = any_locked || Locked(ctx, g);
+      ImGui::BeginDisabled(any_locked);
+      if (ImGui::Button(Label(tr::kResetSeed, "reset"))) {
+        const attn::LabConfig d;
+        app::ApplyPatch(s, {{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
+                            {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
+                            {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional},
+                            {"heads", d.heads}, {"head", d.head}, {"normalizer", "softmax"},
+                            {"causal", d.causal}});
+      }
+      ImGui::EndDisabled();
     }
     ImGui::Spacing();
     ImGui::Separator();

@@ -251,84 +251,97 @@ void DrawSettings(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::TrainConfig& c = s.lab.train.config;
   const float w = std::max(80.0f, ImGui::GetContentRegionAvail().x * 0.55f);
-  // The task and its example.
-  const char* task_label = "";
-  for (const TaskChoice& tc : kTasks)
-    if (tc.kind == c.task) task_label = L(*tc.label);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::BeginCombo(Label(tr::kTask, "task"), task_label)) {
+  // The task and its example. Each group can be hidden or locked by a course page (train.task,
+  // train.optimizer, train.layer, train.compare).
+  if (!Hidden(ctx, "train.task")) {
+    LockScope lock(ctx, "train.task");
+    const char* task_label = "";
     for (const TaskChoice& tc : kTasks)
-      if (ImGui::Selectable(L(*tc.label), tc.kind == c.task)) SetTrain(s, "task", attn::TaskName(tc.kind));
-    ImGui::EndCombo();
-  }
-  if (c.task != attn::TaskKind::kVerbObject) {
-    int length = c.length;
+      if (tc.kind == c.task) task_label = L(*tc.label);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt(Label(tr::kLength, "length"), &length, attn::kMinLength, attn::kMaxLength, "%d", ImGuiSliderFlags_AlwaysClamp))
-      SetTrain(s, "length", length);
+    if (ImGui::BeginCombo(Label(tr::kTask, "task"), task_label)) {
+      for (const TaskChoice& tc : kTasks)
+        if (ImGui::Selectable(L(*tc.label), tc.kind == c.task)) SetTrain(s, "task", attn::TaskName(tc.kind));
+      ImGui::EndCombo();
+    }
+    if (c.task != attn::TaskKind::kVerbObject) {
+      int length = c.length;
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kLength, "length"), &length, attn::kMinLength, attn::kMaxLength, "%d", ImGuiSliderFlags_AlwaysClamp))
+        SetTrain(s, "length", length);
+    }
+    DrawExampleBox(ctx);
+    ImGui::Separator();
   }
-  DrawExampleBox(ctx);
-  ImGui::Separator();
 
   // The optimizer.
-  ImGui::TextUnformatted(L(tr::kOptimizer));
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Adam###opt_adam", c.optimizer == attn::Optimizer::kAdam)) SetTrain(s, "optimizer", "adam");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("SGD###opt_sgd", c.optimizer == attn::Optimizer::kSgd)) SetTrain(s, "optimizer", "sgd");
-  float lr = static_cast<float>(c.lr);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderFloat(Label(tr::kLearningRate, "lr"), &lr, 1e-4f, 1.0f, "%.4g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-  {
-    char text[32];  // four significant digits: the slider's float, as the number it shows
-    std::snprintf(text, sizeof text, "%.4g", static_cast<double>(lr));
-    SetTrain(s, "lr", std::strtod(text, nullptr));
+  if (!Hidden(ctx, "train.optimizer")) {
+    LockScope lock(ctx, "train.optimizer");
+    ImGui::TextUnformatted(L(tr::kOptimizer));
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Adam###opt_adam", c.optimizer == attn::Optimizer::kAdam)) SetTrain(s, "optimizer", "adam");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("SGD###opt_sgd", c.optimizer == attn::Optimizer::kSgd)) SetTrain(s, "optimizer", "sgd");
+    float lr = static_cast<float>(c.lr);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderFloat(Label(tr::kLearningRate, "lr"), &lr, 1e-4f, 1.0f, "%.4g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    {
+      char text[32];  // four significant digits: the slider's float, as the number it shows
+      std::snprintf(text, sizeof text, "%.4g", static_cast<double>(lr));
+      SetTrain(s, "lr", std::strtod(text, nullptr));
+    }
+    int batch = c.batch;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kBatch, "batch"), &batch, 1, attn::kMaxBatch, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "batch", batch);
+    ImU32 seed = static_cast<ImU32>(c.seed);
+    const ImU32 one = 1;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar(Label(tr::kSeed, "train_seed"), ImGuiDataType_U32, &seed, &one)) SetTrain(s, "seed", seed);
+    ImGui::Separator();
   }
-  int batch = c.batch;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderInt(Label(tr::kBatch, "batch"), &batch, 1, attn::kMaxBatch, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    SetTrain(s, "batch", batch);
-  ImU32 seed = static_cast<ImU32>(c.seed);
-  const ImU32 one = 1;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::InputScalar(Label(tr::kSeed, "train_seed"), ImGuiDataType_U32, &seed, &one)) SetTrain(s, "seed", seed);
 
   // The attention layer.
-  ImGui::Separator();
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::BeginCombo(Label(tr::kNormalizer, "train_norm"), NormalizerLabel(c.normalizer))) {
-    for (const NormChoice& ch : kNormalizers)
-      if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer)) SetTrain(s, "normalizer", attn::NormalizerName(ch.n));
-    ImGui::EndCombo();
+  if (!Hidden(ctx, "train.layer")) {
+    LockScope lock(ctx, "train.layer");
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo(Label(tr::kNormalizer, "train_norm"), NormalizerLabel(c.normalizer))) {
+      for (const NormChoice& ch : kNormalizers)
+        if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer)) SetTrain(s, "normalizer", attn::NormalizerName(ch.n));
+      ImGui::EndCombo();
+    }
+    if (!attn::NormalizerHasGradient(c.normalizer)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
+      ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
+      ImGui::PopStyleColor();
+    }
+    bool scaled = c.scaled;
+    if (ImGui::Checkbox(Label(tr::kScaled, "train_scaled"), &scaled)) SetTrain(s, "scaled", scaled);
+    ImGui::SameLine();
+    bool causal = c.causal;
+    if (ImGui::Checkbox(Label(tr::kCausalShort, "train_causal"), &causal)) SetTrain(s, "causal", causal);
+    int d_k = c.d_k, heads = c.heads, d_model = c.d_model, d_v = c.d_v;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kDK, "train_dk"), &d_k, 1, attn::kMaxTrainDk, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "dK", d_k);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kHeads, "train_heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "heads", heads);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kDModel, "train_dmodel"), &d_model, 2, attn::kMaxTrainDModel, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "dModel", d_model);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt(Label(tr::kDVShort, "train_dv"), &d_v, 1, attn::kMaxTrainDv, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      SetTrain(s, "dV", d_v);
+    ImGui::Separator();
   }
-  if (!attn::NormalizerHasGradient(c.normalizer)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
-    ImGui::PopStyleColor();
-  }
-  bool scaled = c.scaled;
-  if (ImGui::Checkbox(Label(tr::kScaled, "train_scaled"), &scaled)) SetTrain(s, "scaled", scaled);
-  ImGui::SameLine();
-  bool causal = c.causal;
-  if (ImGui::Checkbox(Label(tr::kCausalShort, "train_causal"), &causal)) SetTrain(s, "causal", causal);
-  int d_k = c.d_k, heads = c.heads, d_model = c.d_model, d_v = c.d_v;
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderInt(Label(tr::kDK, "train_dk"), &d_k, 1, attn::kMaxTrainDk, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    SetTrain(s, "dK", d_k);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderInt(Label(tr::kHeads, "train_heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp))
-    SetTrain(s, "heads", heads);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderInt(Label(tr::kDModel, "train_dmodel"), &d_model, 2, attn::kMaxTrainDModel, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    SetTrain(s, "dModel", d_model);
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::SliderInt(Label(tr::kDVShort, "train_dv"), &d_v, 1, attn::kMaxTrainDv, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    SetTrain(s, "dV", d_v);
 
   // Run B.
-  ImGui::Separator();
-  DrawCompareControls(ctx, w);
-  ImGui::Separator();
+  if (!Hidden(ctx, "train.compare")) {
+    LockScope lock(ctx, "train.compare");
+    DrawCompareControls(ctx, w);
+    ImGui::Separator();
+  }
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kTryTitle));
   ImGui::TextWrapped("%s", L(tr::kTrainTry));
 }

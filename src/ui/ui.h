@@ -54,6 +54,13 @@ struct UiState {
   std::vector<ExportMenuRect> export_menus;  // this frame's menu buttons and items
   std::string svg_wanted;                 // a plot whose SVG the platform asked for this frame
   std::string svg_out;                    // ... written by Plot() as it draws that plot
+  // Share / embed (panel_share.cpp). The platform layer fills page_url (the lab's address; "" in
+  // the desktop window) and copy_status (the answer to a copy: 1 copied, -1 not permitted, the
+  // page then selects the text for the learner to copy by hand).
+  bool share_open = false;
+  std::string page_url;
+  int copy_status = 0;
+  int copied_what = 0;  // 1 the link, 2 the snippet: which Copy button the status is for
 };
 
 struct Context {
@@ -80,6 +87,23 @@ void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns 
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
 void DrawLessonPanel(Context& ctx, ImVec2 size);  // panel_lesson.cpp: the guided lesson (lesson > 0)
 const char* LessonEntryLabel();                   // panel_lesson.cpp: the header's "Lesson" button
+
+void DrawShareButton(Context& ctx);    // panel_share.cpp: the header's Share button and its popup
+
+// A lab configured for a lesson (the state's hide and lock rows, app::IsHidden / IsLocked).
+bool Hidden(const Context& ctx, const char* part);
+bool Locked(const Context& ctx, const char* part);
+// The controls drawn in its scope are disabled while `part` is locked (ImGui::BeginDisabled).
+class LockScope {
+ public:
+  LockScope(const Context& ctx, const char* part);
+  ~LockScope();
+  LockScope(const LockScope&) = delete;
+  LockScope& operator=(const LockScope&) = delete;
+
+ private:
+  bool locked_;
+};
 
 // Shared helpers (layout.cpp).
 // A framed panel with its title; `id` ("steps", "normalization"...) is recorded in

@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
+import { flagsTests } from './flags.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1371,6 +1372,11 @@ tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, op
                                  pixelsDiffer, assertNonBlank, assertClean, startServer, SENTENCE_BOX }));
 // Exports (PNG, SVG, CSV, JSON), the screen-reader table, reduced motion: export.mjs.
 tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
+
+// A lab configured for a lesson (hide, lock, view) and shared (link, snippet, the Share button):
+// flags.mjs.
+tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
+                           assertClean, startServer }));
 
 // ------------------------------------------------------------------------------------------
 // Runner
