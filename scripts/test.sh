@@ -4,6 +4,7 @@
 #   2. the web bundle (wasm-release) that the browser tests load
 #   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the browser tests
 #   4. the engine, model, API, app, text and CLI tests again under AddressSanitizer + UBSan (native-debug)
+#   5. `attnlab model run` on the shipped model: release and sanitizer builds print the same bytes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -24,3 +25,10 @@ echo "== unit and CLI tests under sanitizers (native-debug)"
 cmake --preset native-debug >/dev/null
 cmake --build --preset native-debug -j"$jobs" --target engine_tests model_tests api_tests app_tests text_tests attnlab
 ctest --preset native-debug -R '^(engine|model|api|app|text|cli)$'
+
+echo "== the shipped model: the release and the sanitizer builds print the same bits"
+for text in "я люблю суши" "I love sushi"; do
+  cmp <(build/native-release/attnlab model run web/model --text "$text" --generate 20 --top-k 5) \
+      <(build/native-debug/attnlab model run web/model --text "$text" --generate 20 --top-k 5)
+done
+echo "same output"

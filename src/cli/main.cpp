@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Command> commands = {RegisterTrace(app),   RegisterForward(app), RegisterBackward(app),
                                          RegisterCollide(app), RegisterTrain(app),   RegisterNorm(app),
-                                         RegisterFields(app)};
+                                         RegisterFields(app),  RegisterModel(app)};
   app.footer(
       "Examples:\n"
       "  attnlab trace state.json\n"

@@ -7,6 +7,7 @@
 
 #include "engine/rng.h"
 #include "layers.h"
+#include "parallel.h"
 
 #include <cmath>
 #include <limits>
@@ -214,7 +215,7 @@ std::size_t CountTargets(const std::vector<Sequence>& batch) {
 
 template <typename T>
 double LossAndGrad(Params<T>& g, const Params<T>& p, const ModelConfig& c,
-                   const std::vector<Sequence>& batch, std::string* error) {
+                   const std::vector<Sequence>& batch, std::string* error, int threads) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   g = ZeroParams<T>(c);
   const std::size_t count = CountTargets(batch);
@@ -223,30 +224,65 @@ double LossAndGrad(Params<T>& g, const Params<T>& p, const ModelConfig& c,
     return nan;
   }
   const T scale = static_cast<T>(1.0 / static_cast<double>(count));
-  SequenceActs<T> acts;
+  // One gradient per sequence (any thread), then their sum in sequence order: the same bits
+  // for every thread count.
+  const int n = static_cast<int>(batch.size());
+  std::vector<Params<T>> per(batch.size());
+  std::vector<double> losses(batch.size(), 0);
+  std::vector<std::string> errors(batch.size());
+  std::vector<char> ok(batch.size(), 0);
+  ParallelFor(n, threads, [&](int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    SequenceActs<T> acts;
+    per[k] = ZeroParams<T>(c);
+    if (!Forward(acts, p, c, batch[k], &errors[k])) return;
+    losses[k] = acts.loss_sum;
+    if (!Backward(per[k], acts, p, c, batch[k], scale, &errors[k])) return;
+    ok[k] = 1;
+  });
   double total = 0;
-  for (const Sequence& s : batch) {
-    if (!Forward(acts, p, c, s, error)) return nan;
-    total += acts.loss_sum;
-    if (!Backward(g, acts, p, c, s, scale, error)) return nan;
+  std::vector<TensorRef<T>> gt = Tensors(g);
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (!ok[k]) {
+      linalg::Fail(error, errors[k]);
+      return nan;
+    }
+    total += losses[k];
+    std::vector<TensorRef<T>> st = Tensors(per[k]);
+    for (std::size_t t = 0; t < gt.size(); ++t) {
+      for (Eigen::Index e = 0; e < gt[t].size(); ++e) gt[t].data[e] = gt[t].data[e] + st[t].data[e];
+    }
+    per[k] = Params<T>();  // memory back early
   }
   return total / static_cast<double>(count);
 }
 
 template <typename T>
 double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence>& batch,
-            std::string* error) {
+            std::string* error, int threads) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::size_t count = CountTargets(batch);
   if (count == 0) {
     linalg::Fail(error, "the batch has no targets");
     return nan;
   }
-  SequenceActs<T> acts;
-  double total = 0;
-  for (const Sequence& s : batch) {
-    if (!Forward(acts, p, c, s, error)) return nan;
-    total += acts.loss_sum;
+  std::vector<double> losses(batch.size(), 0);
+  std::vector<std::string> errors(batch.size());
+  std::vector<char> ok(batch.size(), 0);
+  ParallelFor(static_cast<int>(batch.size()), threads, [&](int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    SequenceActs<T> acts;
+    if (!Forward(acts, p, c, batch[k], &errors[k])) return;
+    losses[k] = acts.loss_sum;
+    ok[k] = 1;
+  });
+  double total = 0;  // in sequence order
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (!ok[k]) {
+      linalg::Fail(error, errors[k]);
+      return nan;
+    }
+    total += losses[k];
   }
   return total / static_cast<double>(count);
 }
@@ -260,9 +296,9 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
   template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
                             const ModelConfig&, const Sequence&, T, std::string*);              \
   template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \
-                                 const std::vector<Sequence>&, std::string*);                   \
+                                 const std::vector<Sequence>&, std::string*, int);              \
   template double Loss<T>(const Params<T>&, const ModelConfig&, const std::vector<Sequence>&,   \
-                          std::string*);
+                          std::string*, int);
 ATTN_MODEL_INSTANTIATE(float)
 ATTN_MODEL_INSTANTIATE(double)
 #undef ATTN_MODEL_INSTANTIATE

@@ -134,15 +134,18 @@ template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,
               const Sequence& s, T scale, std::string* error = nullptr);
 
-// The batch: forward then backward of each sequence in order, the loss a mean over every
-// position that has a target; g is zeroed first. Returns the mean loss (NaN on error).
+// The batch: forward then backward of each sequence, the loss a mean over every position that
+// has a target. Each sequence's gradient is its own (on any of `threads` threads); g is their
+// sum in sequence order, so the bits do not depend on the thread count. Returns the mean loss
+// (NaN on error).
 template <typename T>
 double LossAndGrad(Params<T>& g, const Params<T>& p, const ModelConfig& c,
-                   const std::vector<Sequence>& batch, std::string* error = nullptr);
-// The mean loss only (no gradient).
+                   const std::vector<Sequence>& batch, std::string* error = nullptr,
+                   int threads = 1);
+// The mean loss only (no gradient); the sequences' losses summed in sequence order.
 template <typename T>
 double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence>& batch,
-            std::string* error = nullptr);
+            std::string* error = nullptr, int threads = 1);
 
 }  // namespace model
 }  // namespace attn

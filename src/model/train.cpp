@@ -45,6 +45,20 @@ void AdamW<T>::Step(Params<T>& p, Params<T>& g, double lr) {
   }
 }
 
+template <typename T>
+void AdamW<T>::Restore(int steps, std::vector<std::vector<double>> m,
+                       std::vector<std::vector<double>> v) {
+  t_ = 0;
+  b1t_ = b2t_ = 1;
+  for (int k = 0; k < steps; ++k) {  // the same running products as Step's
+    ++t_;
+    b1t_ *= h_.beta1;
+    b2t_ *= h_.beta2;
+  }
+  m_ = std::move(m);
+  v_ = std::move(v);
+}
+
 double LearningRate(const Schedule& s, int step) {
   if (step < s.warmup) return s.lr * static_cast<double>(step + 1) / static_cast<double>(s.warmup);
   const double span = static_cast<double>(std::max(1, s.steps - s.warmup));
@@ -116,7 +130,7 @@ bool Trainer<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::str
 template <typename T>
 bool Trainer<T>::Step(StepMetrics* metrics, std::string* error) {
   const std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_);
-  const double loss = LossAndGrad(grads_, params_, cfg_.model, batch, error);
+  const double loss = LossAndGrad(grads_, params_, cfg_.model, batch, error, cfg_.threads);
   if (!std::isfinite(loss)) return linalg::Fail(error, error && !error->empty() ? *error : "loss is not finite");
   const double norm = ClipGradNorm(grads_, cfg_.clip);
   const double lr = LearningRate(cfg_.schedule, step_);
@@ -124,6 +138,13 @@ bool Trainer<T>::Step(StepMetrics* metrics, std::string* error) {
   if (metrics) *metrics = {step_, loss, lr, norm};
   ++step_;
   return true;
+}
+
+template <typename T>
+void Trainer<T>::Restore(int step, Params<T> params, AdamW<T> opt) {
+  step_ = step;
+  params_ = std::move(params);
+  opt_ = std::move(opt);
 }
 
 template class AdamW<float>;

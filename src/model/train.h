@@ -29,6 +29,12 @@ class AdamW {
   // Updates every tensor of p with the same-order gradients g; lr for this step.
   void Step(Params<T>& p, Params<T>& g, double lr);
   int steps() const { return t_; }
+  // The moments, per tensor in Tensors' order (empty before the first step): for checkpoints.
+  const std::vector<std::vector<double>>& m() const { return m_; }
+  const std::vector<std::vector<double>>& v() const { return v_; }
+  // Restores a checkpoint taken after `steps` steps (b1^t, b2^t recomputed as running products,
+  // as Step forms them, so the bits are the same as an uninterrupted run).
+  void Restore(int steps, std::vector<std::vector<double>> m, std::vector<std::vector<double>> v);
 
  private:
   AdamWHyper h_;
@@ -66,6 +72,7 @@ struct TrainConfig {
   int batch = 8;           // sequences per step
   int length = 32;         // tokens per sequence (<= context)
   double clip = 1.0;       // global norm clip (<= 0: none)
+  int threads = 1;         // natively 2 on this machine; the result does not depend on it
 };
 
 struct StepMetrics {
@@ -85,6 +92,9 @@ class Trainer {
   bool Step(StepMetrics* metrics, std::string* error = nullptr);
   const Params<T>& params() const { return params_; }
   int step() const { return step_; }
+  const AdamW<T>& optimizer() const { return opt_; }
+  // Continues from a checkpoint: parameters and optimizer state after `step` steps.
+  void Restore(int step, Params<T> params, AdamW<T> opt);
 
  private:
   TrainConfig cfg_;

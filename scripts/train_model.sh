@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru,
+# the tokenizer, the training (about an hour on a 2-core machine), the F16 weights, the recorded
+# validation scores and MANIFEST.sha256. Deterministic: the same files, bit for bit, on any
+# x86-64 machine (the thread count does not change the result).
+#   scripts/train_model.sh [--out DIR] [--resume]     default DIR: web/model
+# A stopped run continues with --resume (checkpoint.bin every 250 steps, same bits).
+# Metrics: DIR/metrics.jsonl (a JSON line every 10 steps); progress on the terminal.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=web/model; resume=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --resume) resume=(--resume); shift ;;
+    *) echo "train_model.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+scripts/setup.sh --no-wasm --no-browser
+cmake --preset native-release >/dev/null
+cmake --build --preset native-release -j2 --target attnlab
+mkdir -p "$out"
+config=web/model/train-config.json
+[ "$out" = web/model ] || cp "$config" "$out/train-config.json"
+build/native-release/attnlab model train "$config" --out "$out" "${resume[@]}" | tee -a "$out/metrics.jsonl"
+(cd "$out" && sha256sum -c MANIFEST.sha256)

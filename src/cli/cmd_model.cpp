@@ -1,0 +1,53 @@
+// attnlab model train|eval|run|heads: the small bilingual transformer of issue 12 (MODEL.md).
+//   attnlab model train CONFIG.json --out DIR [--resume]   trains it and writes the folder
+//   attnlab model eval DIR                                   validation bits/char vs baselines
+//   attnlab model run DIR --text "я люблю суши"              tokens, every head's weights, top-5
+//   attnlab model heads DIR                                  what each head does, measured
+// Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
+// (tokens/s, ETA) on stderr.
+#include "cli/common.h"
+#include "cli/model_commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+
+namespace attn::cli {
+
+Command RegisterModel(CLI::App& app) {
+  auto o = std::make_shared<ModelOptions>();
+  CLI::App* model = app.add_subcommand(
+      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads");
+  model->require_subcommand(1);
+
+  CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
+  train->add_option("config", o->config, "the configuration (JSON; {} = the shipped one)")->required();
+  train->add_option("--out", o->dir, "the folder to write (created when missing)")->required();
+  train->add_flag("--resume", o->resume, "continue from the folder's checkpoint.bin");
+  train->footer("Fields of the configuration (every one optional):\n" + FieldsHelp(model::RunFields()));
+
+  CLI::App* eval = model->add_subcommand("eval", "Validation bits per character, English and Russian, vs baselines");
+  eval->add_option("dir", o->dir, "the model's folder")->required();
+  eval->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+
+  CLI::App* run = model->add_subcommand("run", "A text through the model: tokens, every head's weights, the next tokens");
+  run->add_option("dir", o->dir, "the model's folder")->required();
+  run->add_option("--text", o->text, "the text (UTF-8)")->required();
+  run->add_option("--generate", o->generate, "then sample this many tokens (0: none)")->check(CLI::Range(0, 1000));
+  run->add_option("--top-k", o->top_k, "sample among the k likeliest (1: greedy)")->check(CLI::Range(1, 100000));
+  run->add_option("--seed", o->seed, "seed of the sampling")->check(CLI::Range(0.0, 4294967295.0));
+
+  CLI::App* heads = model->add_subcommand("heads", "Per layer and head: previous-token, first-token, self, induction scores, entropy");
+  heads->add_option("dir", o->dir, "the model's folder")->required();
+  heads->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+
+  return {model, [o, train, eval, run, heads] {
+            if (*train) return RunModelTrain(*o);
+            if (*eval) return RunModelEval(*o);
+            if (*run) return RunModelRun(*o);
+            if (*heads) return RunModelHeads(*o);
+            return Refuse("model", "expected train, eval, run or heads");
+          }};
+}
+
+}  // namespace attn::cli

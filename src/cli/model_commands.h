@@ -1,0 +1,36 @@
+// The `attnlab model` commands' work (cmd_model.cpp wires up their options): training in
+// model_train.cpp, eval/run/heads in model_inspect.cpp.
+#pragma once
+
+#include "model/run_config.h"
+
+#include <string>
+
+namespace attn::cli {
+
+struct ModelOptions {
+  std::string config, dir, text;
+  bool resume = false;
+  int threads = 2;
+  int generate = 0;
+  int top_k = 1;
+  double seed = 1;
+};
+
+int RunModelTrain(const ModelOptions& o);
+int RunModelEval(const ModelOptions& o);
+int RunModelRun(const ModelOptions& o);
+int RunModelHeads(const ModelOptions& o);
+
+}  // namespace attn::cli
+
+namespace attn::cli {
+// eval.json records each language's loss on its first kModelCheckTargets validation targets
+// (checkNats, every bit): loading the files and scoring them again must give the same number.
+constexpr int kModelCheckTargets = 2048;
+}  // namespace attn::cli
+
+namespace attn::cli {
+constexpr int kModelHeadWindows = 64;   // validation windows per language for `model heads`
+constexpr int kModelHeadRepeats = 64;   // repeated random sequences for the induction score
+}  // namespace attn::cli

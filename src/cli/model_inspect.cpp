@@ -1,0 +1,176 @@
+// attnlab model eval|run|heads: the shipped folder loaded (every file checked) and looked at.
+#include "api/fields_json.h"
+#include "cli/common.h"
+#include "cli/model_commands.h"
+#include "engine/rng.h"
+#include "model/bundle.h"
+#include "model/corpus.h"
+#include "model/evaluate.h"
+#include "model/heads.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+
+namespace attn::cli {
+
+namespace {
+
+using model::Lang;
+
+bool Load(const std::string& command, const std::string& dir, model::Bundle* b, int* code) {
+  std::string error;
+  if (model::LoadBundle(dir, b, &error)) return true;
+  *code = Refuse(command, error);
+  return false;
+}
+
+// The validation streams of both languages, from the same corpus as training.
+bool ValidationStreams(const model::Bundle& b, model::TokenStream* en, model::TokenStream* ru,
+                       std::string* error) {
+  const auto config = Json::parse(b.config_json, nullptr, false);
+  std::string en_folder = "/usr/share/games/fortunes", ru_folder = "/usr/share/games/fortunes/ru";
+  if (config.contains("run") && config["run"].is_object()) {
+    en_folder = config["run"].value("enFolder", en_folder);
+    ru_folder = config["run"].value("ruFolder", ru_folder);
+  }
+  std::vector<model::SourceFile> files;
+  if (!model::ReadFortuneFolder(en_folder, Lang::kEn, &files, error) ||
+      !model::ReadFortuneFolder(ru_folder, Lang::kRu, &files, error))
+    return false;
+  const model::Corpus corpus = model::BuildCorpus(std::move(files));
+  return model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, en, error) &&
+         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, ru, error);
+}
+
+}  // namespace
+
+int RunModelEval(const ModelOptions& o) {
+  const std::string cmd = "model eval";
+  model::Bundle b;
+  int code = 0;
+  if (!Load(cmd, o.dir, &b, &code)) return code;
+  std::string error;
+  model::TokenStream en, ru;
+  if (!ValidationStreams(b, &en, &ru, &error)) return Refuse(cmd, error);
+  const auto recorded = Json::parse(b.eval_json, nullptr, false);
+  Json out = {{"recorded", recorded}};
+  bool same = true;
+  for (const auto& [name, s] : {std::pair<const char*, const model::TokenStream*>{"en", &en}, {"ru", &ru}}) {
+    model::Score full;
+    if (!model::ScoreModel(b.params, b.config, *s, o.threads, &full, &error)) return InternalError(cmd, error);
+    out[name] = {{"bitsPerChar", full.BitsPerChar()}, {"nats", full.nats}, {"targets", full.targets}, {"chars", full.chars}};
+    const bool equal = recorded.contains(name) && recorded[name]["model"].value("nats", -1.0) == full.nats;
+    out[name]["sameAsRecorded"] = equal;
+    same = same && equal;
+  }
+  std::cout << out.dump(2) << "\n";
+  return Finish(cmd, same ? 0 : kExitInternal);
+}
+
+int RunModelRun(const ModelOptions& o) {
+  const std::string cmd = "model run";
+  model::Bundle b;
+  int code = 0;
+  if (!Load(cmd, o.dir, &b, &code)) return code;
+  std::string error;
+  std::vector<int> ids;
+  if (!b.bpe.Encode(o.text, &ids, &error)) return Refuse(cmd, "--text: " + error);
+  ids.insert(ids.begin(), model::Bpe::kEndOfText);  // as in training: a text starts after a separator
+  if (static_cast<int>(ids.size()) > b.config.context)
+    return Refuse(cmd, "--text: " + std::to_string(ids.size() - 1) + " tokens, at most " +
+                           std::to_string(b.config.context - 1) + " fit in the context");
+  model::Sequence seq;
+  seq.tokens = ids;
+  seq.targets.assign(ids.size(), -1);
+  model::SequenceActs<float> acts;
+  if (!model::Forward(acts, b.params, b.config, seq, &error)) return InternalError(cmd, error);
+  Json tokens = Json::array();
+  for (int id : ids) tokens.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}});
+  Json layers = Json::array();
+  for (const auto& blk : acts.blocks) {
+    Json heads = Json::array();
+    for (const auto& h : blk.attn.heads) {
+      Json rows = Json::array();
+      for (Eigen::Index t = 0; t < h.weights.rows(); ++t) {
+        Json row = Json::array();
+        for (Eigen::Index s = 0; s <= t; ++s) row.push_back(static_cast<double>(h.weights(t, s)));
+        rows.push_back(row);
+      }
+      heads.push_back(rows);
+    }
+    layers.push_back(heads);
+  }
+  const Eigen::Index last = acts.probs.rows() - 1;
+  std::vector<int> order(static_cast<std::size_t>(b.config.vocab));
+  std::iota(order.begin(), order.end(), 0);
+  auto prob = [&](int id) { return static_cast<double>(acts.probs(last, id)); };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return prob(a) > prob(c); });
+  Json next = Json::array();
+  for (int k = 0; k < 5; ++k) {
+    const int id = order[static_cast<std::size_t>(k)];
+    next.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}, {"p", prob(id)}});
+  }
+  Json out = {{"text", o.text}, {"tokens", tokens}, {"weights", layers}, {"next", next}};
+  // Sampling: among the top_k likeliest of each step, by their renormalized probabilities.
+  if (o.generate > 0) {
+    rng::SplitMix64 draw(rng::Mix64(static_cast<std::uint64_t>(o.seed)));
+    std::vector<int> context = ids, produced;
+    for (int g = 0; g < o.generate; ++g) {
+      if (static_cast<int>(context.size()) > b.config.context)
+        context.erase(context.begin(), context.end() - b.config.context);
+      model::Sequence s;
+      s.tokens = context;
+      s.targets.assign(context.size(), -1);
+      if (!model::Forward(acts, b.params, b.config, s, &error)) return InternalError(cmd, error);
+      const Eigen::Index r = acts.probs.rows() - 1;
+      std::vector<int> ord(static_cast<std::size_t>(b.config.vocab));
+      std::iota(ord.begin(), ord.end(), 0);
+      std::stable_sort(ord.begin(), ord.end(), [&](int a, int c) { return acts.probs(r, a) > acts.probs(r, c); });
+      const int k = std::min(o.top_k, b.config.vocab);
+      double total = 0;
+      for (int i = 0; i < k; ++i) total += acts.probs(r, ord[static_cast<std::size_t>(i)]);
+      double u = draw.Uniform() * total;
+      int pick = ord[0];
+      for (int i = 0; i < k; ++i) {
+        const int id = ord[static_cast<std::size_t>(i)];
+        u -= acts.probs(r, id);
+        pick = id;
+        if (u < 0) break;
+      }
+      if (pick == model::Bpe::kEndOfText) break;
+      produced.push_back(pick);
+      context.push_back(pick);
+    }
+    out["generated"] = b.bpe.Decode(produced);
+  }
+  std::cout << out.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+  return Finish(cmd, 0);
+}
+
+int RunModelHeads(const ModelOptions& o) {
+  const std::string cmd = "model heads";
+  model::Bundle b;
+  int code = 0;
+  if (!Load(cmd, o.dir, &b, &code)) return code;
+  std::string error;
+  model::TokenStream en, ru;
+  if (!ValidationStreams(b, &en, &ru, &error)) return Refuse(cmd, error);
+  model::HeadReport rep;
+  if (!model::AnalyzeHeads(b.params, b.config, {&en, &ru}, kModelHeadWindows, kModelHeadRepeats,
+                           model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
+    return InternalError(cmd, error);
+  std::printf("%d validation windows of %d tokens (en + ru); induction: %d random sequences of %d tokens, repeated\n",
+              rep.windows, b.config.context, rep.repeats, rep.repeat_length);
+  std::printf("loss on the repeated sequences: first copy %.3f nats/token, second copy %.3f\n\n",
+              rep.loss_first_copy, rep.loss_second_copy);
+  std::printf("layer head  previous  first   self  induction  entropy (nats)\n");
+  for (const model::HeadScores& s : rep.heads)
+    std::printf("%5d %4d  %8.3f %6.3f %6.3f %10.3f %8.3f\n", s.layer, s.head, s.previous, s.first, s.self,
+                s.induction, s.entropy);
+  return Finish(cmd, 0);
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,229 @@
+// attnlab model train CONFIG.json --out DIR [--resume]: the corpus, the tokenizer, the training
+// with checkpoints, and the shipped folder (model/bundle.h) with its recorded validation scores.
+#include "api/fields_json.h"
+#include "cli/common.h"
+#include "cli/model_commands.h"
+#include "model/bpe.h"
+#include "model/bundle.h"
+#include "model/checkpoint.h"
+#include "model/corpus.h"
+#include "model/evaluate.h"
+#include "model/model_file.h"
+#include "model/safetensors.h"
+#include "model/train.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace attn::cli {
+
+namespace {
+
+using model::Lang;
+const char* const kCmd = "model train";
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *out = ss.str();
+  return true;
+}
+bool WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(f);
+}
+
+std::uint64_t Fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string Number(double x) {
+  std::string s;
+  AppendJsonNumber(&s, x);
+  return s;
+}
+
+// The score of one language as JSON: {"bitsPerChar", "nats", "targets", "chars"}.
+Json ScoreJson(const model::Score& s) {
+  return Json{{"bitsPerChar", s.BitsPerChar()}, {"nats", s.nats}, {"targets", s.targets}, {"chars", s.chars}};
+}
+
+std::string Clock(double seconds) {
+  const long s = std::lround(std::max(0.0, seconds));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+}  // namespace
+
+int RunModelTrain(const ModelOptions& o) {
+  // --- the configuration, every field by its row ----------------------------------------
+  Json j;
+  std::string error;
+  if (!ReadJson(o.config, &j, &error)) return Refuse(kCmd, error);
+  if (!j.is_object()) return Refuse(kCmd, "expected a JSON object such as {\"steps\": 6000}, got " + api::DescribeJson(j));
+  model::RunConfig rc;
+  for (const auto& [key, v] : j.items()) {
+    const Field<model::RunConfig>* f = FindField(model::RunFields(), key);
+    if (!f) return Refuse(kCmd, detail::Quoted(key) + ": unknown field (expected one of " + api::FieldNames(model::RunFields()) + ")");
+    if (api::ApplyJsonField(*f, rc, v, detail::Quoted(key), &error) != api::FieldStatus::kOk) return Refuse(kCmd, error);
+  }
+  if (rc.d_model % rc.heads != 0) return Refuse(kCmd, "\"heads\": must divide dModel (" + std::to_string(rc.d_model) + ")");
+  Json run_json = Json::object();
+  api::FieldsToJson(model::RunFields(), rc, run_json);
+  const std::string dir = o.dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Refuse(kCmd, "--out: cannot create " + dir + ": " + ec.message());
+
+  // --- the text --------------------------------------------------------------------------
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::vector<model::SourceFile> files;
+  if (!model::ReadFortuneFolder(rc.en_folder, Lang::kEn, &files, &error) ||
+      !model::ReadFortuneFolder(rc.ru_folder, Lang::kRu, &files, &error))
+    return Refuse(kCmd, error + " (scripts/setup.sh installs Debian's fortunes and fortunes-ru)");
+  const model::Corpus corpus = model::BuildCorpus(std::move(files));
+  std::cerr << model::DescribeCorpus(corpus) << "\n";
+
+  // --- the tokenizer (kept when resuming) ------------------------------------------------
+  model::Bpe bpe;
+  const std::string tok_path = dir + "/tokenizer.json";
+  std::string tok_json;
+  if (o.resume && ReadFile(tok_path, &tok_json)) {
+    if (!model::BpeFromJson(tok_json, &bpe, &error)) return Refuse(kCmd, tok_path + ": " + error);
+  } else {
+    std::vector<std::string> texts;
+    for (const model::CorpusEntry& e : corpus.train) texts.push_back(e.text);
+    std::cerr << "training the tokenizer (" << rc.vocab << " tokens at most)...\n";
+    if (!bpe.Train(texts, rc.vocab, 2, &error)) return Refuse(kCmd, "tokenizer: " + error);
+    tok_json = model::BpeToJson(bpe);
+    if (!WriteFile(tok_path, tok_json)) return InternalError(kCmd, "cannot write " + tok_path);
+    std::cerr << "tokenizer: " << bpe.size() << " tokens, " << Clock(seconds()) << "\n";
+  }
+  model::TokenStream train, val_en, val_ru;
+  if (!model::EncodeEntries(bpe, corpus.train, Lang::kEn, true, &train, &error) ||
+      !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &val_en, &error) ||
+      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &val_ru, &error))
+    return InternalError(kCmd, error);
+  std::cerr << "tokens: train " << train.ids.size() << " (" << train.chars << " chars), validation en "
+            << val_en.ids.size() << ", ru " << val_ru.ids.size() << "\n";
+  model::NgramBaseline ngram;
+  ngram.Fit(train.ids, bpe.size());
+
+  // --- training -----------------------------------------------------------------------------
+  const model::TrainConfig tc = model::ToTrainConfig(rc, bpe.size());
+  model::Trainer<float> trainer;
+  if (!trainer.Reset(tc, train.ids, &error)) return Refuse(kCmd, error);
+  const std::uint64_t hash = Fnv1a(run_json.dump() + tok_json);
+  const std::string ckpt = dir + "/checkpoint.bin";
+  if (o.resume && std::filesystem::exists(ckpt)) {
+    if (!model::ReadCheckpoint(ckpt, hash, &trainer, tc.adamw, &error)) return Refuse(kCmd, "--resume: " + error);
+    std::cerr << "resumed at step " << trainer.step() << "\n";
+  }
+  const bool tty = isatty(2);
+  const double tokens_per_step = static_cast<double>(tc.batch) * tc.length;
+  const int first = trainer.step();
+  const double t_train = seconds();
+  auto quick_eval = [&](int step) {
+    Json line = {{"step", step}, {"validation", Json::object()}};
+    for (const auto& [name, s] : {std::pair<const char*, const model::TokenStream*>{"en", &val_en}, {"ru", &val_ru}}) {
+      model::Score sc;
+      if (!model::ScoreModel(trainer.params(), tc.model, *s, rc.threads, &sc, &error, rc.eval_targets)) return false;
+      line["validation"][name] = ScoreJson(sc);
+    }
+    std::cout << line.dump() << "\n" << std::flush;
+    return true;
+  };
+  for (int step = first; step < rc.steps; ++step) {
+    model::StepMetrics m;
+    if (!trainer.Step(&m, &error)) {
+      std::cout << Json{{"step", step}, {"diverged", error}}.dump() << "\n";
+      return Finish(kCmd, kExitDiverged);
+    }
+    const double elapsed = seconds() - t_train;
+    const double done = step + 1 - first;
+    const double tps = done * tokens_per_step / std::max(elapsed, 1e-9);
+    const double eta = (rc.steps - step - 1) * tokens_per_step / std::max(tps, 1e-9);
+    if ((step + 1) % rc.log_every == 0 || step + 1 == rc.steps) {
+      std::cout << "{\"step\": " << step << ", \"loss\": " << Number(m.loss) << ", \"lr\": " << Number(m.lr)
+                << ", \"gradNorm\": " << Number(m.grad_norm) << ", \"tokensPerSecond\": " << std::lround(tps)
+                << ", \"seconds\": " << std::lround(seconds()) << "}\n" << std::flush;
+    }
+    if (tty || (step + 1) % (rc.log_every * 10) == 0) {
+      const int width = 30;
+      const int filled = static_cast<int>(width * (step + 1.0) / rc.steps);
+      std::fprintf(stderr, "%s[%s%s] %d/%d  loss %.3f  %.0f tok/s  ETA %s%s", tty ? "\r" : "",
+                   std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                   std::string(static_cast<std::size_t>(width - filled), '.').c_str(), step + 1, rc.steps,
+                   m.loss, tps, Clock(eta).c_str(), tty ? "" : "\n");
+    }
+    if (rc.checkpoint_every > 0 && (step + 1) % rc.checkpoint_every == 0 && step + 1 < rc.steps) {
+      if (!model::WriteCheckpoint(ckpt, hash, trainer, &error)) return InternalError(kCmd, error);
+    }
+    if (rc.eval_every > 0 && (step + 1) % rc.eval_every == 0 && step + 1 < rc.steps) {
+      if (!quick_eval(step)) return InternalError(kCmd, error);
+    }
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  const double train_seconds = seconds() - t_train;
+
+  // --- the folder: F16 weights, config, the recorded scores of the F16 model, the manifest ----
+  model::Params<float> p = trainer.params();
+  const model::StFile st = model::ParamsToFile(p, tc.model, model::Dtype::kF16);
+  std::string st_bytes;
+  if (!model::WriteSafetensors(st, &st_bytes, &error)) return InternalError(kCmd, error);
+  model::StFile back;
+  model::Params<float> shipped;
+  if (!model::ReadSafetensors(st_bytes, &back, &error) || !model::ParamsFromFile(back, tc.model, &shipped, &error))
+    return InternalError(kCmd, error);
+  Json eval = {{"format", "attnlab-model-eval-1"}, {"checkTargets", kModelCheckTargets}};
+  for (const auto& [name, s] : {std::pair<const char*, const model::TokenStream*>{"en", &val_en}, {"ru", &val_ru}}) {
+    model::Score full, check;
+    if (!model::ScoreModel(shipped, tc.model, *s, rc.threads, &full, &error) ||
+        !model::ScoreModel(shipped, tc.model, *s, rc.threads, &check, &error, kModelCheckTargets))
+      return InternalError(kCmd, error);
+    const model::Score uni = ngram.Unigram(*s), bi = ngram.Bigram(*s);
+    eval[name] = {{"model", ScoreJson(full)}, {"unigram", ScoreJson(uni)}, {"bigram", ScoreJson(bi)},
+                  {"vsBigram", 1.0 - full.BitsPerChar() / bi.BitsPerChar()},
+                  {"checkNats", Number(check.nats)}, {"entries", s->entries}};
+  }
+  Json config = {{"format", "attnlab-model-1"},
+                 {"model", {{"vocab", tc.model.vocab}, {"dModel", tc.model.d_model}, {"layers", tc.model.layers},
+                            {"heads", tc.model.heads}, {"context", tc.model.context}, {"mlp", tc.model.mlp}}},
+                 {"run", run_json},
+                 {"corpus", model::DescribeCorpus(corpus)},
+                 {"trainTokens", train.ids.size()},
+                 {"trainSeconds", std::lround(train_seconds)},
+                 {"tokensPerSecond", std::lround((rc.steps - first) * tokens_per_step / std::max(train_seconds, 1e-9))},
+                 {"command", "attnlab model train CONFIG.json --out DIR (scripts/train_model.sh)"}};
+  const std::string config_text = config.dump(2) + "\n", eval_text = eval.dump(2) + "\n";
+  const std::vector<std::pair<std::string, std::string>> out = {
+      {"config.json", config_text}, {"tokenizer.json", tok_json}, {"model.safetensors", st_bytes}, {"eval.json", eval_text}};
+  for (const auto& [name, bytes] : out) {
+    if (!WriteFile(dir + "/" + name, bytes)) return InternalError(kCmd, "cannot write " + dir + "/" + name);
+  }
+  if (!WriteFile(dir + "/MANIFEST.sha256", model::ManifestText(out))) return InternalError(kCmd, "cannot write the manifest");
+  std::filesystem::remove(ckpt, ec);
+  std::cout << Json{{"done", true}, {"eval", eval}}.dump() << "\n";
+  std::cerr << "wrote " << dir << " in " << Clock(seconds()) << "; en " << eval["en"]["model"]["bitsPerChar"].get<double>()
+            << " bits/char (bigram " << eval["en"]["bigram"]["bitsPerChar"].get<double>() << "), ru "
+            << eval["ru"]["model"]["bitsPerChar"].get<double>() << " (bigram "
+            << eval["ru"]["bigram"]["bitsPerChar"].get<double>() << ")\n";
+  return Finish(kCmd, 0);
+}
+
+}  // namespace attn::cli
