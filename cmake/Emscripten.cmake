@@ -133,3 +133,9 @@ function(attnlab_configure_web_target target)
   endforeach()
   add_custom_target(attnlab_site ALL DEPENDS ${copied})
 endfunction()
+
+# A command-line program for node (the benchmarks: scripts/bench.sh), not for the page:
+# run with `node --no-experimental-fetch X.js` (emscripten 3.1.6's loader and Node 20's fetch).
+function(attnlab_configure_node_target target)
+  target_link_options(${target} PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1)
+endfunction()

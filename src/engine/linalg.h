@@ -1,9 +1,10 @@
 // Engine-internal: the loop kernels every forward and backward pass is built from.
 //
 // Bit-exactness rules (the browser and the command line must print the same bits):
-//   - products and sums are plain loops in a fixed left-to-right order, never Eigen products:
-//     Eigen's kernels sum in an order that depends on the SIMD width (SSE natively, scalar in
-//     wasm). At N, D <= 64 the loops cost nothing that a person could notice;
+//   - products and sums run in a fixed left-to-right order, never Eigen products: Eigen's
+//     kernels sum in an order that depends on the SIMD width (SSE natively, scalar in wasm).
+//     The products are blocked and vectorized across independent entries (kernels.h), which
+//     keeps each entry's order;
 //   - elementwise Eigen expressions without products (copies, a + b) are fine: one IEEE
 //     operation per entry, whatever the vector width;
 //   - a*b+c is rounded twice, never fused into an FMA (wasm has none): clang fuses within an
@@ -21,6 +22,7 @@
 #endif
 
 #include "embedding.h"
+#include "kernels.h"
 
 #include <cmath>
 #include <string>
@@ -30,23 +32,17 @@ namespace linalg {
 
 // The products below give every output entry the same sequence of IEEE operations,
 //   acc = 0;  for k = 0, 1, ...:  acc += a_k * b_k,
-// whatever the loop order around it. MatMul and MatMulTransposed run k outside and the rows
-// inside, so that the innermost loop walks contiguous columns (Eigen is column-major) and
-// updates independent entries: the compiler may vectorize it without reassociating a sum.
+// whatever the loop order around it: the plain loops that define them are in
+// linalg_reference.h; these run the blocked, vectorized kernels of kernels.h, which keep every
+// entry's sequence (tests/engine/test_kernels.cpp: the same bits, memcmp, for every shape).
 
 // out = a b, summing over the inner index in order.
 template <typename T>
 Mat<T> MatMul(const Mat<T>& a, const Mat<T>& b) {  // (R, I) x (I, C) -> (R, C)
   const Eigen::Index rows = a.rows(), inner = a.cols(), cols = b.cols();
-  Mat<T> out = Mat<T>::Zero(rows, cols);  // (R, C)
-  for (Eigen::Index c = 0; c < cols; ++c) {
-    T* o = out.data() + c * rows;  // column c of out
-    for (Eigen::Index k = 0; k < inner; ++k) {
-      const T* ak = a.data() + k * rows;  // column k of a
-      const T bkc = b(k, c);
-      for (Eigen::Index r = 0; r < rows; ++r) o[r] += ak[r] * bkc;
-    }
-  }
+  Mat<T> out(rows, cols);  // (R, C)
+  // A(r, k) = a[r + k R], B(k, c) = b[k + c I]
+  kernels::Gemm<T>(rows, cols, inner, a.data(), 1, rows, b.data(), 1, inner, out.data());
   return out;
 }
 
@@ -54,29 +50,19 @@ Mat<T> MatMul(const Mat<T>& a, const Mat<T>& b) {  // (R, I) x (I, C) -> (R, C)
 template <typename T>
 Mat<T> MatMulTransposed(const Mat<T>& a, const Mat<T>& b) {  // (R, I) x (C, I)^T -> (R, C)
   const Eigen::Index rows = a.rows(), inner = a.cols(), cols = b.rows();
-  Mat<T> out = Mat<T>::Zero(rows, cols);  // (R, C)
-  for (Eigen::Index c = 0; c < cols; ++c) {
-    T* o = out.data() + c * rows;  // column c of out
-    for (Eigen::Index k = 0; k < inner; ++k) {
-      const T* ak = a.data() + k * rows;  // column k of a
-      const T bck = b(c, k);
-      for (Eigen::Index r = 0; r < rows; ++r) o[r] += ak[r] * bck;
-    }
-  }
+  Mat<T> out(rows, cols);  // (R, C)
+  // A(r, k) = a[r + k R], B(k, c) = b(c, k) = b[c + k C]
+  kernels::Gemm<T>(rows, cols, inner, a.data(), 1, rows, b.data(), cols, 1, out.data());
   return out;
 }
 
 // out = a^T b: column r of a dotted with column c of b (the weight gradients X^T dQ).
 template <typename T>
 Mat<T> MatMulTransposedA(const Mat<T>& a, const Mat<T>& b) {  // (I, R)^T x (I, C) -> (R, C)
-  Mat<T> out(a.cols(), b.cols());                             // (R, C)
-  for (Eigen::Index r = 0; r < a.cols(); ++r) {
-    for (Eigen::Index c = 0; c < b.cols(); ++c) {
-      T acc = 0;
-      for (Eigen::Index k = 0; k < a.rows(); ++k) acc += a(k, r) * b(k, c);
-      out(r, c) = acc;
-    }
-  }
+  const Eigen::Index rows = a.cols(), inner = a.rows(), cols = b.cols();
+  Mat<T> out(rows, cols);  // (R, C)
+  // A(r, k) = a(k, r) = a[k + r I], B(k, c) = b[k + c I]
+  kernels::Gemm<T>(rows, cols, inner, a.data(), inner, 1, b.data(), 1, inner, out.data());
   return out;
 }
 

@@ -1,0 +1,91 @@
+// scripts/bench.sh --model (a benchmark, not a test): trains the model (src/model/train.h
+// Trainer<float>, the engine's kernels) for a fixed number of steps on random tokens and prints
+// tokens per second. tests/bench/bench_model_torch.py trains the same architecture with PyTorch
+// on the same shapes (bench.sh --model --torch prints the ratio).
+//
+//   bench_model [--vocab V] [--d-model C] [--layers L] [--heads H] [--context P] [--mlp F]
+//               [--batch B] [--steps S] [--warmup W] [--threads N]
+// Prints one line of JSON: {"tokens_per_s": ..., "seconds": ..., "steps": ..., ...}.
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/kernels.h"
+#include "model/train.h"
+
+int main(int argc, char** argv) {
+  attn::model::TrainConfig cfg;
+  cfg.model.vocab = 2048;
+  cfg.model.d_model = 128;
+  cfg.model.layers = 4;
+  cfg.model.heads = 4;
+  cfg.model.context = 64;
+  cfg.model.mlp = 512;
+  cfg.batch = 8;
+  int steps = 20, warmup = 2;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i];
+    const int v = std::atoi(argv[i + 1]);
+    if (k == "--vocab") cfg.model.vocab = v;
+    else if (k == "--d-model") cfg.model.d_model = v;
+    else if (k == "--layers") cfg.model.layers = v;
+    else if (k == "--heads") cfg.model.heads = v;
+    else if (k == "--context") cfg.model.context = v;
+    else if (k == "--mlp") cfg.model.mlp = v;
+    else if (k == "--batch") cfg.batch = v;
+    else if (k == "--steps") steps = v;
+    else if (k == "--warmup") warmup = v;
+    else if (k == "--threads") cfg.threads = v;
+    else {
+      std::fprintf(stderr, "bench_model: unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  cfg.length = cfg.model.context;
+  cfg.schedule.steps = steps + warmup;
+  // Random tokens (a fixed xorshift stream): the speed does not depend on the text.
+  std::vector<int> stream(200000);
+  std::uint64_t s = 88172645463325252ull;
+  for (int& t : stream) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    t = static_cast<int>(s % static_cast<std::uint64_t>(cfg.model.vocab));
+  }
+  attn::model::Trainer<float> trainer;
+  std::string error;
+  if (!trainer.Reset(cfg, stream, &error)) {
+    std::fprintf(stderr, "bench_model: %s\n", error.c_str());
+    return 1;
+  }
+  attn::model::StepMetrics m;
+  for (int i = 0; i < warmup; ++i) {
+    if (!trainer.Step(&m, &error)) {
+      std::fprintf(stderr, "bench_model: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  const double first_loss = m.loss;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();  // CPU time of every thread: robust on a shared machine
+  for (int i = 0; i < steps; ++i) {
+    if (!trainer.Step(&m, &error)) {
+      std::fprintf(stderr, "bench_model: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu_seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double tokens = static_cast<double>(steps) * cfg.batch * cfg.length;
+  std::printf(
+      "{\"impl\": \"attnlab\", \"kernels\": \"%s\", \"threads\": %d, \"tokens_per_s\": %.1f, "
+      "\"tokens_per_cpu_s\": %.1f, \"seconds\": %.3f, \"cpu_seconds\": %.3f, \"steps\": %d, \"batch\": %d, \"length\": %d, \"loss_first\": %.4f, "
+      "\"loss_last\": %.4f}\n",
+      attn::kernels::KernelIsa(), cfg.threads, tokens / seconds, tokens / cpu_seconds, seconds, cpu_seconds, steps, cfg.batch, cfg.length,
+      first_loss, m.loss);
+  return 0;
+}
