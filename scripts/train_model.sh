@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru,
 # the tokenizer, the training (about an hour on a 2-core machine), the F16 weights, the recorded
-# validation scores and MANIFEST.sha256. Deterministic: the same files, bit for bit, on any
-# x86-64 machine (the thread count does not change the result).
+# validation scores and MANIFEST.sha256. Deterministic: the same four files, bit for bit (the
+# manifest's checksums), on any x86-64 machine; the thread count does not change the result.
 #   scripts/train_model.sh [--out DIR] [--resume]     default DIR: web/model
 # A stopped run continues with --resume (checkpoint.bin every 250 steps, same bits).
 # Metrics: DIR/metrics.jsonl (a JSON line every 10 steps); progress on the terminal.
@@ -20,6 +20,7 @@ scripts/setup.sh --no-wasm --no-browser
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release -j2 --target attnlab
 mkdir -p "$out"
+[ ${#resume[@]} -gt 0 ] || : >"$out/metrics.jsonl"   # a fresh run starts a fresh log
 config=web/model/train-config.json
 [ "$out" = web/model ] || cp "$config" "$out/train-config.json"
 build/native-release/attnlab model train "$config" --out "$out" "${resume[@]}" | tee -a "$out/metrics.jsonl"

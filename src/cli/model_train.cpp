@@ -207,8 +207,6 @@ int RunModelTrain(const ModelOptions& o) {
                  {"run", run_json},
                  {"corpus", model::DescribeCorpus(corpus)},
                  {"trainTokens", train.ids.size()},
-                 {"trainSeconds", std::lround(train_seconds)},
-                 {"tokensPerSecond", std::lround((rc.steps - first) * tokens_per_step / std::max(train_seconds, 1e-9))},
                  {"command", "attnlab model train CONFIG.json --out DIR (scripts/train_model.sh)"}};
   const std::string config_text = config.dump(2) + "\n", eval_text = eval.dump(2) + "\n";
   const std::vector<std::pair<std::string, std::string>> out = {
@@ -218,7 +216,10 @@ int RunModelTrain(const ModelOptions& o) {
   }
   if (!WriteFile(dir + "/MANIFEST.sha256", model::ManifestText(out))) return InternalError(kCmd, "cannot write the manifest");
   std::filesystem::remove(ckpt, ec);
-  std::cout << Json{{"done", true}, {"eval", eval}}.dump() << "\n";
+  // Times go to the metrics, not into the folder: its four files are the same bits on every rerun.
+  std::cout << Json{{"done", true}, {"fromStep", first}, {"trainSeconds", std::lround(train_seconds)},
+                    {"tokensPerSecond", std::lround((rc.steps - first) * tokens_per_step / std::max(train_seconds, 1e-9))},
+                    {"eval", eval}}.dump() << "\n";
   std::cerr << "wrote " << dir << " in " << Clock(seconds()) << "; en " << eval["en"]["model"]["bitsPerChar"].get<double>()
             << " bits/char (bigram " << eval["en"]["bigram"]["bitsPerChar"].get<double>() << "), ru "
             << eval["ru"]["model"]["bitsPerChar"].get<double>() << " (bigram "
