@@ -90,7 +90,8 @@ function(attnlab_configure_web_target target)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
     get_target_property(engine_sources attn_engine SOURCES)
-    set(hot attention.cpp multihead.cpp normalizers.cpp train.cpp optim.cpp embedding.cpp tasks.cpp)
+    set(hot attention.cpp multihead.cpp normalizers.cpp train.cpp optim.cpp embedding.cpp tasks.cpp
+            kernels.cpp)  # the products every one of them calls
     foreach(src IN LISTS engine_sources)
       get_filename_component(name "${src}" NAME)
       if(NOT name IN_LIST hot)
