@@ -45,16 +45,25 @@ bool ValidationStreams(const model::Bundle& b, model::TokenStream* en, model::To
          model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, ru, error);
 }
 
+// The folder loaded and both languages' validation streams: eval's and heads' common start.
+bool LoadWithValidation(const std::string& command, const std::string& dir, model::Bundle* b,
+                        model::TokenStream* en, model::TokenStream* ru, int* code) {
+  if (!Load(command, dir, b, code)) return false;
+  std::string error;
+  if (ValidationStreams(*b, en, ru, &error)) return true;
+  *code = Refuse(command, error);
+  return false;
+}
+
 }  // namespace
 
 int RunModelEval(const ModelOptions& o) {
   const std::string cmd = "model eval";
   model::Bundle b;
-  int code = 0;
-  if (!Load(cmd, o.dir, &b, &code)) return code;
-  std::string error;
   model::TokenStream en, ru;
-  if (!ValidationStreams(b, &en, &ru, &error)) return Refuse(cmd, error);
+  int code = 0;
+  if (!LoadWithValidation(cmd, o.dir, &b, &en, &ru, &code)) return code;
+  std::string error;
   const auto recorded = Json::parse(b.eval_json, nullptr, false);
   Json out = {{"recorded", recorded}};
   bool same = true;
@@ -187,11 +196,10 @@ int RunModelRun(const ModelOptions& o) {
 int RunModelHeads(const ModelOptions& o) {
   const std::string cmd = "model heads";
   model::Bundle b;
-  int code = 0;
-  if (!Load(cmd, o.dir, &b, &code)) return code;
-  std::string error;
   model::TokenStream en, ru;
-  if (!ValidationStreams(b, &en, &ru, &error)) return Refuse(cmd, error);
+  int code = 0;
+  if (!LoadWithValidation(cmd, o.dir, &b, &en, &ru, &code)) return code;
+  std::string error;
   model::HeadReport rep;
   if (!model::AnalyzeHeads(b.params, b.config, {&en, &ru}, kModelHeadWindows, kModelHeadRepeats,
                            model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
