@@ -4,6 +4,8 @@
 
 #include "model/run_config.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace attn::cli {
@@ -18,6 +20,9 @@ struct ModelOptions {
   std::string format = "json";
 };
 
+// The configuration of `attnlab model train`, every field by its row of model::RunFields();
+// false with the one-line refusal otherwise (the fuzz target model_config calls it too).
+bool ParseModelConfig(const nlohmann::json& j, model::RunConfig* out, std::string* error);
 int RunModelTrain(const ModelOptions& o);
 int RunModelEval(const ModelOptions& o);
 int RunModelRun(const ModelOptions& o);

@@ -69,19 +69,35 @@ std::string Clock(double seconds) {
 
 }  // namespace
 
+bool ParseModelConfig(const Json& j, model::RunConfig* out, std::string* error) {
+  if (!j.is_object()) {
+    *error = "expected a JSON object such as {\"steps\": 6000}, got " + api::DescribeJson(j);
+    return false;
+  }
+  model::RunConfig rc;
+  for (const auto& [key, v] : j.items()) {
+    const Field<model::RunConfig>* f = FindField(model::RunFields(), key);
+    if (!f) {
+      *error = detail::Quoted(key) + ": unknown field (expected one of " + api::FieldNames(model::RunFields()) + ")";
+      return false;
+    }
+    if (api::ApplyJsonField(*f, rc, v, detail::Quoted(key), error) != api::FieldStatus::kOk) return false;
+  }
+  if (rc.d_model % rc.heads != 0) {
+    *error = "\"heads\": must divide dModel (" + std::to_string(rc.d_model) + ")";
+    return false;
+  }
+  *out = rc;
+  return true;
+}
+
 int RunModelTrain(const ModelOptions& o) {
   // --- the configuration, every field by its row ----------------------------------------
   Json j;
   std::string error;
   if (!ReadJson(o.config, &j, &error)) return Refuse(kCmd, error);
-  if (!j.is_object()) return Refuse(kCmd, "expected a JSON object such as {\"steps\": 6000}, got " + api::DescribeJson(j));
   model::RunConfig rc;
-  for (const auto& [key, v] : j.items()) {
-    const Field<model::RunConfig>* f = FindField(model::RunFields(), key);
-    if (!f) return Refuse(kCmd, detail::Quoted(key) + ": unknown field (expected one of " + api::FieldNames(model::RunFields()) + ")");
-    if (api::ApplyJsonField(*f, rc, v, detail::Quoted(key), &error) != api::FieldStatus::kOk) return Refuse(kCmd, error);
-  }
-  if (rc.d_model % rc.heads != 0) return Refuse(kCmd, "\"heads\": must divide dModel (" + std::to_string(rc.d_model) + ")");
+  if (!ParseModelConfig(j, &rc, &error)) return Refuse(kCmd, error);
   Json run_json = Json::object();
   api::FieldsToJson(model::RunFields(), rc, run_json);
   const std::string dir = o.dir;

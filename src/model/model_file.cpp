@@ -1,6 +1,7 @@
 // Parameters <-> safetensors tensors (model_file.h).
 #include "model_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -62,7 +63,21 @@ bool ConfigFromFile(const StFile& f, ModelConfig* c, std::string* error) {
 
 bool ParamsFromFile(const StFile& f, const ModelConfig& c, Params<float>* p, std::string* error) {
   std::map<std::string, const StTensor*> by_name;
-  for (const StTensor& t : f.tensors) by_name[t.name] = &t;
+  double held = 0;  // the numbers in the file
+  for (const StTensor& t : f.tensors) {
+    by_name[t.name] = &t;
+    held += static_cast<double>(t.values.size());
+  }
+  // The parameters c asks for, counted before anything is allocated: a file whose metadata
+  // claims a config far larger than its tensors (vocab 9999999, ...) is refused here instead of
+  // allocating terabytes (found by tests/fuzz safetensors). Only an absurd claim stops here (more
+  // than twice the file's numbers, plus a margin); a near miss gets the exact tensor below.
+  const double d = c.d_model, mlp = c.mlp;
+  const double wanted = (static_cast<double>(c.vocab) + c.context) * d + 2 * d +
+                        c.layers * (4 * d * d + 4 * d + 2 * d * mlp + mlp + d);
+  if (wanted > 2 * held + 65536)
+    return Fail(error, "the config wants " + std::to_string(static_cast<long long>(std::min(wanted, 9e18))) +
+                           " parameters, the file holds " + std::to_string(static_cast<long long>(held)));
   *p = ZeroParams<float>(c);
   std::vector<TensorRef<float>> want = Tensors(*p);
   for (const TensorRef<float>& t : want) {

@@ -221,6 +221,14 @@ TEST_CASE("model file: parameters round-trip through safetensors (F32 exact, F16
   f.tensors.pop_back();
   CHECK_FALSE(ParamsFromFile(f, c, &back, &error));
   CHECK(error == "model file: tensor 'ln_f.bias' is missing");
+  // metadata claiming a config far larger than the file's tensors: refused before allocating
+  // (tests/fuzz/corpus/safetensors/regression-huge-config.safetensors)
+  ModelConfig huge = c;
+  huge.vocab = 9999999;
+  huge.d_model = 9999999;
+  huge.heads = 1;
+  CHECK_FALSE(ParamsFromFile(f, huge, &back, &error));
+  CHECK(error.rfind("model file: the config wants ", 0) == 0);
   f.metadata["heads"] = "3";
   CHECK_FALSE(ConfigFromFile(f, &other, &error));
   CHECK(error == "model file: heads must divide d_model");

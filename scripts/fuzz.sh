@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (the `fuzz` preset: Debian's clang 14 with -fsanitize=fuzzer,
+# address,undefined; tests/fuzz) and runs them, one after the other, printing the executions of
+# each. Corpus: tests/fuzz/corpus/NAME (committed: seeds and every regression input) plus
+# build/fuzz/corpus/NAME (what a run finds, not committed); crashes, timeouts and OOMs go to
+# build/fuzz/artifacts/NAME/ and fail the run.
+#   scripts/fuzz.sh [--seconds N] [--target NAME] [--smoke] [--dicts] [--no-build]
+#     --seconds N   fuzz each target N seconds (default 60)
+#     --target NAME only this target (repeatable); names: see TARGETS below
+#     --smoke       each target runs its committed corpus once, then fuzzes 3 s (scripts/test.sh)
+#     --dicts       regenerate tests/fuzz/dict from the settings tables (needs build/native-release)
+# Long runs: start it at low priority, e.g. `echo 19 > /proc/$$/autogroup; nice scripts/fuzz.sh --seconds 600`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TARGETS=(tokenizer url_state state_patch bpe_encode bpe_json safetensors model_config
+         trace forward backward collide train)
+declare -A DICT=([url_state]=link [state_patch]=state [trace]=state [forward]=raw [backward]=raw
+                 [collide]=collide [train]=train [model_config]=model_config [safetensors]=safetensors
+                 [bpe_json]=bpe_json)
+declare -A MAXLEN=([safetensors]=8192 [bpe_json]=16384)
+seconds=60; smoke=0; dicts=0; build=1; only=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --seconds) seconds=$2; shift ;;
+    --target) only+=("$2"); shift ;;
+    --smoke) smoke=1 ;;
+    --dicts) dicts=1 ;;
+    --no-build) build=0 ;;
+    *) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ ${#only[@]} -gt 0 ] && TARGETS=("${only[@]}")
+
+if [ $dicts = 1 ]; then
+  /usr/bin/python3 tests/fuzz/make_dicts.py build/native-release/attnlab
+  exit 0
+fi
+if [ $build = 1 ]; then
+  echo "== building the fuzz targets (build/fuzz)"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j"$(nproc)" >build-fuzz.log 2>&1 || { tail -n 40 build-fuzz.log >&2; exit 1; }
+  rm -f build-fuzz.log
+fi
+
+B=$ROOT/build/fuzz
+export TMPDIR=$B/tmp
+mkdir -p "$TMPDIR"
+failed=0
+printf '%-13s %12s %10s %8s  %s\n' target executions exec/s corpus result
+for t in "${TARGETS[@]}"; do
+  bin=$B/tests/fuzz/fuzz_$t
+  [ -x "$bin" ] || { echo "fuzz.sh: no target $t ($bin)" >&2; exit 2; }
+  work=$B/corpus/$t art=$B/artifacts/$t/ log=$B/logs/$t.log
+  mkdir -p "$work" "$art" "$(dirname "$log")"
+  args=(-max_len="${MAXLEN[$t]:-4096}" -timeout=60 -rss_limit_mb=2560 -print_final_stats=1
+        -artifact_prefix="$art" -detect_leaks=0)
+  [ -n "${DICT[$t]:-}" ] && args+=(-dict="$ROOT/tests/fuzz/dict/${DICT[$t]}.dict")
+  if [ $smoke = 1 ]; then
+    # every committed input once (the regression cases), then a short fuzz from them
+    if ! "$bin" "${args[@]}" -runs=0 "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1; then
+      echo "$t: a committed input fails:"; tail -n 30 "$log"; failed=1; continue
+    fi
+    args+=(-max_total_time=3)
+  else
+    args+=(-max_total_time="$seconds")
+  fi
+  start=$(date +%s)
+  if "$bin" "${args[@]}" "$work" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1; then result=ok
+  else result="FAILED (see $log; input in $art)"; failed=1; fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+  elapsed=$(( $(date +%s) - start )); [ $elapsed -gt 0 ] || elapsed=1
+  printf '%-13s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "$(( ${execs:-0} / elapsed ))" \
+    "$(ls "$work" | wc -l)" "$result"
+  [ "$result" = ok ] || grep -m3 -E 'ERROR|FUZZ PROPERTY|SUMMARY|runtime error' "$log" || true
+done
+exit $failed

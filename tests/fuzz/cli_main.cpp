@@ -1,0 +1,3 @@
+// The `attnlab` tool's main() under another name, for the in-process CLI fuzz targets (cli.cpp).
+#define main attnlab_cli_main
+#include "cli/main.cpp"
