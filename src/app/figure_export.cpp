@@ -429,7 +429,7 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
     return "";
   }
   const attn::VecD alpha = custom ? s.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
-  const double size = 320, ox = 40, oy = 48, width = size + 2 * ox, height = oy + size + 64;
+  const double size = 320, ox = 40, oy = 48, width = size + 2 * ox, height = oy + size + 84;
   const double corner_at[4][2] = {{0.08, 0.9}, {0.92, 0.9}, {0.5, 0.1}, {0.62, 0.6}};  // as on screen
   double cx[4], cy[4];
   for (int i = 0; i < 4; ++i) {
@@ -503,11 +503,12 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"" + kQueryColour + "\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
        XmlEscape(custom ? (ru ? "α: ваши веса" : "α: your weights") : (ru ? "α: веса запроса" : "α: the query's weights")) + "</text>\n";
-  o += "<circle cx=\"" + Num(ox + size / 2) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
+  o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly + 16) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
        "\" stroke-width=\"2\"/>\n";
-  o += "<text x=\"" + Num(ox + size / 2 + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
-       XmlEscape(ru ? "α′: тот же A" : "α′: the same A") + "</text>\n";
-  o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#555555\" font-size=\"11\">" +
+  o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#111111\">" +
+       XmlEscape(ru ? "α′: тот же A, наибольший вес на другом слове" : "α′: the same A, the most weight on another word") +
+       "</text>\n";
+  o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 40) + "\" fill=\"#555555\" font-size=\"11\">" +
        XmlEscape(ru ? "зелёным: все веса с тем же A" : "green: every weight pattern with the same A") + "</text>\n";
   o += "</svg>\n";
   return o;
@@ -548,10 +549,12 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
   for (const auto& t : s.training.a.view.tokens) top_label = std::max(top_label, TextWidth(t));
   const bool upright = cell >= top_label + 4;
   const double head_w = label_w + 10 + side + 18, block_h = 30 + (upright ? 18 : top_label + 8) + side + (h > 1 ? 24 : 8);
-  const double margin = 12, width = std::max(margin * 2 + head_w * h, 520.0);
-  const double height = 34 + block_h * runs.size() + 8;
   const std::string title = ru ? "Внимание на обучающем примере: строка — запрос, столбец — ключ"
                                : "Attention on the training example: row = query, column = key";
+  const double margin = 12;
+  double width = std::max(margin * 2 + head_w * h, margin * 2 + TextWidth(title) * 14 / 13);
+  for (const Run& run : runs) width = std::max(width, margin * 2 + TextWidth(run.title));
+  const double height = 34 + block_h * runs.size() + 8;
   std::string o = SvgHeader(width, height, 12, title);
   o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
   for (std::size_t k = 0; k < runs.size(); ++k) {

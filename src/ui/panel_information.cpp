@@ -127,9 +127,9 @@ void DrawSimplex(Context& ctx, float size) {
   ImVec2 fig_min = o, fig_max(o.x + s, o.y + s);
   for (int i = 0; i < n; ++i) {
     const ImVec2 at_label(corners[i].x - 10, corners[i].y + (i == 2 ? -18.0f : 4.0f));
-    const ImVec2 size = ImGui::CalcTextSize(r.tokens[keys[i]].text.c_str());
+    const ImVec2 text = ImGui::CalcTextSize(r.tokens[keys[i]].text.c_str());
     fig_min = ImVec2(std::min(fig_min.x, at_label.x - 2), std::min(fig_min.y, at_label.y - 2));
-    fig_max = ImVec2(std::max(fig_max.x, at_label.x + size.x + 2), std::max(fig_max.y, at_label.y + size.y + 2));
+    fig_max = ImVec2(std::max(fig_max.x, at_label.x + text.x + 2), std::max(fig_max.y, at_label.y + text.y + 2));
   }
   AddFigure(ctx.ui, "simplex", fig_min, fig_max, true, false);
   const ImVec2 top_right(fig_max.x, o.y);

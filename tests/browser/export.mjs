@@ -188,6 +188,9 @@ export function exportTests(h) {
     },
     {
       name: 'export: the Information panel (bars, simplex) and the training example (heatmaps) as PNG 2x and SVG, EN and RU',
+      // Tall enough for the Information panel to show both pictures without scrolling (a PNG is
+      // what is on screen; a picture scrolled out of its panel is not).
+      context: { viewport: { width: 1280, height: 1700 } },
       run: async (t) => {
         await openLab(t, 'index.html#sentence=I%20love%20sushi&query=2&dV=1&lang=en&view=information');
         await settle(t.page, 600);
