@@ -74,10 +74,15 @@ void HandleKeys(app::AppState& s, bool pinned) {  // pinned: the keys do not mov
   else if (pinned || go == 0) return;
   else if (go > 0 && step < app::kLessonSteps) app::GoToLesson(s, step + 1);
   else if (go < 0 && step > 1) app::GoToLesson(s, step - 1);
-  // The key went to the lesson (at its first or last step too): ImGui's keyboard navigation must not also move its highlight
-  // with it (the move it scored this frame is dropped before the next frame applies it).
+  // The key went to the lesson (at its first or last step too): ImGui's keyboard navigation must
+  // not also move its highlight with it. The move it scored this frame is dropped before the
+  // next frame applies it, and so is the "go to the first item" it asks for when nothing has
+  // the highlight yet.
   ImGui::NavMoveRequestCancel();
-  ImGui::GetCurrentContext()->NavDisableHighlight = true;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  g.NavInitRequest = g.NavInitRequestFromMove = false;
+  g.NavInitResultId = 0;
+  g.NavDisableHighlight = true;
 }
 
 void DrawNavigation(Context& ctx) {
