@@ -18,6 +18,10 @@ add_link_options(-fwasm-exceptions)
 # Debug builds skip it (fast links).
 add_compile_options($<$<NOT:$<CONFIG:Debug>>:-flto>)
 add_link_options($<$<NOT:$<CONFIG:Debug>>:-flto>)
+# No run-time type information: nothing in the lab uses typeid or dynamic_cast; exceptions still
+# carry their types (the compiler emits those for throw and catch). Measured: -3.3 KB gzipped
+# (the type names of every std::function target and class with virtual functions).
+add_compile_options(-fno-rtti)
 
 # The C functions the page may call: every EMSCRIPTEN_KEEPALIVE function of the bridge
 # (src/platform/web_bridge.cpp), read from the bridge at configure time, so EXPORTED_FUNCTIONS
@@ -142,7 +146,7 @@ function(attnlab_configure_web_target target)
                                                    IMGUI_DISABLE_FILE_FUNCTIONS)
   attnlab_imgui_without_default_font()
   # Dear ImGui's target is made before this file's add_compile_options: LTO for it too.
-  target_compile_options(attnlab_imgui PRIVATE $<$<NOT:$<CONFIG:Debug>>:-flto>)
+  target_compile_options(attnlab_imgui PRIVATE $<$<NOT:$<CONFIG:Debug>>:-flto> -fno-rtti)
   # The JavaScript glue: emcc only strips its whitespace (its minifier, Closure, is not in
   # Debian); terser (Debian package `terser`, installed by scripts/setup.sh) shortens the names
   # and the code, after every link. web/lab.js is minified the same way when copied to site/.
