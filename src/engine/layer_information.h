@@ -73,10 +73,12 @@ LayerInformation AnalyzeLayerHeads(const LayerHeadsInput& in, int head, int targ
 VecD SingularValues(const MatD& A);
 
 struct RankSummary {
-  int rank = 0;            // singular values above 1e-9 times the largest
+  int rank = 0;            // the pivoted QR's numerical rank (pivots above 1e-9 times the first)
   double largest = 0, smallest = 0;
   double condition = 0;    // largest / smallest (inf when singular)
 };
+// Rank, largest and smallest singular value (power and inverse iteration on the pivoted QR's R,
+// 300 steps each: 3 significant digits and more; a few ms for 128 x 128).
 RankSummary SummarizeRank(const MatD& A);
 
 }  // namespace attn

@@ -36,6 +36,15 @@ TEST_CASE("layer information: the singular values agree with Eigen's SVD (tall, 
     CAPTURE(rows);
     CHECK((mine - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref(0));
   }
+  for (const auto& [rows, cols] : {std::pair{20, 7}, std::pair{7, 20}, std::pair{128, 128}}) {
+    const MatD a = Random(rows, cols, 31 + rows);
+    const VecD ref = Eigen::JacobiSVD<MatD>(a).singularValues();
+    const RankSummary s = SummarizeRank(a);
+    CAPTURE(rows);
+    CHECK(s.rank == std::min(rows, cols));
+    CHECK(s.largest == doctest::Approx(ref(0)).epsilon(1e-6));
+    CHECK(s.smallest == doctest::Approx(ref(ref.size() - 1)).epsilon(1e-6));
+  }
   MatD low = Random(10, 3, 5) * Random(3, 8, 6);  // rank 3
   const RankSummary s = SummarizeRank(low);
   CHECK(s.rank == 3);
