@@ -9,6 +9,7 @@
 #include "engine/normexp.h"
 #include "engine/probe.h"
 #include "engine/train.h"
+#include "model/head_information.h"
 #include "model/model_lab.h"
 
 #include <functional>
@@ -47,6 +48,12 @@ struct AppState {
   attn::model::ModelLabResult model_result;  // projection "model": tokens, every layer's
                                              // intermediates, the next tokens (valid when
                                              // result is)
+  // Information, on a real head: the chosen head seen through its layer (concat, W_O, the
+  // residual, the MLP), computed by EnsureModelInformation when the Information panel shows a
+  // model result; model_info_key says for which numbers (model_info.cpp).
+  attn::model::HeadInformation model_info;
+  bool model_info_ok = false;
+  std::vector<float> model_info_key;
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
   // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not
@@ -242,6 +249,11 @@ attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
                               attn::model::ModelLabResult* model_result);
 // After the model's weights changed (training in the page, reset): the result again.
 void RefreshModelResult(AppState& s);
+// Information, on a real head (model_info.cpp): fills model_info for the result shown, unless
+// it already holds it (the same layer, head, query, target and residual stream); in other modes
+// or without a model it clears model_info_ok. A few ms; up to ~0.4 s natively for a query that
+// sees 50+ keys (the residual's 2n + 1 LPs).
+void EnsureModelInformation(AppState& s);
 // ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
 Json ModelTraceJson(const AppState& s);
 

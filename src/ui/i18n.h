@@ -381,6 +381,42 @@ inline constexpr Text kExampleVerbObject{"the example needs one verb followed by
 inline constexpr Text kCompareMalformed{"«train.compare»: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", \"lr:<number>\" or \"dK:<integer>\", got %s.",
                                         "«train.compare»: ожидалось \"\", \"scaled\", \"normalizer:<имя>\", \"optimizer:<имя>\", \"lr:<число>\" или \"dK:<целое>\", получено %s."};
 inline constexpr Text kCompareRunB{"Run B cannot be trained: %s", "Прогон B не обучить: %s"};
+
+// ---- Information on a real head (model mode): what the layer passes on (panel_information.cpp) --
+inline constexpr Text kLayerInfoTitle{"Through the layer: layer %d, head %d", "Через слой: слой %d, голова %d"};
+inline constexpr Text kLayerInfoIntro{
+    "Does what the layer passes on tell more about this head's pattern than A does? As above, the reader knows every head's values. The query sees %s; a head has d_head = %d numbers, so at most %d keys can be told apart exactly.",
+    "Говорит ли то, что слой передаёт дальше, о паттерне этой головы больше, чем A? Как и выше, читатель знает значения всех голов. Запрос видит %s; у головы d_head = %d чисел, так что точно различимы не больше %d ключей."};
+inline constexpr Text kLayerKept{"recoverable (0 dimensions free)", "восстанавливается (0 свободных измерений)"};
+inline constexpr Text kLayerLost{"not recoverable: the patterns giving the same form a set of dimension %d",
+                                 "не восстанавливается: тот же результат дают паттерны из множества размерности %d"};
+inline constexpr Text kLayerFromA{"From A (%d numbers): %s.", "Из A (%d чисел): %s."};
+inline constexpr Text kLayerFromConcat{
+    "From the concatenation of all %d heads (%d numbers): %s. The heads are separate equations, so the other heads add nothing (all heads together: dimension %d).",
+    "Из конкатенации всех %d голов (%d чисел): %s. Головы — отдельные уравнения, поэтому другие головы ничего не добавляют (все головы вместе: размерность %d)."};
+inline constexpr Text kLayerFromOutput{
+    "From the layer's output concat·W_O (%d numbers): %s. W_O has rank %d of %d (condition number %s): the concatenation is read back from the output exactly.",
+    "Из выхода слоя concat·W_O (%d чисел): %s. Ранг W_O равен %d из %d (число обусловленности %s): конкатенация однозначно восстанавливается по выходу."};
+inline constexpr Text kLayerFromOutputLow{
+    "From the layer's output concat·W_O (%d numbers): %s. W_O has rank %d of %d: the heads are coupled, one head's change can hide in another's.",
+    "Из выхода слоя concat·W_O (%d чисел): %s. Ранг W_O равен %d из %d: головы связаны, изменение одной может спрятаться в другой."};
+inline constexpr Text kLayerFromResidual{
+    "With the residual, x + concat·W_O, the reader knowing LN(x) (the values come from it) but not the mean and scale LayerNorm removed (2 more unknowns): %s.",
+    "С остаточной связью, x + concat·W_O, если читатель знает LN(x) (значения вычислены из него), но не среднее и масштаб, которые убрал LayerNorm (ещё 2 неизвестных): %s."};
+inline constexpr Text kLayerXUnknown{"With x not known at all, nothing: any output fits. With x known, as from the output.",
+                                     "Если x совсем неизвестен — ничего: подходит любой выход. Если x известен — как из выхода."};
+inline constexpr Text kLayerAfterMlp{
+    "After the MLP, y + MLP(LN(y)): its Jacobian at this token has rank %d of %d (condition number %s), so near this point it tells as much as y.",
+    "После MLP, y + MLP(LN(y)): его якобиан в этом токене имеет ранг %d из %d (число обусловленности %s), так что вблизи этой точки он говорит столько же, сколько y."};
+inline constexpr Text kLayerResidualScenario{
+    "Second scenario through the residual: «%s» can get up to %s (from A alone: %s; it is %s).",
+    "Второй сценарий через остаточную связь: «%s» может получить до %s (из одного A: %s; на деле %s)."};
+inline constexpr Text kLayerResidualRanges{"Per word, through the residual:", "По словам, через остаточную связь:"};
+inline constexpr Text kLayerTryLonger{
+    "Here every key fits in d_head + 1 = %d: type a sentence of more than %d tokens and choose the last one as the query to see A lose the pattern.",
+    "Здесь все ключи укладываются в d_head + 1 = %d: введите предложение длиннее %d токенов и сделайте запросом последний, чтобы увидеть, как A теряет паттерн."};
+inline constexpr Text kLayerNotReady{"The layer's analysis appears when the model has computed this sentence.",
+                                     "Анализ слоя появится, когда модель посчитает это предложение."};
 }  // namespace tr
 
 }  // namespace ui
