@@ -20,6 +20,7 @@ import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
+import { modelTests } from './model.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1377,6 +1378,10 @@ tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, dec
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+
+// The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
+// head gallery, a failing fetch: model.mjs.
+tests.push(...modelTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner
