@@ -121,7 +121,7 @@ export function modelTests(h) {
       },
     },
     {
-      name: 'model mode: a failing fetch shows a message, the lab keeps working, a retry loads',
+      name: 'model mode: a failing fetch shows a message and the lab keeps working',
       timeout: 180,
       async run(t) {
         let block = true;
@@ -137,7 +137,7 @@ export function modelTests(h) {
         assert(back.ok, `back to identity: ${short(back)}`);
         const trace = await t.page.evaluate(() => attentionLab.getTrace());
         assertEq(trace.tokens.join(' '), 'я люблю суши', 'the identity lab');
-        // Model mode again: the message again (no new request until Retry), then Retry loads.
+        // Model mode again: the message again (no new request until the learner presses Try again).
         block = false;
         await t.page.evaluate(() => attentionLab.setState({ projection: 'model' }));
         await settle(t.page, 400);
