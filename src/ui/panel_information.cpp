@@ -210,6 +210,7 @@ void DrawLayerInformation(Context& ctx) {
 }  // namespace
 
 void DrawInformationPanel(Context& ctx) {
+  if (ModelPendingPanel(ctx, L(tr::kInformation), "information")) return;
   app::AppState& s = ctx.state;
   const attn::LabResult& r = s.result;
   // Scenario 1 is the query's own weights, or the ones the learner dragged.

@@ -21,6 +21,7 @@ import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
 import { modelInfoTests } from './model_info.mjs';
+import { modelTests } from './model.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1382,6 +1383,10 @@ tests.push(...modelInfoTests({ assert, short, openLab, settle, canvasStats, asse
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+
+// The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
+// head gallery, a failing fetch: model.mjs.
+tests.push(...modelTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner
