@@ -1377,7 +1377,7 @@ tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, op
 // Exports (PNG, SVG, CSV, JSON), the screen-reader table, reduced motion: export.mjs.
 tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 // The Information panel on a real head of the shipped model, against attnlab collide: model_info.mjs.
-tests.push(...modelInfoTests({ assert, short, openLab, settle, canvasStats, assertNonBlank, assertClean }));
+tests.push(...modelInfoTests({ assert, short, sleep, openLab, settle, canvasStats, assertNonBlank, assertClean }));
 
 // A lab configured for a lesson (hide, lock, view) and shared (link, snippet, the Share button):
 // flags.mjs.
