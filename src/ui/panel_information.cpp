@@ -196,7 +196,8 @@ void DrawLayerInformation(Context& ctx) {
     bool header = false;
     for (int i = 0; i < res.ranges.rows() && i < hi.from_a.ranges.rows() && i < static_cast<int>(tokens.size()); ++i) {
       const double lo = res.ranges(i, 0), up = res.ranges(i, 1);
-      if (std::abs(lo - hi.from_a.ranges(i, 0)) < 1e-6 && std::abs(up - hi.from_a.ranges(i, 1)) < 1e-6) continue;
+      // only where the residual widens the range visibly (the list shows 3 decimals)
+      if (std::abs(lo - hi.from_a.ranges(i, 0)) < 5e-4 && std::abs(up - hi.from_a.ranges(i, 1)) < 5e-4) continue;
       if (!header) ImGui::TextWrapped("%s", L(tr::kLayerResidualRanges));
       header = true;
       std::snprintf(buf, sizeof buf, L(tr::kRangeLine), tokens[i].text.c_str(), Num(static_cast<float>(lo), 3),
