@@ -120,7 +120,7 @@ const FieldTable<LabState>& StateFields() {
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
           "lesson", &S::lesson, 0, kLessonSteps,
-          "the guided lesson's step (1-7, the seed's answer claim by claim); 0 = the free lab, no lesson")),
+          "the guided lesson's step (1-8, the seed's answer claim by claim); 0 = the free lab, no lesson")),
       OnlyLinkedWhenChanged(TextField<S>(
           "predictions", &S::predictions,
           "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice")),

@@ -35,9 +35,9 @@ struct TrainState {
 // The guided lesson (app/lesson.h): kLessonSteps steps, each with one prediction of
 // kLessonChoices choices. `predictions` holds one character per step: '-' not answered yet,
 // 'a', 'b', 'c' the learner's choice.
-constexpr int kLessonSteps = 7;
+constexpr int kLessonSteps = 8;
 constexpr int kLessonChoices = 3;
-constexpr const char* kNoPredictions = "-------";  // kLessonSteps times '-'
+constexpr const char* kNoPredictions = "--------";  // kLessonSteps times '-'
 static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
 
 // What a course page can hide (`hide`) or lock (`lock`): parts of the lab by name. Panels (as in

@@ -218,7 +218,43 @@ const std::vector<LessonStep>& LessonSteps() {
        {"Run the training curves in the Normalization tab: scaled vs unscaled at d_k = 4 and 64.",
         "Запустите кривые обучения на вкладке «Нормировка»: с делением и без при d_k = 4 и 64."}},
       // 7 ------------------------------------------------------------------------------------
-      {{"7. SLP's αᵢⱼ, and the answer", "7. αᵢⱼ из SLP и ответ"},
+      {{"7. A trained layer, for real", "7. Обученный слой — настоящий"},
+       {"A is passed on through a neural network; backpropagation through the scaling and the summation is how "
+        "the Transformer learns the relationships between q and the sentence.",
+        "Вектор A проходит через нейронную сеть, а обратное распространение на масштабирование и агрегацию — это "
+        "то, как Трансформер изучает отношения между q и предложением."},
+       Verdict::kRight,
+       {"Right, and step 1 showed why training is needed: with q = k = x every word attends mostly to itself. "
+        "The lab ships a real trained model (4 layers × 4 heads, d_model 128, trained on English and Russian "
+        "text by this engine): its W_Q and W_K are learned, not equal.",
+        "Верно, и шаг 1 показал, зачем нужно обучение: при q = k = x каждое слово смотрит в основном на себя. "
+        "В лаборатории есть настоящая обученная модель (4 слоя × 4 головы, d_model 128, обучена этим движком "
+        "на английских и русских текстах): её W_Q и W_K выучены и не равны."},
+       {"On «я люблю суши», how much of its weight does a head of the trained model put on the token itself, on "
+        "average over its 16 heads?",
+        "Сколько веса голова обученной модели отдаёт самому токену на «я люблю суши», в среднем по 16 головам?"},
+       {{"Almost all, as with q = k = x", "Почти весь, как при q = k = x"},
+        {"About a fifth: far less than with q = k = x", "Около пятой части — намного меньше, чем при q = k = x"},
+        {"None: a token never attends to itself", "Нисколько: токен никогда не смотрит на себя"}},
+       1,
+       R"({"projection": "identity", "view": "weights"})", LessonAction::kNone,
+       R"({"projection": "model", "layer": 0, "head": 0, "view": "weights"})", LessonAction::kNone,
+       {"About a fifth (the numbers below, from the model's own weights on this sentence). Layer 0's heads look "
+        "back at the previous token (` су` → ` люб`…); later heads spread their weight or park it on "
+        "<|endoftext|>. Training made q·k mean \"this key is useful to me\", not \"this key looks like me\". "
+        "In the Information tab the same question as step 2 is asked of this head: with d_head = 32 and "
+        "6 tokens the pattern is recoverable; past 33 tokens it is not.",
+        "Около пятой части (числа ниже — из весов самой модели на этом предложении). Головы слоя 0 смотрят "
+        "на предыдущий токен (` су` → ` люб`…); головы выше распределяют вес или складывают его на "
+        "<|endoftext|>. Обучение сделало q·k мерой «этот ключ мне полезен», а не «этот ключ похож на меня». "
+        "На вкладке «Информация» вопрос шага 2 задан этой голове: при d_head = 32 и 6 токенах паттерн "
+        "восстанавливается, а после 33 токенов — нет."},
+       {"Information on this head", "Информация об этой голове"},
+       R"({"view": "information"})", LessonAction::kNone,
+       {"Click the gallery's heads to follow each one; type your own sentence.",
+        "Нажимайте на головы в галерее, чтобы следить за каждой; введите своё предложение."}},
+      // 8 ------------------------------------------------------------------------------------
+      {{"8. SLP's αᵢⱼ, and the answer", "8. αᵢⱼ из SLP и ответ"},
        {"…normalize them with a softmax to create a vector of weights αᵢⱼ that indicates the proportional "
         "relevance of each input to the input element i that is the current focus of attention.",
         "…нормализуем их с помощью softmax, чтобы получить вектор весов αᵢⱼ, который указывает на "
@@ -244,7 +280,8 @@ const std::vector<LessonStep>& LessonSteps() {
         "• A hides the pattern only in exact cases: more visible words than d_v + 1, or equal values (step 2);\n"
         "• then the patterns send the same message, and A is all the next layer sees; several heads and "
         "x + W_O·A keep more (step 3);\n"
-        "• training shapes q·k through ∂L/∂αᵢ = vᵢ·∂L/∂A (steps 1 and 5);\n"
+        "• training shapes q·k through ∂L/∂αᵢ = vᵢ·∂L/∂A (steps 1 and 5), and a trained model does not simply "
+        "attend to itself (step 7);\n"
         "• softmax bounds A, LayerNorm sizes it, ÷√d_k keeps softmax from saturating (step 6).",
         "По j: каждая строка тепловой карты весов в сумме даёт 1.\n"
         "Вопрос: теряет ли сумма A = Σ αᵢvᵢ информацию о том, какие слова были важны?\n"
@@ -254,7 +291,8 @@ const std::vector<LessonStep>& LessonSteps() {
         "d_v + 1, или есть равные значения (шаг 2);\n"
         "• тогда разные паттерны передают одно и то же сообщение, а следующий слой видит только A; "
         "несколько голов и x + W_O·A сохраняют больше (шаг 3);\n"
-        "• обучение настраивает q·k через ∂L/∂αᵢ = vᵢ·∂L/∂A (шаги 1 и 5);\n"
+        "• обучение настраивает q·k через ∂L/∂αᵢ = vᵢ·∂L/∂A (шаги 1 и 5), и обученная модель не смотрит "
+        "просто на себя (шаг 7);\n"
         "• softmax ограничивает A, LayerNorm нормирует его размер, деление на √d_k не даёт softmax "
         "насыщаться (шаг 6)."},
        {nullptr, nullptr}, nullptr, LessonAction::kNone,
@@ -441,6 +479,50 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
   }
 }
 
+// Step 7: the trained model's weight on the token itself on this sentence (every layer and head,
+// the rows t >= 1: row 0 can only attend to itself), against q = k = x on the lab's words.
+void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
+  if (!s.model) {
+    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
+                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
+    return;
+  }
+  const auto& blocks = s.model_result.acts.blocks;
+  double sum = 0, even = 0;
+  int rows = 0;
+  std::vector<double> per_layer;
+  for (const auto& block : blocks) {
+    double layer_sum = 0;
+    int layer_rows = 0;
+    for (const auto& h : block.attn.heads) {
+      for (Eigen::Index t = 1; t < h.weights.rows(); ++t) {
+        layer_sum += h.weights(t, t);
+        even += 1.0 / static_cast<double>(t + 1);
+        ++layer_rows;
+      }
+    }
+    per_layer.push_back(layer_rows > 0 ? layer_sum / layer_rows : 0.0);
+    sum += layer_sum;
+    rows += layer_rows;
+  }
+  if (rows == 0) return;
+  out.push_back(Line("Trained model, the mean weight a token puts on itself (16 heads, rows t ≥ 1): %.3f; spread evenly: %.3f",
+                     "Обученная модель, средний вес токена на самом себе (16 голов, строки t ≥ 1): %.3f; поровну было бы %.3f",
+                     sum / rows, even / rows));
+  for (std::size_t l = 0; l < per_layer.size(); ++l)
+    out.push_back(Line("  layer %d: %.3f", "  слой %d: %.3f", static_cast<int>(l), per_layer[l]));
+  attn::LabConfig c;  // the lab's defaults: identity projections, q = k = v = x
+  c.sentence = s.lab.config.sentence;
+  const attn::LabResult id = attn::ComputeLab(c);
+  if (!id.error.ok()) return;
+  double diag = 0;
+  const Eigen::Index n = id.trace.weights.rows();
+  for (Eigen::Index i = 0; i < n; ++i) diag += id.trace.weights(i, i);
+  out.push_back(Line("q = k = x (identity projections, the lab's %d words): %.3f on the word itself",
+                     "q = k = x (тождественные проекции, %d слова лаборатории): %.3f на самом слове",
+                     static_cast<int>(n), diag / static_cast<double>(n)));
+}
+
 std::string VecText(const attn::VecD& v) {
   std::string out = "[";
   for (Eigen::Index i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Format("%.2f", v(i));
@@ -549,7 +631,8 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
                            n.keys, std::log(static_cast<double>(n.keys))));
       break;
     }
-    case 7: {
+    case 7: ModelSelfRows(s, out); break;
+    case 8: {
       if (r.error.ok())
         out.push_back(Line("Σⱼ α for the query %s: %.6f", "Σⱼ α для запроса %s: %.6f", Tok(r.tokens, r.steps.query).c_str(),
                            r.steps.weight_sum));

@@ -41,6 +41,9 @@ Command RegisterModel(CLI::App& app) {
   CLI::App* heads = model->add_subcommand("heads", "Per layer and head: previous-token, first-token, self, induction scores, entropy");
   heads->add_option("dir", o->dir, "the model's folder")->required();
   heads->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+  heads->add_option("--format", o->heads_format,
+                    "text (default, for a terminal) or json (the folder's heads.json, which the lab's head gallery reads)")
+      ->check(CLI::IsMember({"json", "text"}));
 
   return {model, [o, train, eval, run, heads] {
             if (*train) return RunModelTrain(*o);

@@ -93,6 +93,32 @@ ProbeResult RunProbe(const ProbeConfig& cfg) {
   ProbeData test = MakeProbeData(test_stream, n_test, n, dv, offset, pos, cfg.content,
                                  cfg.sharpness);
 
+  const ReadoutResult r = TrainReadout(std::move(train.x), train.y, std::move(test.x), test.y, dv, n,
+                                       heads, steps);
+  res.per_head = r.per_head;
+  res.all_heads = r.all;
+  for (int h = 0; h < heads; ++h) {
+    res.accuracy += res.per_head[h] / heads;
+    res.train_accuracy += r.train_per_head[h] / heads;
+  }
+  res.patterns_named = heads * res.accuracy;
+  return res;
+}
+
+ReadoutResult TrainReadout(std::vector<double> train_x, const std::vector<int>& train_y,
+                           std::vector<double> test_x, const std::vector<int>& test_y, int dv, int n,
+                           int heads, int steps) {
+  ReadoutResult out;
+  const int n_train = static_cast<int>(train_y.size()) / std::max(1, heads);
+  const int n_test = static_cast<int>(test_y.size()) / std::max(1, heads);
+  if (dv < 1 || n < 1 || heads < 1 || n_train < 1 || n_test < 1 ||
+      train_x.size() != static_cast<std::size_t>(n_train) * dv ||
+      test_x.size() != static_cast<std::size_t>(n_test) * dv) {
+    out.per_head.assign(static_cast<std::size_t>(std::max(1, heads)), 0.0);
+    out.train_per_head = out.per_head;
+    return out;
+  }
+  ProbeData train{std::move(train_x), train_y}, test{std::move(test_x), test_y};
   // Standardize every feature with the training set's mean and spread.
   std::vector<double> mean(dv, 0.0), sd(dv, 0.0);
   for (int s = 0; s < n_train; ++s) {
@@ -171,7 +197,8 @@ ProbeResult RunProbe(const ProbeConfig& cfg) {
 
   // Score: per head, the share of sentences whose argmax (lowest index on ties) is named.
   auto score = [&](const ProbeData& data, int sentences, std::vector<double>& per_head,
-                   double& all) {
+                   double& all, std::vector<int>* predictions) {
+    if (predictions) predictions->assign(static_cast<std::size_t>(sentences) * heads, 0);
     per_head.assign(heads, 0.0);
     int all_right = 0;
     for (int s = 0; s < sentences; ++s) {
@@ -185,6 +212,7 @@ ProbeResult RunProbe(const ProbeConfig& cfg) {
           if (z[k] > z[best]) best = k;
         }
         const bool right = best == data.y[static_cast<std::size_t>(s) * heads + h];
+        if (predictions) (*predictions)[static_cast<std::size_t>(s) * heads + h] = best;
         per_head[h] += right ? 1 : 0;
         every = every && right;
       }
@@ -193,16 +221,9 @@ ProbeResult RunProbe(const ProbeConfig& cfg) {
     for (double& p : per_head) p /= sentences;
     all = static_cast<double>(all_right) / sentences;
   };
-  std::vector<double> train_per_head;
-  double train_all = 0;
-  score(train, n_train, train_per_head, train_all);
-  score(test, n_test, res.per_head, res.all_heads);
-  for (int h = 0; h < heads; ++h) {
-    res.accuracy += res.per_head[h] / heads;
-    res.train_accuracy += train_per_head[h] / heads;
-  }
-  res.patterns_named = heads * res.accuracy;
-  return res;
+  score(train, n_train, out.train_per_head, out.train_all, nullptr);
+  score(test, n_test, out.per_head, out.all, &out.test_predictions);
+  return out;
 }
 
 }  // namespace attn

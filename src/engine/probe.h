@@ -54,4 +54,20 @@ struct ProbeResult {
 };
 ProbeResult RunProbe(const ProbeConfig& cfg);
 
+// The readout alone, as RunProbe trains it, for any features: train_x (S, Dv) and test_x
+// (S', Dv) row-major, labels (S, H) and (S', H) row-major in [0, n); every feature standardized
+// with the training set's mean and spread, one multinomial logistic regression per head on the
+// whole feature vector, full-batch Adam from zero. model/head_probe.h runs it on real heads' A.
+struct ReadoutResult {
+  std::vector<double> per_head;        // (H) test accuracy
+  double all = 0;                      // test: every head's label named
+  std::vector<double> train_per_head;  // (H) training accuracy
+  double train_all = 0;
+  std::vector<int> test_predictions;   // (S', H) the class named for each test sample
+};
+// Mismatched sizes give accuracies 0.
+ReadoutResult TrainReadout(std::vector<double> train_x, const std::vector<int>& train_y,
+                           std::vector<double> test_x, const std::vector<int>& test_y, int dv, int n,
+                           int heads, int steps);
+
 }  // namespace attn

@@ -90,6 +90,37 @@ inline constexpr Text kVectorsNote{"A is a weighted average of the values (weigh
 inline constexpr Text kOrigin{"0", "0"};
 inline constexpr Text kHeads{"heads h", "число голов h"};
 inline constexpr Text kHeadOf{"Head %d of %d", "Голова %d из %d"};
+// The trained model's mode (issue 13)
+inline constexpr Text kModelProjection{"trained model (4 layers × 4 heads)", "обученная модель (4 слоя × 4 головы)"};
+inline constexpr Text kModelLoading{"Loading the trained model (%.0f%% of 2 MB)…", "Загружается обученная модель (%.0f%% из 2 МБ)…"};
+inline constexpr Text kModelFailed{"The trained model could not be loaded: %s", "Не удалось загрузить обученную модель: %s"};
+inline constexpr Text kModelFailedHint{"The rest of the lab works as before. Try again, or go back to the identity projections.",
+                                       "Остальная лаборатория работает как раньше. Попробуйте ещё раз или вернитесь к тождественным проекциям."};
+inline constexpr Text kModelRetry{"Try again", "Попробовать ещё раз"};
+inline constexpr Text kModelBack{"Back to identity", "Вернуться к тождественным"};
+inline constexpr Text kModelLayer{"layer", "слой"};
+inline constexpr Text kModelHead{"head", "голова"};
+inline constexpr Text kModelFixed{"Set by the model: d_model %d, d_k = d_v = %d, %d heads, softmax ÷√d_k, causal, learned positions, T = 1.",
+                                  "Задано моделью: d_model %d, d_k = d_v = %d, %d головы, softmax ÷√d_k, каузальная, обученные позиции, T = 1."};
+inline constexpr Text kModelTokensHint{"Model tokens (a word's pieces touch; click one to make it the query):",
+                                       "Токены модели (куски слова вплотную; нажмите, чтобы сделать запросом):"};
+inline constexpr Text kModelNext{"The model's next token after the sentence:", "Следующий токен по мнению модели:"};
+inline constexpr Text kModelEot{"start of text", "начало текста"};
+inline constexpr Text kHeadsTitle{"Every head (click one to follow it)", "Все головы (нажмите, чтобы следить)"};
+inline constexpr Text kHeadsCaption{"Rows: layers, columns: heads. Labels, on validation text: mean weight on the previous token (prev), on itself (self), on the first (first); H: entropy when none reaches 0.2.",
+                                    "Строки — слои, столбцы — головы. Подписи (проверочный текст): средний вес на предыдущем токене (пред), на себе (себя), на первом (перв); H — энтропия, если ни один не достигает 0,2."};
+inline constexpr Text kHeadPrevious{"prev %.2f", "пред %.2f"};
+inline constexpr Text kHeadSink{"first %.2f", "перв %.2f"};
+inline constexpr Text kHeadSelf{"self %.2f", "себя %.2f"};
+inline constexpr Text kHeadInduction{"ind %.2f", "инд %.2f"};
+inline constexpr Text kHeadSpread{"H %.1f", "H %.1f"};
+inline constexpr Text kModelStepsLn{"1. LayerNorm of the query's residual stream x (layer %d): LN(x) = %s",
+                                    "1. LayerNorm потока запроса x (слой %d): LN(x) = %s"};
+inline constexpr Text kModelStepsQ{"2. q = W_Q·LN(x) (%d numbers) = %s", "2. q = W_Q·LN(x) (%d чисел) = %s"};
+inline constexpr Text kModelStepsKV{"3. for every token i: kᵢ = W_K·LN(xᵢ), vᵢ = W_V·LN(xᵢ); the scores q·kᵢ, softmax and A in the table:",
+                                    "3. для каждого токена i: kᵢ = W_K·LN(xᵢ), vᵢ = W_V·LN(xᵢ); оценки q·kᵢ, softmax и A — в таблице:"};
+inline constexpr Text kModelStepsNext{"Where A goes next: the %d heads' A are concatenated (%d numbers), multiplied by W_O (%d × %d) and added to the residual stream: x + attention = %s; then the MLP, and the next layer.",
+                                      "Куда идёт A дальше: A всех %d голов склеиваются (%d чисел), умножаются на W_O (%d × %d) и прибавляются к потоку: x + внимание = %s; затем MLP и следующий слой."};
 inline constexpr Text kHeadsStrip{"All heads (click one to follow it):", "Все головы (нажмите на голову, чтобы следить за ней):"};
 inline constexpr Text kNormalizer{"normalizer", "нормировка"};
 inline constexpr Text kNormSoftmax{"softmax", "softmax"};
@@ -381,6 +412,42 @@ inline constexpr Text kExampleVerbObject{"the example needs one verb followed by
 inline constexpr Text kCompareMalformed{"«train.compare»: expected \"\", \"scaled\", \"normalizer:<name>\", \"optimizer:<name>\", \"lr:<number>\" or \"dK:<integer>\", got %s.",
                                         "«train.compare»: ожидалось \"\", \"scaled\", \"normalizer:<имя>\", \"optimizer:<имя>\", \"lr:<число>\" или \"dK:<целое>\", получено %s."};
 inline constexpr Text kCompareRunB{"Run B cannot be trained: %s", "Прогон B не обучить: %s"};
+
+// ---- Information on a real head (model mode): what the layer passes on (panel_information.cpp) --
+inline constexpr Text kLayerInfoTitle{"Through the layer: layer %d, head %d", "Через слой: слой %d, голова %d"};
+inline constexpr Text kLayerInfoIntro{
+    "Does what the layer passes on tell more about this head's pattern than A does? As above, the reader knows every head's values. The query sees %s; a head has d_head = %d numbers, so at most %d keys can be told apart exactly.",
+    "Говорит ли то, что слой передаёт дальше, о паттерне этой головы больше, чем A? Как и выше, читатель знает значения всех голов. Запрос видит %s; у головы d_head = %d чисел, так что точно различимы не больше %d ключей."};
+inline constexpr Text kLayerKept{"recoverable (0 dimensions free)", "восстанавливается (0 свободных измерений)"};
+inline constexpr Text kLayerLost{"not recoverable: the patterns giving the same form a set of dimension %d",
+                                 "не восстанавливается: тот же результат дают паттерны из множества размерности %d"};
+inline constexpr Text kLayerFromA{"From A (%d numbers): %s.", "Из A (%d чисел): %s."};
+inline constexpr Text kLayerFromConcat{
+    "From the concatenation of all %d heads (%d numbers): %s. The heads are separate equations, so the other heads add nothing (all heads together: dimension %d).",
+    "Из конкатенации всех %d голов (%d чисел): %s. Головы — отдельные уравнения, поэтому другие головы ничего не добавляют (все головы вместе: размерность %d)."};
+inline constexpr Text kLayerFromOutput{
+    "From the layer's output concat·W_O (%d numbers): %s. W_O has rank %d of %d (condition number %s): the concatenation is read back from the output exactly.",
+    "Из выхода слоя concat·W_O (%d чисел): %s. Ранг W_O равен %d из %d (число обусловленности %s): конкатенация однозначно восстанавливается по выходу."};
+inline constexpr Text kLayerFromOutputLow{
+    "From the layer's output concat·W_O (%d numbers): %s. W_O has rank %d of %d: the heads are coupled, one head's change can hide in another's.",
+    "Из выхода слоя concat·W_O (%d чисел): %s. Ранг W_O равен %d из %d: головы связаны, изменение одной может спрятаться в другой."};
+inline constexpr Text kLayerFromResidual{
+    "With the residual, x + concat·W_O, the reader knowing LN(x) (the values come from it) but not the mean and scale LayerNorm removed (2 more unknowns): %s.",
+    "С остаточной связью, x + concat·W_O, если читатель знает LN(x) (значения вычислены из него), но не среднее и масштаб, которые убрал LayerNorm (ещё 2 неизвестных): %s."};
+inline constexpr Text kLayerXUnknown{"With x not known at all, nothing: any output fits. With x known, as from the output.",
+                                     "Если x совсем неизвестен — ничего: подходит любой выход. Если x известен — как из выхода."};
+inline constexpr Text kLayerAfterMlp{
+    "After the MLP, y + MLP(LN(y)): its Jacobian at this token has rank %d of %d (condition number %s), so near this point it tells as much as y.",
+    "После MLP, y + MLP(LN(y)): его якобиан в этом токене имеет ранг %d из %d (число обусловленности %s), так что вблизи этой точки он говорит столько же, сколько y."};
+inline constexpr Text kLayerResidualScenario{
+    "Second scenario through the residual: «%s» can get up to %s (from A alone: %s; it is %s).",
+    "Второй сценарий через остаточную связь: «%s» может получить до %s (из одного A: %s; на деле %s)."};
+inline constexpr Text kLayerResidualRanges{"Per word, through the residual:", "По словам, через остаточную связь:"};
+inline constexpr Text kLayerTryLonger{
+    "Here every key fits in d_head + 1 = %d: type a sentence of more than %d tokens and choose the last one as the query to see A lose the pattern.",
+    "Здесь все ключи укладываются в d_head + 1 = %d: введите предложение длиннее %d токенов и сделайте запросом последний, чтобы увидеть, как A теряет паттерн."};
+inline constexpr Text kLayerNotReady{"The layer's analysis appears when the model has computed this sentence.",
+                                     "Анализ слоя появится, когда модель посчитает это предложение."};
 }  // namespace tr
 
 }  // namespace ui

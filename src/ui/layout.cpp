@@ -140,6 +140,7 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
     ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
     if (sentence) DrawSentencePanel(ctx);
     if (settings) DrawSettingsPanel(ctx);
+    if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
     ImGui::EndChild();
     if (right) ImGui::SameLine();
   }
@@ -293,6 +294,7 @@ void DrawLab(Context& ctx) {
           } else {
             if (!Hidden(ctx, "sentence")) DrawSentencePanel(ctx);
             if (!Hidden(ctx, "settings")) DrawSettingsPanel(ctx);
+            if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
           }
           ImGui::EndChild();
           ImGui::EndTabItem();

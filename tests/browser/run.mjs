@@ -20,6 +20,8 @@ import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
+import { modelInfoTests } from './model_info.mjs';
+import { modelTests } from './model.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -273,7 +275,7 @@ function assertClean(t) {
 const SEED = { sentence: 'я люблю суши', query: 1, projection: 'identity' };
 
 // The lesson (src/app/lesson.cpp): per step the right choice (0-based) and the state its question
-// and its answer set. The right answers spell "bacacbc".
+// and its answer set. The right answers spell "bacacbbc".
 const LESSON_PANEL = { x: 170, y: 47 };  // the lesson panel's title (laptop): a click focuses it
 const LESSON = [
   { right: 1, question: (s) => s.projection === 'random' && s.sentence === 'я люблю суши',
@@ -287,6 +289,8 @@ const LESSON = [
   { right: 2, training: true, question: (s) => s.view === 'training' && s.train.task === 'verb_object',
     answer: (s) => s.view === 'training' && s.train.task === 'verb_object' },
   { right: 1, question: (s) => s.view === 'steps' && s.heads === 1, answer: (s) => s.view === 'normalization' },
+  { right: 1, question: (s) => s.view === 'weights' && s.projection === 'identity' && s.sentence === 'я люблю суши',
+    answer: (s) => s.view === 'weights' && s.projection === 'model' && s.layer === 0 && s.head === 0 },
   { right: 2, question: (s) => s.view === 'steps' && s.sentence === 'я люблю суши',
     answer: (s) => s.view === 'weights' && s.sentence === 'я люблю суши' && s.projection === 'identity' },
 ];
@@ -296,7 +300,7 @@ const LESSON = [
 async function walkLessonLaptop(t, lang) {
   if (lang === 'en') await openLab(t, 'index.html#lang=en&lesson=1');
   else {
-    const r = await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', lesson: 1, predictions: '-------' }));
+    const r = await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', lesson: 1, predictions: '--------' }));
     assert(r.ok, `setState to the Russian lesson: ${short(r)}`);
   }
   await settle(t.page, 600);
@@ -331,12 +335,12 @@ async function walkLessonLaptop(t, lang) {
   await t.page.keyboard.press('b');
   await settle(t.page, 300);
   let s = await t.page.evaluate(() => attentionLab.getState());
-  assertEq([s.lesson, s.predictions], [6, 'bacacbc'], `${lang}: B goes back a step, predictions kept`);
-  assert(LESSON[5].answer(s), `${lang}: step 6 after coming back: ${short(s, 300)}`);
+  assertEq([s.lesson, s.predictions], [7, 'bacacbbc'], `${lang}: B goes back a step, predictions kept`);
+  assert(LESSON[6].answer(s), `${lang}: step 7 after coming back: ${short(s, 300)}`);
   await t.page.keyboard.press('n');
   await settle(t.page, 300);
   s = await t.page.evaluate(() => attentionLab.getState());
-  assertEq(s.lesson, 7, `${lang}: N goes forward again`);
+  assertEq(s.lesson, 8, `${lang}: N goes forward again`);
 }
 
 const tests = [
@@ -1333,11 +1337,11 @@ const tests = [
       await walkLessonLaptop(t, 'ru');
       // A course page switches the lesson off: the panel goes, the predictions stay in the state.
       const off = await t.page.evaluate(() => attentionLab.setState({ lesson: 0 }));
-      assert(off.ok && off.state.lesson === 0 && off.state.predictions === 'bacacbc', `lesson 0: ${short(off)}`);
+      assert(off.ok && off.state.lesson === 0 && off.state.predictions === 'bacacbbc', `lesson 0: ${short(off)}`);
       await settle(t.page, 400);
       assert(!(await panelsDrawn(t)).split(' ').includes('lesson'), `lesson 0 still draws the lesson: ${await panelsDrawn(t)}`);
       const bad = await t.page.evaluate(() => attentionLab.setState({ lesson: 9 }));
-      assertEq([bad.ok, bad.field, bad.error], [false, 'lesson', 'lesson: expected an integer from 0 to 7, got 9'], 'lesson 9 refused');
+      assertEq([bad.ok, bad.field, bad.error], [false, 'lesson', 'lesson: expected an integer from 0 to 8, got 9'], 'lesson 9 refused');
       assertClean(t);
     },
   },
@@ -1351,7 +1355,7 @@ const tests = [
       assertEq([s.lesson, s.heads, s.dV, s.lang], [3, 4, 2, 'ru'], 'the link #lesson=3 opens step 3 with its settings');
       for (const lang of ['en', 'ru']) {
         for (let k = 1; k <= LESSON.length; k++) {
-          const r = await t.page.evaluate(([lang, k]) => attentionLab.setState({ lang, lesson: k, predictions: 'bacacbc' }), [lang, k]);
+          const r = await t.page.evaluate(([lang, k]) => attentionLab.setState({ lang, lesson: k, predictions: 'bacacbbc' }), [lang, k]);
           assert(r.ok, `${lang} step ${k}: ${short(r)}`);
           assert(LESSON[k - 1].answer(r.state), `${lang} step ${k} (revealed on entry): ${short(r.state, 300)}`);
           await settle(t.page, 700);
@@ -1372,11 +1376,17 @@ tests.push(...pageCitizenTests({ TestFailure, assert, assertEq, short, sleep, op
                                  pixelsDiffer, assertNonBlank, assertClean, startServer, SENTENCE_BOX }));
 // Exports (PNG, SVG, CSV, JSON), the screen-reader table, reduced motion: export.mjs.
 tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
+// The Information panel on a real head of the shipped model, against attnlab collide: model_info.mjs.
+tests.push(...modelInfoTests({ assert, short, sleep, openLab, settle, canvasStats, assertNonBlank, assertClean }));
 
 // A lab configured for a lesson (hide, lock, view) and shared (link, snippet, the Share button):
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+
+// The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
+// head gallery, a failing fetch: model.mjs.
+tests.push(...modelTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner

@@ -1,0 +1,49 @@
+// The probe on real heads (issue 13): can a readout that sees only a real head's A name the key
+// the head gave the most weight? engine/probe.h asks it of synthetic heads; here the patterns
+// and the values are the shipped model's own, on text it was not trained on.
+//
+// Design. Windows of the model's validation text (W tokens each, W = the context, 64), one
+// Forward each. Every query position t >= 1 of a window is a sample: the features are the head's
+// output A_h[t] (Dh = 32 numbers, standardized), the label the key it gave the most weight,
+// s* = argmax_s alpha_h[t, s] (lowest on ties), as how far back it is, t - s* (W classes: 0 =
+// itself, 1 = the previous token, ...; heads are relative: a first try with absolute positions
+// as the classes left the linear readout far below even the position-only baseline). The readout is engine/probe.h's TrainReadout: one multinomial logistic
+// regression, full-batch Adam, 100 steps. It does not know t or the values: what it names, A
+// told it. Reported separately for the queries that see at most Dh + 1 keys (every pattern
+// recoverable from A for a reader who knows the values) and more (not recoverable), each with
+// chance (the mean of 1 / (t + 1)) and the baseline of a reader who knows only t (the most common
+// training label at that t: a previous-token head is named by position alone). Cost: one Forward
+// per window and the readout's 100 steps over (W - 1) samples per training window: ~5 s natively
+// for 200 windows.
+#pragma once
+
+#include "model.h"
+
+#include <string>
+#include <vector>
+
+namespace attn {
+namespace model {
+
+struct HeadProbeConfig {
+  int layer = 0, head = 0;
+  int train_windows = 150;  // the first windows train the readout, the rest test it
+  int steps = 100;
+};
+
+struct HeadProbeResult {
+  double accuracy = 0, train_accuracy = 0;  // every test / training query
+  // Queries that see at most Dh + 1 keys ("within") and more ("beyond").
+  double accuracy_within = 0, accuracy_beyond = 0;
+  double chance_within = 0, chance_beyond = 0;
+  double position_within = 0, position_beyond = 0;  // the baseline that knows only t
+  int train_samples = 0, test_samples = 0, test_within = 0, test_beyond = 0;
+};
+
+// windows: token ids (each 2 .. context long, ids < vocab); false with a message on bad input.
+bool ProbeHead(const Params<float>& p, const ModelConfig& c,
+               const std::vector<std::vector<int>>& windows, const HeadProbeConfig& cfg,
+               HeadProbeResult* out, std::string* error = nullptr);
+
+}  // namespace model
+}  // namespace attn

@@ -1,0 +1,64 @@
+// The probe on real heads (model/head_probe.h): a readout that sees only a real head's A, on the
+// shipped model's validation text (English and Russian windows alternating), names the key the
+// head gave the most weight as well as a reader who knows only the query's position does (no
+// better): the figures are the README's.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "model/bundle.h"
+#include "model/corpus.h"
+#include "model/evaluate.h"
+#include "model/head_probe.h"
+
+using namespace attn::model;
+
+TEST_CASE("head probe: a readout that sees only a real head's A names its favourite key" * doctest::test_suite("long")) {
+  Bundle b;
+  std::string error;
+  REQUIRE_MESSAGE(LoadBundle(std::string(ATTNLAB_SOURCE_DIR) + "/web/model", &b, &error), error);
+  const auto config = nlohmann::json::parse(b.config_json);
+  std::vector<SourceFile> files;
+  REQUIRE(ReadFortuneFolder(config["run"]["enFolder"].get<std::string>(), Lang::kEn, &files, &error));
+  REQUIRE(ReadFortuneFolder(config["run"]["ruFolder"].get<std::string>(), Lang::kRu, &files, &error));
+  const Corpus corpus = BuildCorpus(std::move(files));
+  TokenStream en, ru;
+  REQUIRE(EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &en, &error));
+  REQUIRE(EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &ru, &error));
+  const int W = b.config.context, per_lang = 100;
+  std::vector<std::vector<int>> windows;
+  for (int w = 0; w < per_lang; ++w) {  // alternating, so training and test hold both languages
+    for (const TokenStream* s : {&en, &ru}) {
+      REQUIRE(static_cast<std::size_t>((w + 1) * W) <= s->ids.size());
+      windows.emplace_back(s->ids.begin() + w * W, s->ids.begin() + (w + 1) * W);
+    }
+  }
+  for (const auto& [layer, head] : {std::pair{0, 0}, std::pair{0, 1}, std::pair{2, 3}, std::pair{3, 1}}) {
+    HeadProbeConfig cfg;
+    cfg.layer = layer;
+    cfg.head = head;
+    cfg.train_windows = 150;
+    HeadProbeResult r;
+    REQUIRE_MESSAGE(ProbeHead(b.params, b.config, windows, cfg, &r, &error), error);
+    CAPTURE(layer);
+    CAPTURE(head);
+    CHECK(r.test_samples == 50 * (W - 1));
+    CHECK(r.test_within + r.test_beyond == r.test_samples);
+    CHECK(r.train_samples == 150 * (W - 1));
+    CHECK(r.accuracy >= 0.0);
+    CHECK(r.accuracy <= 1.0);
+    // Layer 0's strongest previous-token head (README's head table: 0.43 on the previous token)
+    // is named from A alone far above chance, on both sides of d_head + 1 keys.
+    if (layer == 0 && head == 0) {
+      CHECK(r.accuracy_within > 0.6);
+      CHECK(r.accuracy_beyond > 0.6);
+      CHECK(r.accuracy_beyond > 10 * r.chance_beyond);
+    }
+    MESSAGE("head " << layer << "." << head << ": accuracy " << r.accuracy << " (train " << r.train_accuracy
+                    << "); <= 33 keys: " << r.accuracy_within << " (chance " << r.chance_within << ", knowing t "
+                    << r.position_within << "); > 33 keys: " << r.accuracy_beyond << " (chance " << r.chance_beyond
+                    << ", knowing t " << r.position_beyond << ")");
+  }
+}
