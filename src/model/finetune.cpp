@@ -19,8 +19,8 @@ const FieldTable<TuneConfig>& TuneFields() {
   using C = TuneConfig;
   static const FieldTable<C> table = {
       IntegerField<C>("batch", &C::batch, 1, 16, "sequences per step"),
-      IntegerField<C>("length", &C::length, 2, 1024,
-                      "tokens per sequence (at most the model's context; shorter when the text is)"),
+      IntegerField<C>("length", &C::length, 2, 64,
+                      "tokens per sequence (at most the model's context, 64 for the shipped one; fewer when the text is shorter)"),
       NumberField<C>("lr", &C::lr, 0, 0.1, /*min_open=*/true, "learning rate (AdamW, constant)"),
       SeedField<C>(&C::seed, "seed of the batches (which windows of the text each step reads)"),
   };
@@ -28,9 +28,11 @@ const FieldTable<TuneConfig>& TuneFields() {
 }
 
 bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, std::vector<int>* ids,
-                std::string* error) {
-  FieldRule rule;
-  rule.kind = FieldKind::kText;
+                std::string* error, TuneTextProblem* problem) {
+  using Code = TuneTextProblem::Code;
+  TuneTextProblem local;
+  TuneTextProblem& why = problem ? *problem : local;
+  why = TuneTextProblem{};
   const std::string expected = "a text of at least " + std::to_string(kMinTuneTokens) + " tokens";
   auto refuse = [&](const std::string& got) {
     return linalg::Fail(error, std::string(field) + ": expected " + expected + ", got " + got);
@@ -38,19 +40,28 @@ bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, s
   const bool blank = std::all_of(text.begin(), text.end(), [](char ch) {
     return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
   });
-  if (blank) return refuse(text.empty() ? "an empty text" : "only spaces");
-  if (text.size() > static_cast<std::size_t>(kMaxTuneTextBytes))
+  if (blank) {
+    why.code = Code::kEmpty;
+    return refuse(text.empty() ? "an empty text" : "only spaces");
+  }
+  if (text.size() > static_cast<std::size_t>(kMaxTuneTextBytes)) {
+    why = {Code::kTooLong, static_cast<int>(text.size())};
     return linalg::Fail(error, std::string(field) + ": expected a text of at most " +
                                    std::to_string(kMaxTuneTextBytes) + " bytes, got " +
                                    std::to_string(text.size()) + " bytes");
+  }
   std::vector<int> body;
-  if (!bpe.Encode(text, &body, nullptr))
+  if (!bpe.Encode(text, &body, nullptr)) {
+    why.code = Code::kInvalidUtf8;
     return linalg::Fail(error, std::string(field) + ": expected UTF-8 text, got invalid bytes");
+  }
   ids->clear();
   ids->push_back(Bpe::kEndOfText);
   ids->insert(ids->end(), body.begin(), body.end());
-  if (ids->size() < static_cast<std::size_t>(kMinTuneTokens))
+  if (ids->size() < static_cast<std::size_t>(kMinTuneTokens)) {
+    why = {Code::kTooShort, static_cast<int>(ids->size())};
     return refuse(std::to_string(ids->size()) + " tokens (with <|endoftext|>)");
+  }
   return true;
 }
 

@@ -41,11 +41,18 @@ struct TuneConfig {
 // The rows (batch, length, lr, seed): the page's state and `attnlab model tune` read them.
 const FieldTable<TuneConfig>& TuneFields();
 
+// Why a text cannot be trained on (for an interface that says it in its own language).
+struct TuneTextProblem {
+  enum class Code { kNone, kEmpty, kTooLong, kInvalidUtf8, kTooShort };
+  Code code = Code::kNone;
+  int got = 0;  // kTooLong: bytes; kTooShort: tokens with <|endoftext|>
+};
+
 // The text's stream: <|endoftext|> then its tokens. False with a refusal in the one wording,
 // naming `field`, for an empty text, invalid UTF-8, a text over kMaxTuneTextBytes, or fewer
-// than kMinTuneTokens tokens.
+// than kMinTuneTokens tokens (and the reason as a code in *problem when asked for).
 bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, std::vector<int>* ids,
-                std::string* error);
+                std::string* error, TuneTextProblem* problem = nullptr);
 
 // FNV-1a 64 over every tensor's float bytes in Tensors' order, as 16 hex digits: two sets of
 // weights with the same checksum are (for all practical purposes) the same bits.
