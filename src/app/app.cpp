@@ -108,7 +108,7 @@ void StopPlaying(AppState& s) {
 void InitApp(AppState& s) {
   s.lab = attn::api::LabState{};
   s.sentence_edit = s.lab.config.sentence;
-  s.result = attn::ComputeLab(s.lab.config);
+  s.result = ComputeResult(s, s.lab.config, &s.model_result);
   std::string error;
   if (BuildRuns(s.lab, s.training, &error)) RefreshViews(s);
   s.training.example_edit = ExampleText(s.training.a.trainer);
@@ -186,8 +186,10 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source)
   // the panels always draw a finished, valid result. A patch that leaves the attention settings
   // as they were (training, language, view) keeps the result, and the weights the learner dragged.
   const bool lab_changed = !SameAttentionSettings(s.lab, r.state);
-  attn::LabResult result = lab_changed ? attn::ComputeLab(r.state.config) : attn::LabResult{};
-  if (lab_changed && !result.error.ok()) {
+  attn::model::ModelLabResult model_result;
+  attn::LabResult result = lab_changed ? ComputeResult(s, r.state.config, &model_result) : attn::LabResult{};
+  // (Model mode before the files are there is accepted: the panels show the loading.)
+  if (lab_changed && !result.error.ok() && result.error.code != attn::ConfigError::kModelNotLoaded) {
     r.ok = false;
     r.state = s.lab;
     r.api_error = attn::api::ApiError::kEngine;
@@ -225,6 +227,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source)
   s.lab = r.state;
   if (lab_changed) {
     s.result = std::move(result);
+    s.model_result = std::move(model_result);
     s.custom = AppState::CustomWeights{};
   }
   s.has_refusal = false;
@@ -345,7 +348,7 @@ void Tick(AppState& s) {
 bool NeedsFrames(const AppState& s) {
   const AppState::Normalization& n = s.normalization;
   return s.lab.train.play || s.training.run_to > 0 || !s.probe_queue.empty() || n.curves_running ||
-         (n.stage > 0 && !n.computed);
+         (n.stage > 0 && !n.computed) || s.model_status.load == ModelLoad::kLoading;
 }
 
 // ---- normalization experiments ---------------------------------------------------------------
@@ -492,6 +495,15 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }
 
-std::string TraceJson(const AppState& s) { return attn::api::Dump(attn::api::TraceToJson(s.lab, s.result)); }
+std::string TraceJson(const AppState& s) {
+  if (s.lab.config.projection != attn::Projection::kModel || !s.result.error.ok())
+    return attn::api::Dump(attn::api::TraceToJson(s.lab, s.result));
+  attn::api::LabState shown = s.lab;  // the trace's "config": the model's effective settings
+  shown.config = s.model_result.config;
+  Json out = attn::api::TraceToJson(shown, s.result);
+  out["state"] = attn::api::StateToJson(s.lab);
+  out["model"] = ModelTraceJson(s);
+  return attn::api::Dump(out);
+}
 
 }  // namespace app

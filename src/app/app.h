@@ -9,8 +9,11 @@
 #include "engine/normexp.h"
 #include "engine/probe.h"
 #include "engine/train.h"
+#include "model/model_lab.h"
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <vector>
 #include <string>
 #include <string_view>
@@ -19,9 +22,31 @@ namespace app {
 
 using attn::api::Json;
 
+// The trained model's files (projection "model"): fetched only when the mode is first chosen.
+enum class ModelLoad {
+  kNotRequested,  // nobody asked for the model yet (no request has been made)
+  kLoading,       // the platform is fetching the files (ModelStatus::fraction)
+  kReady,         // AppState::model holds it
+  kFailed         // ModelStatus::message says why; RetryModel asks again
+};
+struct ModelStatus {
+  ModelLoad load = ModelLoad::kNotRequested;
+  double fraction = 0;   // kLoading: bytes received / expected, 0..1
+  std::string message;   // kFailed: English, one line (the UI adds a translated sentence)
+};
+
 struct AppState {
   attn::api::LabState lab;  // the current *valid* settings
-  attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this
+  attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this (in
+                            // model mode: the chosen layer and head of the model, or the error
+                            // kModelNotLoaded while the files are not there)
+
+  // The trained model (issue 13): null until its files are loaded (ModelFilesArrived).
+  std::unique_ptr<attn::model::LabModel> model;
+  ModelStatus model_status;
+  attn::model::ModelLabResult model_result;  // projection "model": tokens, every layer's
+                                             // intermediates, the next tokens (valid when
+                                             // result is)
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
   // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not
@@ -191,6 +216,33 @@ std::string NormalizationJson(AppState& s);         // the experiments' data
 std::string RunCurvesJson(AppState& s, const std::string& json_options);
 
 std::string StateJson(const AppState& s);
+// The trace of the chosen head (api::TraceToJson); in model mode its "config" is the model's
+// effective one and a "model" object adds the ids, the word groups, every layer's and head's
+// weights (rows t, keys 0..t, as `attnlab model run`) and the next tokens.
 std::string TraceJson(const AppState& s);
+
+// ---- the trained model (model.cpp) ------------------------------------------------------
+// Model mode asks for the files once: WantsModel is true while projection is "model" and the
+// model was never requested (or RetryModel was called after a failure); the platform then calls
+// ModelRequested and starts fetching (page: web/lab.js; desktop: the folder). Progress and
+// failure come back through ModelProgress / ModelLoadFailed; the files through
+// ModelFilesArrived, which loads them (model::LoadLabModel: every check; `digests` are the
+// SHA-256s the platform computed, name -> hex, possibly none in a page without WebCrypto) and
+// recomputes the result. Returns false with the message (then the status is kFailed).
+bool WantsModel(const AppState& s);
+void ModelRequested(AppState& s);
+void ModelProgress(AppState& s, double fraction);
+void ModelLoadFailed(AppState& s, const std::string& message);
+bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::map<std::string, std::string>& digests, std::string* error = nullptr);
+void RetryModel(AppState& s);
+// The lab's result for `config`: ComputeModelLab when projection is "model" and the model is
+// loaded (filling *model_result), else attn::ComputeLab (kModelNotLoaded in model mode).
+attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
+                              attn::model::ModelLabResult* model_result);
+// After the model's weights changed (training in the page, reset): the result again.
+void RefreshModelResult(AppState& s);
+// ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
+Json ModelTraceJson(const AppState& s);
 
 }  // namespace app

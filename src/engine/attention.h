@@ -35,7 +35,9 @@ namespace attn {
 
 enum class Projection {
   kIdentity,  // q = k = v = x (W = I): exactly the seed's account, where q = v<1>
-  kRandom     // seeded W_Q, W_K, W_V ~ N(0, 1/D), as a trained layer would have
+  kRandom,    // seeded W_Q, W_K, W_V ~ N(0, 1/D), as a trained layer would have
+  kModel      // the lab only: a head of the trained model (src/model/model_lab.h); the engine's
+              // ComputeLab cannot compute it (it knows no model) and says so
 };
 
 struct AttentionConfig {

@@ -33,6 +33,7 @@ ConfigError CodeOf(const std::string& field) {
   if (field == "heads") return ConfigError::kHeadsOutOfRange;
   if (field == "head") return ConfigError::kHeadOutOfRange;
   if (field == "target") return ConfigError::kTargetOutOfRange;
+  if (field == "layer") return ConfigError::kLayerOutOfRange;
   return ConfigError::kDimOutOfRange;  // dModel, dK, dV
 }
 
@@ -43,7 +44,9 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
     const double got = f->get_number(cfg);
     return Refuse(CodeOf(f->name), f->name.c_str(), RefusalText(f->name, f->rule, FieldText(*f, cfg)), got);
   }
-  // 2. what depends on the sentence and on the number of heads
+  // 2. what depends on the sentence and on the number of heads (the model's tokens and heads:
+  //    model::ComputeModelLab)
+  if (cfg.projection == Projection::kModel) return LabError();
   const std::string last = std::to_string(n_tokens - 1);
   if (cfg.query >= n_tokens) {
     return Refuse(ConfigError::kQueryOutOfRange, "query",
@@ -95,18 +98,24 @@ LabError SentenceError(const TokenizeResult& t) {
 
 LabError ValidateConfig(const LabConfig& cfg) {
   const TokenizeResult t = Tokenize(cfg.sentence);
-  if (!t.ok()) return SentenceError(t);
+  // The model counts its own (BPE) tokens against its context: the words' limit is not its own.
+  if (!t.ok() && !(cfg.projection == Projection::kModel && t.error == TokenizeError::kTooManyTokens))
+    return SentenceError(t);
   return CheckNumbers(cfg, static_cast<int>(t.tokens.size()));
 }
 
 LabResult ComputeLab(const LabConfig& cfg) {
   LabResult result;
+  if (cfg.projection == Projection::kModel) {
+    result.error = Refuse(ConfigError::kModelNotLoaded, "projection",
+                          "projection: expected a loaded model, got none (model mode needs the model's files)", 0);
+    return result;
+  }
   // Validation tokenizes anyway; do it once and keep the tokens.
   TokenizeResult t = Tokenize(cfg.sentence);
   result.error = t.ok() ? CheckNumbers(cfg, static_cast<int>(t.tokens.size())) : SentenceError(t);
   if (!result.error.ok()) return result;
   result.tokens = std::move(t.tokens);
-  const int n = static_cast<int>(result.tokens.size());
 
   std::vector<std::string> texts;
   texts.reserve(result.tokens.size());
@@ -141,6 +150,13 @@ LabResult ComputeLab(const LabConfig& cfg) {
     return result;
   }
 
+  FinishLab(cfg, x, &result);
+  return result;
+}
+
+void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* out) {
+  LabResult& result = *out;
+  const int n = static_cast<int>(result.tokens.size());
   // pass 2: the chosen head as the single-head trace the panels read
   const std::size_t h = static_cast<std::size_t>(cfg.head);
   AttentionTraceFromHead<float>(result.trace, x, result.projections.W_Q[h],
@@ -186,7 +202,6 @@ LabResult ComputeLab(const LabConfig& cfg) {
   result.same_output_vertices = SameOutputVerticesIn(values, alpha, scope);
   result.contributions = Contributions(values, alpha);
   result.contributions2 = Contributions(values, result.information.collision.alpha2);
-  return result;
 }
 
 StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,
@@ -224,7 +239,12 @@ StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<To
 }
 
 const char* ProjectionName(Projection p) {
-  return p == Projection::kRandom ? "random" : "identity";
+  switch (p) {
+    case Projection::kRandom: return "random";
+    case Projection::kModel: return "model";
+    case Projection::kIdentity: break;
+  }
+  return "identity";
 }
 
 bool ParseProjection(const std::string& name, Projection* out) {
@@ -233,6 +253,8 @@ bool ParseProjection(const std::string& name, Projection* out) {
     p = Projection::kIdentity;
   } else if (name == "random") {
     p = Projection::kRandom;
+  } else if (name == "model") {
+    p = Projection::kModel;
   } else {
     return false;
   }

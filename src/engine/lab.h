@@ -36,6 +36,7 @@ struct LabConfig {
                                                 // vectors follow it
   int d_v = 8;     // width of the values: random W_V is (D, d_v); identity keeps the first
                    // min(d_v, d_model) coordinates of x ("project the values to fewer dimensions")
+  int layer = 0;   // Projection::kModel: the layer of the chosen head (0..L-1 of the model)
   int target = -1; // the information panel's second scenario moves weight onto this token;
                    // -1 = the first key after the one the query leans on most that the query
                    // can see (the seed's t -> t+1; wrapping round). A target the query cannot
@@ -56,7 +57,11 @@ enum class ConfigError {
   kNumericOverflow,     // scores overflowed float
   kHeadsOutOfRange,     // heads not in kMinHeads..kMaxHeads
   kHeadOutOfRange,      // head not in 0..heads-1
-  kTargetOutOfRange     // target not in -1..N-1
+  kTargetOutOfRange,    // target not in -1..N-1
+  kLayerOutOfRange,     // Projection::kModel: layer not in 0..L-1 of the model
+  kModelNotLoaded,      // Projection::kModel without a loaded model (ComputeLab, or while the
+                        // page fetches the files): not a refusal of the settings
+  kModelTooManyTokens   // Projection::kModel: more BPE tokens than the context holds (value = count)
 };
 
 struct LabError {
@@ -130,13 +135,24 @@ LabError ValidateConfig(const LabConfig& cfg);
 // Validates, tokenizes, embeds and runs multi-head self-attention (MultiHeadForward<float>):
 // identity projection = IdentityWeights(d_model, heads) (every head q = k = v = x, W_O the
 // average), random = RandomWeights(d_model, heads, d_k, d_k, seed). Never throws for bad input.
+// Projection::kModel needs the model: ComputeLab returns error kModelNotLoaded (field
+// "projection"); model::ComputeModelLab computes it. ValidateConfig checks in model mode only
+// what does not depend on the model (the sentence's text, every row's range); the model checks
+// the rest (layer, head, query and target against its tokens).
 LabResult ComputeLab(const LabConfig& cfg);
+
+// The second half of ComputeLab, shared with the trained model's lab (model/model_lab.h): from a
+// finished multi-head pass, the chosen head's trace, the steps, the vectors and the information
+// panel. On entry result->tokens (N), result->mha and result->projections are set and x (N, D)
+// is what the heads read (the embeddings here; LN(x) of the layer in the model); cfg.head,
+// cfg.query and cfg.target must index them (validated) and cfg.normalizer is the heads' own.
+void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* result);
 
 // Step table of one query from a finished trace.
 StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,
                         int query);
 
-const char* ProjectionName(Projection p);  // "identity" / "random"
+const char* ProjectionName(Projection p);  // "identity" / "random" / "model"
 bool ParseProjection(const std::string& name, Projection* out);
 
 }  // namespace attn

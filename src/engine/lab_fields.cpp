@@ -11,8 +11,11 @@ const FieldTable<LabConfig>& LabFields() {
       TextField<C>("sentence", &C::sentence, "the sentence (Latin or Cyrillic), at most 64 tokens"),
       IntegerField<C>("query", &C::query, 0, kMaxTokens - 1, "token index of the query word"),
       NameField<C>("projection", &C::projection, ProjectionName, ParseProjection,
-                   {Projection::kIdentity, Projection::kRandom},
-                   "identity (q = k = v = x, the seed's account) or seeded random W_Q, W_K, W_V"),
+                   {Projection::kIdentity, Projection::kRandom, Projection::kModel},
+                   "identity (q = k = v = x, the seed's account), seeded random W_Q, W_K, W_V, or "
+                   "model: a head of the trained bilingual model (loaded when chosen; it fixes "
+                   "dModel, dK, dV, heads, seed, positional, normalizer, causal, scaled and "
+                   "temperature)"),
       NumberField<C>("temperature", &C::temperature, kMinTemperature, kMaxTemperature, false,
                      "divides the scores before the normalizer"),
       ScaledField<C>(&C::scaled),
@@ -21,7 +24,10 @@ const FieldTable<LabConfig>& LabFields() {
       SeedField<C>(&C::seed, "seed of the embeddings and the random projections"),
       BooleanField<C>("positional", &C::positional, "add the sinusoidal positional encoding"),
       HeadsField<C>(&C::heads),
-      IntegerField<C>("head", &C::head, 0, kMaxHeads - 1, "the head the panels explain (0..heads-1)"),
+      IntegerField<C>("head", &C::head, 0, kMaxHeads - 1,
+                      "the head the panels explain (0..heads-1; the model's 0..3)"),
+      IntegerField<C>("layer", &C::layer, 0, kMaxLayers - 1,
+                      "projection model: the layer of the head the panels explain (0..3)"),
       NormalizerField<C>(&C::normalizer),
       CausalField<C>(&C::causal),
       IntegerField<C>("dV", &C::d_v, kMinDim, kMaxDim, "width of the values v"),

@@ -20,6 +20,7 @@ constexpr double kMaxTemperature = 1e3;            // largest temperature
 constexpr std::uint64_t kMaxSeed = 4294967295ull;  // 2^32 - 1, exact in a JS number (also training)
 constexpr int kMinHeads = 1;                       // fewest attention heads (also training)
 constexpr int kMaxHeads = 8;                       // most attention heads (also training)
+constexpr int kMaxLayers = 16;                     // most layers of a trained model the lab shows
 
 // ---- training (ValidateTrainConfig) -------------------------------------------------------------
 constexpr int kMinLength = 2;              // shortest example of the previous, reverse, max tasks

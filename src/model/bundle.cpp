@@ -1,4 +1,5 @@
-// Loading the shipped model's folder, every file checked (bundle.h).
+// Loading the shipped model's files, every file checked (bundle.h); the SHA-256 digests come
+// from the caller (bundle_native.cpp: OpenSSL; the page: WebCrypto), so this compiles for wasm.
 #include "bundle.h"
 
 #include "engine/linalg.h"
@@ -7,23 +8,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace attn {
 namespace model {
 
 const char* const kBundleFiles[4] = {"config.json", "tokenizer.json", "model.safetensors", "eval.json"};
+const char* const kHeadsFile = "heads.json";
 
-std::string ManifestText(const std::vector<std::pair<std::string, std::string>>& files) {
-  std::string out;
-  for (const auto& [name, bytes] : files) out += Sha256Hex(bytes) + "  " + name + "\n";
-  return out;
-}
-
-bool LoadBundleFiles(const std::vector<std::pair<std::string, std::string>>& files, Bundle* out,
-                     std::string* error) {
+bool LoadBundleFilesWithDigests(const std::vector<std::pair<std::string, std::string>>& files,
+                                 const std::map<std::string, std::string>& digests, Bundle* out,
+                                 std::string* error) {
   std::map<std::string, const std::string*> by_name;
   for (const auto& [name, bytes] : files) by_name[name] = &bytes;
   auto it = by_name.find("MANIFEST.sha256");
@@ -44,15 +41,23 @@ bool LoadBundleFiles(const std::vector<std::pair<std::string, std::string>>& fil
     if (listed.count(name)) return linalg::Fail(error, "MANIFEST.sha256 lists " + name + " twice");
     listed[name] = line.substr(0, 64);
   }
+  auto check = [&](const std::string& name) {
+    auto f = by_name.find(name);
+    if (f == by_name.end()) return linalg::Fail(error, name + " is missing");
+    auto d = digests.find(name);
+    if (d != digests.end() && d->second != listed[name])
+      return linalg::Fail(error, name + ": SHA-256 differs from MANIFEST.sha256 "
+                                        "(the file is corrupt, truncated or replaced)");
+    return true;
+  };
   for (const char* name : kBundleFiles) {
     if (!listed.count(name)) return linalg::Fail(error, std::string("MANIFEST.sha256 does not list ") + name);
-    auto f = by_name.find(name);
-    if (f == by_name.end()) return linalg::Fail(error, std::string(name) + " is missing");
-    if (Sha256Hex(*f->second) != listed[name])
-      return linalg::Fail(error, std::string(name) + ": SHA-256 differs from MANIFEST.sha256 "
-                                                     "(the file is corrupt, truncated or replaced)");
+    if (!check(name)) return false;
   }
-  if (listed.size() != 4) return linalg::Fail(error, "MANIFEST.sha256 lists files that are not part of the model");
+  const bool has_heads = listed.count(kHeadsFile) > 0;  // optional, checked when listed
+  if (has_heads && !check(kHeadsFile)) return false;
+  if (listed.size() != 4 + (has_heads ? 1u : 0u))
+    return linalg::Fail(error, "MANIFEST.sha256 lists files that are not part of the model");
 
   Bundle b;
   StFile st;
@@ -76,22 +81,13 @@ bool LoadBundleFiles(const std::vector<std::pair<std::string, std::string>>& fil
       return linalg::Fail(error, std::string(text == &b.config_json ? "config.json" : "eval.json") +
                                      ": not a JSON object");
   }
+  if (has_heads) {
+    b.heads_json = *by_name[kHeadsFile];
+    const auto j = nlohmann::json::parse(b.heads_json, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return linalg::Fail(error, std::string(kHeadsFile) + ": not a JSON object");
+  }
   *out = std::move(b);
   return true;
-}
-
-bool LoadBundle(const std::string& dir, Bundle* out, std::string* error) {
-  std::vector<std::pair<std::string, std::string>> files;
-  std::vector<std::string> names(std::begin(kBundleFiles), std::end(kBundleFiles));
-  names.push_back("MANIFEST.sha256");
-  for (const std::string& name : names) {
-    std::ifstream f(dir + "/" + name, std::ios::binary);
-    if (!f) return linalg::Fail(error, "cannot read " + dir + "/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    files.emplace_back(name, ss.str());
-  }
-  return LoadBundleFiles(files, out, error);
 }
 
 }  // namespace model

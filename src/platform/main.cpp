@@ -116,6 +116,7 @@ bool Frame(Runtime& rt) {
   }
   if (g_requested_frames > rt.frames_to_draw) rt.frames_to_draw = g_requested_frames;
   g_requested_frames = 0;
+  platform::FetchModelIfWanted(rt.state);  // model mode chosen: its files, once
   const bool busy = app::NeedsFrames(rt.state);  // before Tick: its last step must be drawn too
   app::Tick(rt.state);  // background work in small pieces, even while the context is lost
   if (rt.context_lost) return false;

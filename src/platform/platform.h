@@ -42,6 +42,12 @@ void RequestFrames(int frames);
 // input for phones and input methods), the preferred height (auto-height in an iframe).
 void ReportFrame();
 
+// The trained model's files (model_files.cpp), asked for only when the mode is chosen: once a
+// frame, before Tick, if app::WantsModel the files are fetched (page: web/lab.js fetches them
+// with progress and hands the bytes and their WebCrypto SHA-256 to the bridge's attnlab_model_*
+// functions; desktop: read from $ATTNLAB_MODEL_DIR or the repository's web/model, at once).
+void FetchModelIfWanted(app::AppState& state);
+
 // export.cpp (issue 11.5): figures and numbers as files. QueueExport reads the page's
 // {what, format} and returns {ok: true, id} (answered after the next drawn frame through
 // Module.onLabExport) or the refusal, as JSON text. Frame() calls PrepareExports before drawing

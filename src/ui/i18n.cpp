@@ -77,6 +77,17 @@ std::string ExpectedRu(const attn::FieldRule& r) {
   return r.nullable ? out + " или null" : out;
 }
 
+// The bound an engine message names ("... from 0 to 3, got 4" -> "3"; "at most 63 ..." -> "63"):
+// the model's sizes, which the UI does not know apart from the message.
+std::string RangeEnd(const std::string& message) {
+  std::size_t at = message.find(" to ");
+  if (at != std::string::npos) at += 4;
+  else if ((at = message.find("at most ")) != std::string::npos) at += 8;
+  else return "?";
+  const std::size_t end = message.find_first_not_of("0123456789", at);
+  return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 std::string RefusedRu(const std::string& field, const attn::FieldRule& rule, const std::string& got) {
   return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + Minus(got) + ".";
 }
@@ -104,6 +115,12 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
       case ConfigError::kTargetOutOfRange:
         return "«target»: ожидалось −1 (автоматически) или номер токена предложения, получено " + got + ".";
       case ConfigError::kNumericOverflow: return "Оценки вышли за пределы float: уменьшите величины.";
+      case ConfigError::kLayerOutOfRange:  // "layer: expected a layer index from 0 to 3, got 4"
+        return "«layer»: ожидался номер слоя от 0 до " + RangeEnd(r.engine_error.message) + ", получено " + got + ".";
+      case ConfigError::kModelTooManyTokens:  // "sentence: expected at most 63 model tokens, got 70"
+        return "«sentence»: ожидалось не больше " + RangeEnd(r.engine_error.message) + " токенов модели, получено " +
+               got + ".";
+      case ConfigError::kModelNotLoaded: return "«projection»: модель ещё не загружена.";
       case ConfigError::kDimOutOfRange:
       case ConfigError::kTemperatureInvalid:
       case ConfigError::kSeedOutOfRange:

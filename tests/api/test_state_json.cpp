@@ -19,7 +19,8 @@ TEST_CASE("state JSON has exactly the page API's field names and the seed defaul
   for (const auto& [k, v] : j["train"].items()) train_keys.insert(k);
   CHECK(keys == std::set<std::string>{"sentence", "query", "projection", "temperature", "scaled", "dModel", "dK",
                                       "seed", "positional", "heads", "head", "normalizer", "causal", "dV",
-                                      "target", "lang", "view", "lesson", "predictions", "hide", "lock", "tuneText", "tuneOwn", "tuneSteps", "tuneBatch", "tuneLength", "tuneLr", "tuneSeed", "train"});
+                                      "target", "layer", "lang", "view", "lesson", "predictions", "hide", "lock",
+                                      "tuneText", "tuneOwn", "tuneSteps", "tuneBatch", "tuneLength", "tuneLr", "tuneSeed", "train"});
   CHECK(train_keys == std::set<std::string>{"task", "length", "optimizer", "lr", "batch", "seed", "normalizer",
                                             "scaled", "dModel", "dK", "dV", "heads", "causal", "example",
                                             "compare", "play", "speed", "query"});
@@ -38,7 +39,7 @@ TEST_CASE("every refusal reads '<field>: expected <what>, got <what came>'") {
       {R"({"dModel": "8"})", "dModel: expected an integer from 1 to 64, got \"8\""},
       {R"({"temperature": null})", "temperature: expected a number from 0.001 to 1000, got null"},
       {R"({"scaled": 1})", "scaled: expected true or false, got 1"},
-      {R"({"projection": "learned"})", "projection: expected one of \"identity\", \"random\", got \"learned\""},
+      {R"({"projection": "learned"})", "projection: expected one of \"identity\", \"random\", \"model\", got \"learned\""},
       {R"({"query": 1.5})", "query: expected an integer from 0 to 63, got 1.5"},
       {R"({"query": 3})", "query: expected a token index from 0 to 2, got 3"},
       {R"({"train": {"batch": 0}})", "train.batch: expected an integer from 1 to 256, got 0"},

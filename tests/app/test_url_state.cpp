@@ -20,7 +20,7 @@ const char* const kEveryField = R"({
   "sentence": "кот & пёс = друзья + 100% #1 ещё?",
   "query": 3, "projection": "random", "temperature": 0.7, "scaled": false, "dModel": 12, "dK": 6,
   "seed": 7, "positional": false, "heads": 2, "head": 1, "normalizer": "sparsemax", "causal": true,
-  "dV": 4, "target": 0, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c---",
+  "dV": 4, "target": 0, "layer": 2, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c---",
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,
             "normalizer": "relunorm", "scaled": false, "dModel": 16, "dK": 8, "dV": 4, "heads": 2,

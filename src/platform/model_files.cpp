@@ -1,0 +1,54 @@
+// The trained model's files for model mode (platform.h, FetchModelIfWanted). The page fetches
+// them in web/lab.js (progress, WebCrypto digests) and answers through the bridge
+// (web_bridge.cpp: attnlab_model_progress / attnlab_model_file / attnlab_model_done /
+// attnlab_model_failed); the desktop program reads the folder at once.
+#include "platform/platform.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#else
+#include "model/bundle.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#endif
+
+namespace {
+
+#ifdef __EMSCRIPTEN__
+EM_JS(void, js_fetch_model, (), {
+  if (Module.onModelWanted) Module.onModelWanted();
+});
+#endif
+
+}  // namespace
+
+void platform::FetchModelIfWanted(app::AppState& state) {
+  if (!app::WantsModel(state)) return;
+  app::ModelRequested(state);
+#ifdef __EMSCRIPTEN__
+  js_fetch_model();
+#else
+  const char* env = std::getenv("ATTNLAB_MODEL_DIR");
+  const std::string dir = env && *env ? env : ATTNLAB_MODEL_DIR;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> names(std::begin(attn::model::kBundleFiles), std::end(attn::model::kBundleFiles));
+  names.push_back(attn::model::kHeadsFile);
+  names.push_back("MANIFEST.sha256");
+  for (const std::string& name : names) {
+    std::ifstream f(dir + "/" + name, std::ios::binary);
+    if (!f && name == attn::model::kHeadsFile) continue;  // optional
+    if (!f) {
+      app::ModelLoadFailed(state, "cannot read " + dir + "/" + name);
+      return;
+    }
+    std::stringstream ss;
+    ss << f.rdbuf();
+    files.emplace_back(name, ss.str());
+  }
+  std::map<std::string, std::string> digests;
+  for (const auto& [name, bytes] : files) digests[name] = attn::model::Sha256Hex(bytes);
+  app::ModelFilesArrived(state, files, digests);
+#endif
+}
