@@ -327,6 +327,18 @@
     getTraining: function () { requireReady(); return parseJSON(fns.getTraining(), 'attnlab_get_training'); },
     getNormalization: function () { requireReady(); return parseJSON(fns.getNormalization(), 'attnlab_get_normalization'); },
     runNormalization: function (options) { requireReady(); return rawRunNormalization(options); },
+    // "Train it more" (model mode): tuneModel({steps}) starts a run in the lab's frames (the
+    // text and settings are the state's tune* fields); getTuneStatus() its progress, losses and
+    // the weights' checksum (the same as `attnlab model tune` prints); stopTune(), resetTune().
+    tuneModel: function (options) {
+      requireReady();
+      if (options === undefined) options = {};
+      if (!isPlainObject(options)) return { ok: false, field: '', error: 'tuneModel expects an object, e.g. {steps: 20}' };
+      return parseJSON(fns.tuneModel(JSON.stringify(options)), 'attnlab_tune_model');
+    },
+    getTuneStatus: function () { requireReady(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+    stopTune: function () { requireReady(); fns.stopTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+    resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
     getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
     getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
     setState: function (partial) {
@@ -670,7 +682,12 @@
         exportFigure: Module.cwrap('attnlab_export', 'string', ['string']),
         getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
         setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
-        copyResult: Module.cwrap('attnlab_copy_result', null, ['number'])
+        copyResult: Module.cwrap('attnlab_copy_result', null, ['number']),
+        tuneModel: Module.cwrap('attnlab_tune_model', 'string', ['string']),
+        tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
+        stopTune: Module.cwrap('attnlab_stop_tune', null, []),
+        resetTune: Module.cwrap('attnlab_reset_tune', null, []),
+        tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string'])
       };
       fns.setPageUrl(pageUrl());
       rawGetState();  // fails loudly here if the exports are missing

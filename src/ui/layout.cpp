@@ -123,6 +123,25 @@ void DrawAttentionBottom(Context& ctx, const Front& front) {
   }
 }
 
+// The settings panel (it fills the column's height) and, in model mode with the model loaded,
+// "Train it more" under it: the settings then get 55% of the height (at least 220 px) and the
+// panel the rest.
+void DrawSettingsAndTune(Context& ctx, bool settings) {
+  const app::AppState& s = ctx.state;
+  const bool tune = s.lab.config.projection == attn::Projection::kModel && s.model && !Hidden(ctx, "tune");
+  if (!tune) {
+    if (settings) DrawSettingsPanel(ctx);
+    return;
+  }
+  if (settings) {
+    const float h = std::fmax(220.0f, ImGui::GetContentRegionAvail().y * 0.55f);
+    ImGui::BeginChild("settings_box", ImVec2(0, h), false);
+    DrawSettingsPanel(ctx);
+    ImGui::EndChild();
+  }
+  DrawModelTrainPanel(ctx);
+}
+
 // The attention page on a laptop. Left: sentence and settings, full height. Right: weights |
 // vectors on top; below them the steps or the information question, as tabs. A hidden panel
 // gives its space to the others (hide: a column, a picture, a tab).
@@ -139,7 +158,7 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
     const float left_w = right ? std::fmax(365.0f, avail.x * 0.29f) : 0.0f;  // as wide as at 1280 px without the lesson
     ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
     if (sentence) DrawSentencePanel(ctx);
-    if (settings) DrawSettingsPanel(ctx);
+    DrawSettingsAndTune(ctx, settings);
     ImGui::EndChild();
     if (right) ImGui::SameLine();
   }
@@ -292,7 +311,7 @@ void DrawLab(Context& ctx) {
             kTabs[i].draw(ctx);
           } else {
             if (!Hidden(ctx, "sentence")) DrawSentencePanel(ctx);
-            if (!Hidden(ctx, "settings")) DrawSettingsPanel(ctx);
+            DrawSettingsAndTune(ctx, !Hidden(ctx, "settings"));
           }
           ImGui::EndChild();
           ImGui::EndTabItem();

@@ -20,6 +20,7 @@ import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
+import { modelTrainTests } from './model_train.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1377,6 +1378,8 @@ tests.push(...exportTests({ assert, assertEq, short, sleep, openLab, settle, dec
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+// "Train it more" in model mode (issue 13): model_train.mjs.
+tests.push(...modelTrainTests({ assert, assertEq, short, sleep, openLab, settle, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner
