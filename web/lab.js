@@ -398,10 +398,31 @@
     if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
     postToParent({ type: 'attentionLab:change', state: state });
     updateWeightsTable();
+    fetchTuneTextsIfWanted(state);
     var ls = listeners.slice();
     for (var i = 0; i < ls.length; i++) {
       try { ls[i](state); } catch (err) { setTimeout(function () { throw err; }); }
     }
+  }
+
+  // "Train it more": the built-in texts (web/tune/en.txt, ru.txt, 4 KB) are fetched once, when
+  // model mode is first chosen (never by the default page), and handed to the lab.
+  var tuneTextsRequested = false;
+  function fetchTuneTextsIfWanted(state) {
+    if (tuneTextsRequested || !state || state.projection !== 'model' || !fns || !fns.tuneTexts) return;
+    tuneTextsRequested = true;
+    function get(name) {
+      return fetch('tune/' + name).then(function (r) {
+        if (!r.ok) throw new Error('tune/' + name + ': HTTP ' + r.status);
+        return r.text();
+      });
+    }
+    Promise.all([get('en.txt'), get('ru.txt')]).then(function (texts) {
+      fns.tuneTexts(texts[0], texts[1]);
+    }, function (e) {
+      tuneTextsRequested = false;  // asked again at the next change
+      console.warn('Attention Lab: the built-in texts for "Train it more" could not be fetched: ' + ((e && e.message) || e));
+    });
   }
 
   // SDL has no clipboard in the browser: pasted text goes to the lab (C function attnlab_paste,
@@ -694,6 +715,7 @@
       hashEnabled = true;
       applyLinkState(location.hash, true);
       writeHash();
+      fetchTuneTextsIfWanted(rawGetState());  // a link that opens in model mode
     } catch (e) {
       fail(e);
       return;
