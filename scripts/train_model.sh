@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru,
 # the tokenizer, the training (about an hour on a 2-core machine), the F16 weights, the recorded
-# validation scores and MANIFEST.sha256. Deterministic: the same four files, bit for bit (the
+# validation scores, what each head does (heads.json) and MANIFEST.sha256. Deterministic: the same five files, bit for bit (the
 # manifest's checksums), on any x86-64 machine; the thread count does not change the result.
 #   scripts/train_model.sh [--out DIR] [--resume]     default DIR: web/model
 # A stopped run continues with --resume (checkpoint.bin every 250 steps, same bits).
@@ -24,4 +24,7 @@ mkdir -p "$out"
 config=web/model/train-config.json
 [ "$out" = web/model ] || cp "$config" "$out/train-config.json"
 build/native-release/attnlab model train "$config" --out "$out" "${resume[@]}" | tee -a "$out/metrics.jsonl"
+# What each head does (the lab's head gallery reads it): heads.json, listed in the manifest too.
+build/native-release/attnlab model heads "$out" --format json >"$out/heads.json"
+(cd "$out" && grep -v '  heads.json$' MANIFEST.sha256 >MANIFEST.tmp; sha256sum heads.json >>MANIFEST.tmp; mv MANIFEST.tmp MANIFEST.sha256)
 (cd "$out" && sha256sum -c MANIFEST.sha256)

@@ -43,6 +43,9 @@ Command RegisterModel(CLI::App& app) {
   CLI::App* heads = model->add_subcommand("heads", "Per layer and head: previous-token, first-token, self, induction scores, entropy");
   heads->add_option("dir", o->dir, "the model's folder")->required();
   heads->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+  heads->add_option("--format", o->heads_format,
+                    "text (default, for a terminal) or json (the folder's heads.json, which the lab's head gallery reads)")
+      ->check(CLI::IsMember({"json", "text"}));
 
   CLI::App* tune = model->add_subcommand(
       "tune", "Trains the shipped weights more on one text, as the page's \"Train it more\": every step's loss and the weights' checksum");

@@ -18,6 +18,7 @@ struct ModelOptions {
   int top_k = 1;
   double seed = 1;
   std::string format = "json";
+  std::string heads_format = "text";  // model heads: text or json (heads.json)
 };
 
 int RunModelTrain(const ModelOptions& o);

@@ -204,6 +204,22 @@ int RunModelHeads(const ModelOptions& o) {
   if (!model::AnalyzeHeads(b.params, b.config, {&en, &ru}, kModelHeadWindows, kModelHeadRepeats,
                            model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
     return InternalError(cmd, error);
+  if (o.heads_format == "json") {  // heads.json: model/model_lab.h reads it
+    Json heads = Json::array();
+    for (const model::HeadScores& s : rep.heads)
+      heads.push_back({{"layer", s.layer}, {"head", s.head}, {"previous", s.previous}, {"first", s.first},
+                       {"self", s.self}, {"induction", s.induction}, {"entropy", s.entropy}});
+    const Json out = {{"format", "attnlab-model-heads-1"},
+                      {"command", "attnlab model heads DIR --format json"},
+                      {"windows", rep.windows},
+                      {"repeats", rep.repeats},
+                      {"repeatLength", rep.repeat_length},
+                      {"lossFirstCopy", rep.loss_first_copy},
+                      {"lossSecondCopy", rep.loss_second_copy},
+                      {"heads", heads}};
+    std::cout << out.dump(2) << "\n";
+    return Finish(cmd, 0);
+  }
   std::printf("%d validation windows of %d tokens (en + ru); induction: %d random sequences of %d tokens, repeated\n",
               rep.windows, b.config.context, rep.repeats, rep.repeat_length);
   std::printf("loss on the repeated sequences: first copy %.3f nats/token, second copy %.3f\n\n",

@@ -54,6 +54,8 @@ TEST_CASE("model mode: asked for once, accepted while loading, then the model's 
   std::string error;
   REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, Digests(files), &error), error);
   CHECK(s.model_status.load == app::ModelLoad::kReady);
+  REQUIRE(s.model->heads.size() == 16);  // heads.json: what each head does
+  CHECK(s.model->heads[0].previous > 0.4);  // layer 0 head 0: the previous-token head
   REQUIRE(s.result.error.ok());
   CHECK(s.model_result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
   CHECK(s.result.trace.weights(3, 4) == 0.0f);  // causal

@@ -127,6 +127,14 @@ try:
         a = model("run", shipped, "--text", "I love sushi")
         b = model("run", shipped, "--text", "I love sushi")
         check("model run (shipped model): loads and repeats bit for bit", a[0] == 0 and a == b, a[2])
+        # heads.json (the lab's head gallery) is what `model heads --format json` measures now
+        code, stdout, stderr = model("heads", shipped, "--format", "json")
+        with open(os.path.join(shipped, "heads.json"), encoding="utf-8") as f:
+            recorded = f.read()
+        check("model heads --format json: the shipped heads.json, byte for byte", code == 0 and stdout == recorded,
+              stderr[-300:])
+        manifest = open(os.path.join(shipped, "MANIFEST.sha256"), encoding="utf-8").read()
+        check("the shipped MANIFEST.sha256 lists heads.json", manifest.rstrip("\n").endswith("  heads.json"), manifest)
     else:
         check("the shipped model is in web/model", False, shipped)
 finally:
