@@ -8,6 +8,7 @@
 
 #include <misc/cpp/imgui_stdlib.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -141,7 +142,7 @@ void DrawTransport(Context& ctx) {
     losses.reserve(h.size());
     for (const auto& m : h) losses.push_back(static_cast<float>(m.loss));
     ImGui::PlotLines("##tune_loss", losses.data(), static_cast<int>(losses.size()), 0, nullptr, 0.0f, FLT_MAX,
-                     ImVec2(-1, ImGui::GetTextLineHeight() * 3.0f));
+                     ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 3.0f));
   }
   const std::string refusal = RefusalText(t);
   if (!refusal.empty()) {
@@ -156,7 +157,9 @@ void DrawTransport(Context& ctx) {
 void DrawModelTrainPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   if (s.lab.config.projection != attn::Projection::kModel || !s.model) return;
-  if (!BeginPanel(ctx, L(tr::kTuneTitle), "tune", ImVec2(0, 0))) {
+  // The rest of the column, but at least room for its controls (the column scrolls then).
+  const float h = std::fmax(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 12.0f);
+  if (!BeginPanel(ctx, L(tr::kTuneTitle), "tune", ImVec2(0, h))) {
     EndPanel();
     return;
   }

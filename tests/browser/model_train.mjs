@@ -64,6 +64,14 @@ export function modelTrainTests(h) {
         const before = await headTrace(t);
         assert(before.length > 100 && !/"error":\{/.test(before), `the trace before: ${before.slice(0, 200)}`);
 
+        // The panel: a tab beside Steps and Information on a laptop (the heatmap stays in view).
+        await settle(t.page, 300);
+        const canvas = await t.page.locator('#canvas').boundingBox();
+        await t.page.mouse.click(canvas.x + 570, canvas.y + 506);
+        await settle(t.page, 400);
+        const drawn = await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels'));
+        assert(/\btune\b/.test(drawn), `the "Train it more" tab did not open: panels ${drawn}`);
+
         // 3 steps on the built-in English text.
         const r = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 3 }));
         assert(r.ok && r.running, `tuneModel: ${short(r)}`);
@@ -135,7 +143,13 @@ export function modelTrainTests(h) {
         const native = await runTune(t.opts.attnlab, [path.join(t.opts.site, 'model'), '--text-file', path.join(t.opts.site, 'tune', 'ru.txt'), '--steps', '2']);
         assertEq(JSON.stringify(native.steps.map((x) => x.loss)), JSON.stringify(s.losses), 'losses, page vs CLI (Russian text)');
         assertEq(native.checksum, s.checksum, 'checksum, page vs CLI (Russian text)');
+        // The panel sits at the end of the Sentence tab on a phone: scroll down to it.
+        const box = await t.page.locator('#canvas').boundingBox();
+        await t.page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.7);
+        for (let k = 0; k < 8; k++) { await t.page.mouse.wheel(0, 600); await sleep(80); }
         await settle(t.page, 500);
+        const drawn = await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels'));
+        assert(/\btune\b/.test(drawn), `the panel is not drawn on the phone: panels ${drawn}`);
         if (t.opts.shots) await t.page.locator('#canvas').screenshot({ path: path.join(t.opts.shots, 'model-train-phone-ru.png') });
         assertClean(t);
       },
