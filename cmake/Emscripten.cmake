@@ -86,7 +86,7 @@ function(attnlab_configure_web_target target)
   # -O3 there cost 26 KB gzipped (the page's budget is 500 KB) for 1.6x the page's training speed
   # (scripts/bench.sh: 1996 vs 1272 steps/s on the default task, plenty for the lab's tasks).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    foreach(t ${target} attnlab_imgui attn_api attn_app attn_ui_text attn_model)
+    foreach(t ${target} attnlab_imgui attn_api attn_app attn_ui_text attn_model attn_model_io)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
     get_target_property(engine_sources attn_engine SOURCES)
@@ -120,6 +120,9 @@ function(attnlab_configure_web_target target)
   set(copied "")
   foreach(f IN LISTS web_files)
     get_filename_component(name "${f}" NAME)
+    if(IS_DIRECTORY "${f}")
+      continue()  # web/model: below
+    endif()
     if(name STREQUAL "lab.js" AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
       add_custom_command(OUTPUT "${site}/${name}"
         COMMAND ${ATTNLAB_TERSER} "${f}" ${terse_args} -o "${site}/${name}"
@@ -130,6 +133,14 @@ function(attnlab_configure_web_target target)
         DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
     endif()
     list(APPEND copied "${site}/${name}")
+  endforeach()
+  # The trained model (model mode, issue 13): the files its manifest lists, fetched by web/lab.js
+  # only when the mode is chosen (never by the default page).
+  foreach(name MANIFEST.sha256 config.json tokenizer.json model.safetensors eval.json heads.json)
+    add_custom_command(OUTPUT "${site}/model/${name}"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${CMAKE_SOURCE_DIR}/web/model/${name}" "${site}/model/${name}"
+      DEPENDS "${CMAKE_SOURCE_DIR}/web/model/${name}" COMMENT "web/model/${name} -> site/model/" VERBATIM)
+    list(APPEND copied "${site}/model/${name}")
   endforeach()
   add_custom_target(attnlab_site ALL DEPENDS ${copied})
   # "Train it more"'s built-in texts (model mode): fetched by web/lab.js only when the mode is

@@ -54,6 +54,13 @@
  *                          attentionOnSource, gradNorm: {WQ, WK, WV, WO, total} (one array per
  *                          metric, index k = step k+1), diverged, message, current: (as train())},
  *                          b: the same | null}
+ * The trained model (projection: 'model', with layer 0-3 and head 0-3 in the state):
+ *   choosing it makes the lab fetch model/MANIFEST.sha256 and the files it lists (never before),
+ *   with a progress bar, their SHA-256 from WebCrypto (none over plain http: a console warning,
+ *   the structural checks still run); getTrace() then adds model: {ids, tokens, words,
+ *   wordStart, layer, head, weights: [layer][head][t][0..t] as `attnlab model run`, next: top 5}.
+ *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
+ *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn]}
  * Normalization (the Normalization tab):
  *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
  *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,
@@ -340,6 +347,7 @@
     stopTune: function () { requireReady(); fns.stopTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
     resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
     getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
+    getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
     getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
     setState: function (partial) {
       if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
@@ -708,7 +716,8 @@
         tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
         stopTune: Module.cwrap('attnlab_stop_tune', null, []),
         resetTune: Module.cwrap('attnlab_reset_tune', null, []),
-        tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string'])
+        tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
+        getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', [])
       };
       fns.setPageUrl(pageUrl());
       rawGetState();  // fails loudly here if the exports are missing
@@ -1024,6 +1033,82 @@
     });
   }
 
+  // ---------------------------------------------------------------------------------------
+  // The trained model's files (issue 13), fetched only when the lab asks (model mode chosen:
+  // src/platform/model_files.cpp): the manifest, then every file it lists, with progress; each
+  // file's SHA-256 from WebCrypto goes with its bytes and the C++ compares it with the manifest.
+  var MODEL_DIR = 'model/';
+  function fetchModel(Module) {
+    var progress = Module.cwrap('attnlab_model_progress', null, ['number']);
+    var handOver = Module.cwrap('attnlab_model_file', null, ['string', 'number', 'string']);
+    var done = Module.cwrap('attnlab_model_done', 'string', []);
+    var failed = Module.cwrap('attnlab_model_failed', null, ['string']);
+    var subtle = window.crypto && window.crypto.subtle;
+    if (!subtle) console.warn('Attention Lab: this page has no WebCrypto (plain http?): the model files are checked for their structure, not their SHA-256');
+    function get(name) {
+      return fetch(MODEL_DIR + name).then(function (resp) {
+        if (!resp.ok) throw new Error(name + ': HTTP ' + resp.status);
+        return resp;
+      });
+    }
+    get('MANIFEST.sha256').then(function (r) { return r.text(); }).then(function (manifest) {
+      var names = ['MANIFEST.sha256'];
+      manifest.split('\n').forEach(function (line) { if (line.length > 66) names.push(line.slice(66)); });
+      var got = {}, total = {}, bytes = {};
+      function report() {
+        var a = 0, b = 0;
+        for (var k in total) { a += got[k] || 0; b += total[k]; }
+        progress(b > 0 ? a / b : 0);
+      }
+      var texts = { 'MANIFEST.sha256': new TextEncoder().encode(manifest) };
+      return Promise.all(names.map(function (name) {
+        if (texts[name]) { bytes[name] = texts[name]; return null; }
+        return get(name).then(function (resp) {
+          var n = parseInt(resp.headers.get('Content-Length') || '', 10);
+          total[name] = n > 0 && !resp.headers.get('Content-Encoding') ? n : 1e6;
+          if (!resp.body || typeof resp.body.getReader !== 'function') {
+            return resp.arrayBuffer().then(function (buf) { bytes[name] = new Uint8Array(buf); got[name] = total[name]; report(); });
+          }
+          var reader = resp.body.getReader(), chunks = [], received = 0;
+          function pump() {
+            return reader.read().then(function (r) {
+              if (r.done) return;
+              chunks.push(r.value);
+              received += r.value.length;
+              got[name] = Math.min(received, total[name]);
+              report();
+              return pump();
+            });
+          }
+          return pump().then(function () {
+            var all = new Uint8Array(received), off = 0;
+            for (var i = 0; i < chunks.length; i++) { all.set(chunks[i], off); off += chunks[i].length; }
+            bytes[name] = all;
+          });
+        });
+      })).then(function () {
+        return Promise.all(names.map(function (name) {
+          if (!subtle) return '';
+          return subtle.digest('SHA-256', bytes[name]).then(function (d) {
+            return Array.prototype.map.call(new Uint8Array(d), function (x) { return (x < 16 ? '0' : '') + x.toString(16); }).join('');
+          });
+        }));
+      }).then(function (digests) {
+        names.forEach(function (name, i) {
+          Module.labModelBytes = bytes[name];
+          handOver(name, bytes[name].length, digests[i]);
+        });
+        Module.labModelBytes = null;
+        var error = done();
+        if (error) console.warn('Attention Lab: the model was refused: ' + error);
+      });
+    }).then(null, function (e) {
+      var msg = (e && e.message) || String(e);
+      console.warn('Attention Lab: the model could not be fetched: ' + msg);
+      failed(msg);
+    });
+  }
+
   function loadScript(url) {
     return new Promise(function (resolve, reject) {
       var s = document.createElement('script');
@@ -1063,7 +1148,8 @@
       onLabStateChanged: function (json) { setTimeout(function () { onStateChanged(json); }, 0); },
       onLabFrame: function (info) { onFrame(info); },
       onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); },
-      onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); }
+      onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); },
+      onModelWanted: function () { setTimeout(function () { fetchModel(Module); }, 0); }
     };
     var p;
     try { p = factory(Module); } catch (e) { fail(e); return; }

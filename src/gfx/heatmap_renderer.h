@@ -18,6 +18,7 @@ enum class HeatmapSlot {
   kLabHeads,  // the weights panel: every head, small, side by side
   kTrainA,    // the training panel: run A's example, one picture per head
   kTrainB,    // the training panel: run B's example, one picture per head
+  kModelHeads,  // model mode's head gallery: layer l, head h is picture l * H + h
   kCount
 };
 constexpr int kHeatmapHeadsPerSlot = 16;

@@ -9,6 +9,8 @@
 
 #include "ui/ui.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,17 @@ const char* Refusal(const char* field, const char* message) {
   return Hand(attn::api::Dump({{"ok", false}, {"field", field}, {"error", message}}));
 }
 
+// Model mode's files as the page hands them over (attnlab_model_file), until attnlab_model_done.
+std::vector<std::pair<std::string, std::string>> g_model_files;
+std::map<std::string, std::string> g_model_digests;
+
 }  // namespace
+
+// The bytes of the file the page is handing over (Module.labModelBytes, a Uint8Array) copied
+// into the wasm's memory at `dst`.
+EM_JS(void, js_take_model_bytes, (std::uint8_t* dst), {
+  HEAPU8.set(Module.labModelBytes, dst);
+});
 
 EM_JS(void, js_state_changed, (const char* json), {
   if (Module.onLabStateChanged) Module.onLabStateChanged(UTF8ToString(json));
@@ -85,6 +97,58 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
   } catch (const std::exception& e) {  // never an abort: the page must keep working
     return Refusal("", e.what());
   }
+}
+
+// Model mode's files (web/lab.js fetches them when platform::FetchModelIfWanted asks): progress
+// 0..1; each file's bytes (in Module.labModelBytes) with its SHA-256 from WebCrypto ("" when the
+// page has none); done: loads them (every check) and answers "" or the message; failed: the
+// fetch itself failed (the message is the page's).
+EMSCRIPTEN_KEEPALIVE void attnlab_model_progress(double fraction) {
+  platform::RequestFrames(kPageFrames);
+  if (g_state) app::ModelProgress(*g_state, fraction);
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_model_file(const char* name, int size, const char* sha256) {
+  if (!name || size < 0) return;
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (size > 0) js_take_model_bytes(reinterpret_cast<std::uint8_t*>(&bytes[0]));
+  g_model_files.emplace_back(name, std::move(bytes));
+  if (sha256 && *sha256) g_model_digests[name] = sha256;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_done() {
+  platform::RequestFrames(kPageFrames);
+  std::string error;
+  try {
+    if (g_state) app::ModelFilesArrived(*g_state, g_model_files, g_model_digests, &error);
+  } catch (const std::exception& e) {  // std::bad_alloc on a tiny device: a message, not an abort
+    error = e.what();
+    if (g_state) app::ModelLoadFailed(*g_state, error);
+  }
+  g_model_files.clear();
+  g_model_digests.clear();
+  return Hand(error);
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_model_failed(const char* message) {
+  platform::RequestFrames(kPageFrames);
+  g_model_files.clear();
+  g_model_digests.clear();
+  if (g_state) app::ModelLoadFailed(*g_state, message ? message : "");
+}
+
+// getModelStatus(): {load: "not requested" | "loading" | "ready" | "failed", fraction, message,
+// thumbnails: [[x, y, w, h] in CSS pixels of each head thumbnail drawn in the last frame]}.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  static const char* const kLoad[] = {"not requested", "loading", "ready", "failed"};
+  const app::ModelStatus& st = g_state->model_status;
+  attn::api::Json thumbs = attn::api::Json::array();
+  if (g_ui)
+    for (std::size_t i = 0; i + 3 < g_ui->head_thumbs.size(); i += 4)
+      thumbs.push_back({g_ui->head_thumbs[i], g_ui->head_thumbs[i + 1], g_ui->head_thumbs[i + 2], g_ui->head_thumbs[i + 3]});
+  return Hand(attn::api::Dump({{"load", kLoad[static_cast<int>(st.load)]}, {"fraction", st.fraction},
+                               {"message", st.message}, {"thumbnails", thumbs}}));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {

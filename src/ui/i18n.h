@@ -90,6 +90,37 @@ inline constexpr Text kVectorsNote{"A is a weighted average of the values (weigh
 inline constexpr Text kOrigin{"0", "0"};
 inline constexpr Text kHeads{"heads h", "число голов h"};
 inline constexpr Text kHeadOf{"Head %d of %d", "Голова %d из %d"};
+// The trained model's mode (issue 13)
+inline constexpr Text kModelProjection{"trained model (4 layers × 4 heads)", "обученная модель (4 слоя × 4 головы)"};
+inline constexpr Text kModelLoading{"Loading the trained model (%.0f%% of 2 MB)…", "Загружается обученная модель (%.0f%% из 2 МБ)…"};
+inline constexpr Text kModelFailed{"The trained model could not be loaded: %s", "Не удалось загрузить обученную модель: %s"};
+inline constexpr Text kModelFailedHint{"The rest of the lab works as before. Try again, or go back to the identity projections.",
+                                       "Остальная лаборатория работает как раньше. Попробуйте ещё раз или вернитесь к тождественным проекциям."};
+inline constexpr Text kModelRetry{"Try again", "Попробовать ещё раз"};
+inline constexpr Text kModelBack{"Back to identity", "Вернуться к тождественным"};
+inline constexpr Text kModelLayer{"layer", "слой"};
+inline constexpr Text kModelHead{"head", "голова"};
+inline constexpr Text kModelFixed{"Set by the model: d_model %d, d_k = d_v = %d, %d heads, softmax ÷√d_k, causal, learned positions, T = 1.",
+                                  "Задано моделью: d_model %d, d_k = d_v = %d, %d головы, softmax ÷√d_k, каузальная, обученные позиции, T = 1."};
+inline constexpr Text kModelTokensHint{"Model tokens (a word's pieces touch; click one to make it the query):",
+                                       "Токены модели (куски слова вплотную; нажмите, чтобы сделать запросом):"};
+inline constexpr Text kModelNext{"The model's next token after the sentence:", "Следующий токен по мнению модели:"};
+inline constexpr Text kModelEot{"start of text", "начало текста"};
+inline constexpr Text kHeadsTitle{"Every head (click one to follow it)", "Все головы (нажмите, чтобы следить)"};
+inline constexpr Text kHeadsCaption{"Rows: layers, columns: heads. Labels, on validation text: mean weight on the previous token (prev), on itself (self), on the first (first); H: entropy when none reaches 0.2.",
+                                    "Строки — слои, столбцы — головы. Подписи (проверочный текст): средний вес на предыдущем токене (пред), на себе (себя), на первом (перв); H — энтропия, если ни один не достигает 0,2."};
+inline constexpr Text kHeadPrevious{"prev %.2f", "пред %.2f"};
+inline constexpr Text kHeadSink{"first %.2f", "перв %.2f"};
+inline constexpr Text kHeadSelf{"self %.2f", "себя %.2f"};
+inline constexpr Text kHeadInduction{"ind %.2f", "инд %.2f"};
+inline constexpr Text kHeadSpread{"H %.1f", "H %.1f"};
+inline constexpr Text kModelStepsLn{"1. LayerNorm of the query's residual stream x (layer %d): LN(x) = %s",
+                                    "1. LayerNorm потока запроса x (слой %d): LN(x) = %s"};
+inline constexpr Text kModelStepsQ{"2. q = W_Q·LN(x) (%d numbers) = %s", "2. q = W_Q·LN(x) (%d чисел) = %s"};
+inline constexpr Text kModelStepsKV{"3. for every token i: kᵢ = W_K·LN(xᵢ), vᵢ = W_V·LN(xᵢ); the scores q·kᵢ, softmax and A in the table:",
+                                    "3. для каждого токена i: kᵢ = W_K·LN(xᵢ), vᵢ = W_V·LN(xᵢ); оценки q·kᵢ, softmax и A — в таблице:"};
+inline constexpr Text kModelStepsNext{"Where A goes next: the %d heads' A are concatenated (%d numbers), multiplied by W_O (%d × %d) and added to the residual stream: x + attention = %s; then the MLP, and the next layer.",
+                                      "Куда идёт A дальше: A всех %d голов склеиваются (%d чисел), умножаются на W_O (%d × %d) и прибавляются к потоку: x + внимание = %s; затем MLP и следующий слой."};
 inline constexpr Text kHeadsStrip{"All heads (click one to follow it):", "Все головы (нажмите на голову, чтобы следить за ней):"};
 inline constexpr Text kNormalizer{"normalizer", "нормировка"};
 inline constexpr Text kNormSoftmax{"softmax", "softmax"};

@@ -16,12 +16,13 @@ constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities: one fix
 }  // namespace
 
 void DrawHeatmapPanel(Context& ctx) {
+  if (ModelPendingPanel(ctx, L(tr::kHeatmap), "heatmap")) return;
   app::AppState& s = ctx.state;
   const attn::AttentionTrace<float>& t = s.result.trace;
   const auto& tokens = s.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
   if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0), PanelExport{"weights", true, true})) {
-    const attn::Normalizer nz = s.lab.config.normalizer;  // sigmoid's and none's rows need not sum to 1
+    const attn::Normalizer nz = Shown(ctx).normalizer;  // sigmoid's and none's rows need not sum to 1
     const bool sums_to_1 = nz != attn::Normalizer::kSigmoid && nz != attn::Normalizer::kNone;
     ImGui::TextWrapped("%s", L(sums_to_1 ? tr::kHeatmapCaption : tr::kHeatmapCaptionNoSum));
     ctx.heatmap.Upload(gfx::HeatmapSlot::kLab, 0, attn::ToRowMajor(t.weights), n, n);

@@ -127,6 +127,7 @@ void DrawSimplex(Context& ctx, float size) {
 }  // namespace
 
 void DrawInformationPanel(Context& ctx) {
+  if (ModelPendingPanel(ctx, L(tr::kInformation), "information")) return;
   app::AppState& s = ctx.state;
   const attn::LabResult& r = s.result;
   // Scenario 1 is the query's own weights, or the ones the learner dragged.

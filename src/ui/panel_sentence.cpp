@@ -5,30 +5,74 @@
 #include <misc/cpp/imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 namespace ui {
 
-void DrawSentencePanel(Context& ctx) {
-  app::AppState& s = ctx.state;
-  // As tall as its content: the chips wrap like words, so count their rows first.
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float inner_w = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
-  int chip_rows = 1;
-  float x = 0;
-  for (const auto& tok : s.result.tokens) {
-    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
-    if (x > 0 && x + w > inner_w) { ++chip_rows; x = 0; }
-    x += w;
-  }
-  const float frame = ImGui::GetFrameHeightWithSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
-  const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2;
-  const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
-  if (BeginPanel(ctx, L(tr::kSentence), "sentence", ImVec2(0, h))) {
-    LockScope lock(ctx, "sentence");  // shown read-only: the box and the chips are disabled
-    ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
-      app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);
+namespace {
 
+// A model token as a chip: its leading space dropped (the gap between word groups shows it),
+// <|endoftext|> as a grey chip of its own.
+std::string ChipText(const std::string& piece) {
+  if (piece == "<|endoftext|>") return "⟨eot⟩";
+  const std::size_t first = piece.find_first_not_of(' ');
+  return first == std::string::npos ? "␣" : piece.substr(first);
+}
+
+// Model mode: the BPE pieces as chips, one word's pieces touching, a gap between words; then
+// the model's top 5 next tokens.
+void DrawModelChips(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::model::ModelLabResult& m = s.model_result;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", L(tr::kModelTokensHint));
+  ImGui::PopStyleColor();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float word_gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  const int n = static_cast<int>(m.texts.size());
+  for (int i = 0; i < n; ++i) {
+    const bool is_query = i == s.lab.config.query;
+    const bool eot = m.ids[static_cast<std::size_t>(i)] == 0;
+    const std::string text = ChipText(m.texts[static_cast<std::size_t>(i)]);
+    if (i > 0) {  // the same word: touching; a new word: a gap; wrap where it does not fit
+      const float gap = m.word_start[static_cast<std::size_t>(i)] || eot || m.ids[static_cast<std::size_t>(i - 1)] == 0 ? word_gap : 1.0f;
+      const float w = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+      if (ImGui::GetItemRectMax().x + gap + w < right) ImGui::SameLine(0, gap);
+    }
+    ImGui::PushID(i);
+    int colours = 0;
+    if (is_query) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
+      colours = 2;
+    } else if (eot) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.30f, 0.30f, 0.34f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.80f, 1.0f));
+      colours = 2;
+    }
+    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, {{"query", i}});
+    if (ImGui::IsItemHovered()) {
+      ctx.ui.hovered_key = i;
+      if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id 0", i, L(tr::kModelEot));
+      else ImGui::SetTooltip("%d: «%s», id %d", i, m.texts[static_cast<std::size_t>(i)].c_str(), m.ids[static_cast<std::size_t>(i)]);
+    }
+    ImGui::PopStyleColor(colours);
+    ImGui::PopID();
+  }
+  ImGui::TextDisabled("%s", L(tr::kModelNext));
+  std::string next;
+  for (const auto& t : m.next) {
+    char p[32];
+    std::snprintf(p, sizeof p, " %.3f", static_cast<double>(t.p));
+    next += (next.empty() ? "«" : ",  «") + (t.id == 0 ? std::string("⟨eot⟩") : t.text) + "»" + p;
+  }
+  ImGui::TextWrapped("%s", next.c_str());
+}
+
+// The lab's own words as chips, wrapped like words in a paragraph.
+void DrawWordChips(Context& ctx) {
+  app::AppState& s = ctx.state;
     ImGui::TextDisabled("%s", L(tr::kTokensHint));
     const auto& tokens = s.result.tokens;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -55,6 +99,34 @@ void DrawSentencePanel(Context& ctx) {
     }
     if (!tokens.empty())
       ImGui::Text("%s: «%s»", L(tr::kQuery), tokens[s.lab.config.query].text.c_str());
+}
+
+}  // namespace
+
+void DrawSentencePanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  // As tall as its content: the chips wrap like words, so count their rows first.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner_w = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
+  int chip_rows = 1;
+  float x = 0;
+  for (const auto& tok : s.result.tokens) {
+    const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+    if (x > 0 && x + w > inner_w) { ++chip_rows; x = 0; }
+    x += w;
+  }
+  const float frame = ImGui::GetFrameHeightWithSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
+  const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2 +
+                       (ModelMode(ctx) ? 4 * line : 0.0f);  // the next tokens
+  const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
+  if (BeginPanel(ctx, L(tr::kSentence), "sentence", ImVec2(0, h))) {
+    LockScope lock(ctx, "sentence");  // shown read-only: the box and the chips are disabled
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
+      app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);
+
+    if (ModelMode(ctx)) DrawModelChips(ctx);
+    else DrawWordChips(ctx);
   }
   EndPanel();
 }

@@ -2,6 +2,8 @@
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
+#include <cstdio>
+
 namespace ui {
 
 namespace {
@@ -14,16 +16,48 @@ float FitWidth(const char* label) {
 void DrawSettingsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& c = s.lab.config;
-  if (BeginPanel(ctx, L(tr::kSettings), "settings", ImVec2(0, 0))) {
+  // Model mode: as tall as its few controls, so that the head gallery fits below (layout.cpp).
+  // (Measured at the end of the last frame; a first guess before that.)
+  const float model_h = ctx.ui.model_settings_h > 0 ? ctx.ui.model_settings_h
+                                                    : 6 * ImGui::GetFrameHeightWithSpacing() + 6 * ImGui::GetTextLineHeightWithSpacing();
+  if (BeginPanel(ctx, L(tr::kSettings), "settings", ImVec2(0, ModelMode(ctx) ? model_h : 0.0f))) {
     // The groups a course page can hide or lock one by one (hide=mask, lock=scaling,heads...).
     const bool identity = c.projection == attn::Projection::kIdentity;
+    const bool model = c.projection == attn::Projection::kModel;
     if (!Hidden(ctx, "projection")) {
       LockScope lock(ctx, "projection");
       ImGui::TextUnformatted(L(tr::kProjection));
       if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});
-      if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), !identity)) app::ApplyPatch(s, {{"projection", "random"}});
+      if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), c.projection == attn::Projection::kRandom))
+        app::ApplyPatch(s, {{"projection", "random"}});
+      // The trained model: its files are fetched the first time this is chosen.
+      if (ImGui::RadioButton(Label(tr::kModelProjection, "proj_model"), model))
+        app::ApplyPatch(s, {{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}});
     }
-
+    if (model) {  // the layer and head to follow; everything else is the model's
+      const int layers = s.model ? s.model->config().layers : 1, heads = s.model ? s.model->config().heads : 1;
+      LockScope lock(ctx, "heads");
+      ImGui::BeginDisabled(!s.model);
+      const float w = ImGui::GetContentRegionAvail().x * 0.55f;
+      int layer = c.layer, head = c.head;
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kModelLayer, "layer"), &layer, 0, layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"layer", layer}});
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::SliderInt(Label(tr::kModelHead, "model_head"), &head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+        app::ApplyPatch(s, {{"head", head}});
+      ImGui::EndDisabled();
+      if (s.model) {
+        const attn::model::ModelConfig& mc = s.model->config();
+        char buf[512];
+        std::snprintf(buf, sizeof buf, L(tr::kModelFixed), mc.d_model, mc.d_model / mc.heads, mc.heads);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", buf);
+        ImGui::PopStyleColor();
+      }
+      ImGui::Spacing();
+    }
+    if (!model) {
     const bool scaling = !Hidden(ctx, "scaling"), positional_shown = !Hidden(ctx, "positional");
     if (scaling) {
       LockScope lock(ctx, "scaling");
@@ -136,10 +170,14 @@ void DrawSettingsPanel(Context& ctx) {
       }
       ImGui::EndDisabled();
     }
-    ImGui::Spacing();
-    ImGui::Separator();
-    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kTryTitle));
-    ImGui::TextWrapped("%s", L(tr::kTry));
+    }  // !model
+    if (model) ctx.ui.model_settings_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    if (!model) {
+      ImGui::Spacing();
+      ImGui::Separator();
+      ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kTryTitle));
+      ImGui::TextWrapped("%s", L(tr::kTry));
+    }
   }
   EndPanel();
 }

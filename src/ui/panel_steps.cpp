@@ -40,7 +40,7 @@ void DrawTable(Context& ctx, float width, float max_height) {
   ImGui::TableSetupColumn(L(tr::kColToken));
   ImGui::TableSetupColumn(L(tr::kColScore));
   ImGui::TableSetupColumn(L(tr::kColScaled));
-  ImGui::TableSetupColumn(L(NumeratorHeader(s.lab.config.normalizer)));
+  ImGui::TableSetupColumn(L(NumeratorHeader(Shown(ctx).normalizer)));
   ImGui::TableSetupColumn(L(tr::kColWeight));
   ImGui::TableSetupColumn(L(tr::kColWeighted), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
@@ -76,6 +76,38 @@ void DrawTable(Context& ctx, float width, float max_height) {
   ImGui::EndTable();
 }
 
+// Model mode, before the table: the real computation of the query's q from the residual stream.
+void DrawModelBefore(Context& ctx) {
+  const app::AppState& s = ctx.state;
+  const auto& block = s.model_result.acts.blocks[static_cast<std::size_t>(s.lab.config.layer)];
+  const int q = s.lab.config.query;
+  const attn::VecF ln = block.ln1.row(q).transpose();
+  const attn::VecF qv = s.result.trace.Q.row(q).transpose();
+  char buf[1024];
+  ImGui::PushFont(ctx.fonts.mono);
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsLn), s.lab.config.layer, VectorText(ln, 4).c_str());
+  ImGui::TextWrapped("%s", buf);
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsQ), static_cast<int>(qv.size()), VectorText(qv, 4).c_str());
+  ImGui::TextWrapped("%s", buf);
+  ImGui::PopFont();
+  ImGui::TextWrapped("%s", L(tr::kModelStepsKV));
+}
+
+// Model mode, after the formula: where A goes (W_O, the residual stream).
+void DrawModelAfter(Context& ctx) {
+  const app::AppState& s = ctx.state;
+  const auto& block = s.model_result.acts.blocks[static_cast<std::size_t>(s.lab.config.layer)];
+  const int q = s.lab.config.query;
+  const int heads = static_cast<int>(block.attn.heads.size());
+  const int width = static_cast<int>(block.attn.concat.cols());
+  const attn::VecF res = block.res1.row(q).transpose();
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsNext), heads, width, width, static_cast<int>(block.x.cols()),
+                VectorText(res, 4).c_str());
+  ImGui::TextWrapped("%s", buf);
+  ImGui::Spacing();
+}
+
 void DrawFormula(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::StepTable& st = s.result.steps;
@@ -83,12 +115,12 @@ void DrawFormula(Context& ctx) {
   const auto& tok = s.result.tokens;
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kFormula));
   char buf[512];
-  if (s.lab.config.scaled)
+  if (Shown(ctx).scaled)
     std::snprintf(buf, sizeof buf, L(tr::kScaleIs), Num(t.scale, 4), t.d_k, Num(t.temperature, 3), Num(st.row_max));
   else
     std::snprintf(buf, sizeof buf, L(tr::kScaleIsUnscaled), Num(t.temperature, 3), Num(st.row_max));
   ImGui::TextWrapped("%s", buf);
-  const attn::Normalizer norm = s.lab.config.normalizer;
+  const attn::Normalizer norm = Shown(ctx).normalizer;
   switch (norm) {
     case attn::Normalizer::kSoftmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleSoftmax)); break;
     case attn::Normalizer::kSparsemax: std::snprintf(buf, sizeof buf, L(tr::kRuleSparsemax), Num(st.row_max, 4)); break;
@@ -122,6 +154,7 @@ void DrawFormula(Context& ctx) {
   ImGui::TextWrapped("  = %s", VectorText(st.output, 8).c_str());
   ImGui::PopFont();
   ImGui::Spacing();
+  if (ModelMode(ctx)) DrawModelAfter(ctx);
   ImGui::TextWrapped("%s", L(tr::kWhereInfo));
   (void)tok;
 }
@@ -129,16 +162,21 @@ void DrawFormula(Context& ctx) {
 }  // namespace
 
 void DrawStepsPanel(Context& ctx) {
+  if (ModelPendingPanel(ctx, L(tr::kSteps), "steps")) return;
   app::AppState& s = ctx.state;
   char title[256];
   const int q = s.lab.config.query;
   int used = std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
-  if (s.lab.config.heads > 1 && used > 0 && used < static_cast<int>(sizeof title)) {
+  if (ModelMode(ctx) && used > 0 && used < static_cast<int>(sizeof title)) {
+    used += std::snprintf(title + used, sizeof title - used, " · %s %d, %s %d", L(tr::kModelLayer), s.lab.config.layer,
+                          L(tr::kModelHead), s.lab.config.head);
+  } else if (s.lab.config.heads > 1 && used > 0 && used < static_cast<int>(sizeof title)) {
     std::snprintf(title + used, sizeof title - used, " · ");
     used += 4;  // " · " is 4 bytes in UTF-8
     std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head + 1, s.lab.config.heads);
   }
   if (BeginPanel(ctx, title, "steps", ImVec2(0, 0))) {
+    if (ModelMode(ctx)) DrawModelBefore(ctx);
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > 1000.0f) {  // wide: table and formula side by side
       const float table_w = avail * 0.56f;

@@ -12,6 +12,7 @@
 namespace ui {
 
 void DrawVectorsPanel(Context& ctx) {
+  if (ModelPendingPanel(ctx, L(tr::kVectors), "vectors")) return;
   app::AppState& s = ctx.state;
   const attn::Pca2D& pca = s.result.vectors;
   const auto& tokens = s.result.tokens;
@@ -101,7 +102,7 @@ void DrawVectorsPanel(Context& ctx) {
     dl->PopClipRect();
     ImGui::Dummy(size);
     AddFigure(ctx.ui, "vectors", c0, c1, false, false);
-    const attn::Normalizer norm = s.lab.config.normalizer;
+    const attn::Normalizer norm = Shown(ctx).normalizer;
     const bool convex = norm != attn::Normalizer::kSigmoid && norm != attn::Normalizer::kNone;
     ImGui::TextWrapped("%s", L(convex ? tr::kVectorsNote : tr::kVectorsNoteUnnormalized));
   }

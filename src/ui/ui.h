@@ -61,6 +61,10 @@ struct UiState {
   std::string page_url;
   int copy_status = 0;
   int copied_what = 0;  // 1 the link, 2 the snippet: which Copy button the status is for
+  // Model mode's head gallery (panel_heads.cpp): the thumbnails drawn in this frame, as
+  // {x, y, w, h} in CSS pixels, layer-major (the page's tests read them: getModelStatus()).
+  std::vector<float> head_thumbs;
+  float model_settings_h = 0;  // the settings panel's content height in model mode (last frame)
 };
 
 struct Context {
@@ -76,6 +80,16 @@ void ApplyStyle();
 Fonts LoadFonts(float pixel_ratio, float text_scale);
 
 void DrawLab(Context& ctx);  // layout.cpp: arranges the panels for a laptop or a phone
+
+// panel_heads.cpp: the trained model's mode. DrawHeadsPanel: every layer x head as a thumbnail,
+// labelled with what the head analysis measured; a click follows that head. ModelPendingPanel:
+// in model mode before the model is there (loading, failed) draws panel `id` with the progress
+// bar or the message (Retry, Back to identity) and returns true: the caller draws nothing else.
+// Shown: the settings the panels show (the model's own in model mode, else the state's).
+void DrawHeadsPanel(Context& ctx);
+bool ModelPendingPanel(Context& ctx, const char* title, const char* id);
+const attn::LabConfig& Shown(const Context& ctx);
+bool ModelMode(const Context& ctx);  // projection "model" with its result computed
 
 void DrawSentencePanel(Context& ctx);  // panel_sentence.cpp: text box and token chips
 void DrawSettingsPanel(Context& ctx);  // panel_settings.cpp: projection, scaling, T, sizes

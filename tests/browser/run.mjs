@@ -21,6 +21,7 @@ import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
 import { modelTrainTests } from './model_train.mjs';
+import { modelTests } from './model.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1380,6 +1381,10 @@ tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, deco
                            assertClean, startServer }));
 // "Train it more" in model mode (issue 13): model_train.mjs.
 tests.push(...modelTrainTests({ assert, assertEq, short, sleep, openLab, settle, assertClean }));
+
+// The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
+// head gallery, a failing fetch: model.mjs.
+tests.push(...modelTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
 
 // ------------------------------------------------------------------------------------------
 // Runner

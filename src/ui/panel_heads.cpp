@@ -1,0 +1,143 @@
+// The trained model's mode (issue 13): the gallery of every layer x head, and what the other
+// panels show while the model's files are not there yet (progress, or the failure and a way on).
+#include "ui/i18n.h"
+#include "ui/ui.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ui {
+
+namespace {
+constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities
+
+// What the head analysis measured for one head, as a short label ("previous 0.43").
+std::string HeadLabel(const attn::model::HeadScores& h) {
+  char buf[64];
+  const double best = std::max({h.previous, h.first, h.self, h.induction});
+  if (best < attn::model::kHeadLabelAt) std::snprintf(buf, sizeof buf, L(tr::kHeadSpread), h.entropy);
+  else if (best == h.previous) std::snprintf(buf, sizeof buf, L(tr::kHeadPrevious), h.previous);
+  else if (best == h.induction) std::snprintf(buf, sizeof buf, L(tr::kHeadInduction), h.induction);
+  else if (best == h.first) std::snprintf(buf, sizeof buf, L(tr::kHeadSink), h.first);
+  else std::snprintf(buf, sizeof buf, L(tr::kHeadSelf), h.self);
+  return buf;
+}
+}  // namespace
+
+bool ModelMode(const Context& ctx) {
+  const app::AppState& s = ctx.state;
+  return s.lab.config.projection == attn::Projection::kModel && s.model && s.result.error.ok() &&
+         !s.model_result.acts.blocks.empty();
+}
+
+const attn::LabConfig& Shown(const Context& ctx) {
+  return ModelMode(ctx) ? ctx.state.model_result.config : ctx.state.lab.config;
+}
+
+bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
+  app::AppState& s = ctx.state;
+  if (s.lab.config.projection != attn::Projection::kModel || s.result.error.ok()) return false;
+  if (BeginPanel(ctx, title, id, ImVec2(0, 0))) {
+    const app::ModelStatus& st = s.model_status;
+    char buf[512];
+    if (st.load == app::ModelLoad::kFailed) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+      std::snprintf(buf, sizeof buf, L(tr::kModelFailed), st.message.c_str());
+      ImGui::TextWrapped("%s", buf);
+      ImGui::PopStyleColor();
+      ImGui::TextWrapped("%s", L(tr::kModelFailedHint));
+      if (ImGui::Button(Label(tr::kModelRetry, "model_retry"))) app::RetryModel(s);
+      ImGui::SameLine();
+      if (ImGui::Button(Label(tr::kModelBack, "model_back"))) app::ApplyPatch(s, {{"projection", "identity"}, {"query", 1}});
+    } else if (s.model) {  // loaded, but the settings are refused (the header says why)
+      ImGui::TextWrapped("%s", RefusalMessage(s.refusal).c_str());
+    } else {
+      std::snprintf(buf, sizeof buf, L(tr::kModelLoading), st.fraction * 100.0);
+      ImGui::TextWrapped("%s", buf);
+      ImGui::ProgressBar(static_cast<float>(st.fraction), ImVec2(-1, 0));
+    }
+  }
+  EndPanel();
+  return true;
+}
+
+void DrawHeadsPanel(Context& ctx) {
+  app::AppState& s = ctx.state;
+  ctx.ui.head_thumbs.clear();
+  if (!ModelMode(ctx)) return;
+  const attn::model::ModelLabResult& m = s.model_result;
+  const int layers = static_cast<int>(m.acts.blocks.size());
+  const int heads = static_cast<int>(m.acts.blocks[0].attn.heads.size());
+  // The thumbnails' side: as wide as the panel allows, and short enough for all the layers to
+  // fit the height left (at least 36 px: then the column scrolls).
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight();
+  const float gap = st.ItemSpacing.x + 4.0f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+
+  const float caption_h = ImGui::CalcTextSize(L(tr::kHeadsCaption), nullptr, false, avail.x - 2 * st.WindowPadding.x).y;
+  const float by_width = (avail.x - 2 * st.WindowPadding.x - gap * (heads - 1)) / heads;
+  // The caption when there is room for it (a phone's tab scrolls; a laptop's column is short):
+  // otherwise it is the panel's tooltip.
+  const float chrome_bare = 2 * st.WindowPadding.y + 2 * ImGui::GetTextLineHeightWithSpacing();  // title, separator
+  const float row_extra = st.ItemSpacing.y;  // the label is written inside the thumbnail's foot
+  const bool caption = (avail.y - chrome_bare - caption_h - st.ItemSpacing.y) / layers - row_extra >= 44.0f;
+  const float chrome = chrome_bare + (caption ? caption_h + st.ItemSpacing.y : 0.0f);
+  const float by_height = (avail.y - chrome) / layers - row_extra;
+  const float side = std::min({110.0f, by_width, std::max(40.0f, by_height)});
+  const float panel_h = chrome + layers * (side + row_extra);
+  if (BeginPanel(ctx, L(tr::kHeadsTitle), "heads", ImVec2(0, panel_h))) {
+    if (caption) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", L(tr::kHeadsCaption));
+      ImGui::PopStyleColor();
+    } else if (ImGui::IsWindowHovered() && ImGui::GetIO().MousePos.y < ImGui::GetCursorScreenPos().y) {
+      ImGui::SetTooltip("%s", L(tr::kHeadsCaption));  // over the title
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int n = static_cast<int>(m.ids.size());
+    for (int l = 0; l < layers; ++l) {
+      for (int h = 0; h < heads; ++h) {
+        const int k = l * heads + h;
+        const attn::MatF& w = m.acts.blocks[static_cast<std::size_t>(l)].attn.heads[static_cast<std::size_t>(h)].weights;
+        ctx.heatmap.Upload(gfx::HeatmapSlot::kModelHeads, k, attn::ToRowMajor(w), n, n);
+        if (h) ImGui::SameLine(0, gap);
+        ImGui::BeginGroup();
+        const ImVec2 a = ImGui::GetCursorScreenPos();
+        ImGui::PushID(k);
+        if (ImGui::InvisibleButton("thumb", ImVec2(side, side)) && !Locked(ctx, "weights"))
+          app::ApplyPatch(s, {{"layer", l}, {"head", h}});
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::PopID();
+        const ImVec2 b(a.x + side, a.y + side);
+        ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kModelHeads, k, a, b, kMin, kMax);
+        const bool chosen = l == s.lab.config.layer && h == s.lab.config.head;
+        dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
+                    chosen ? IM_COL32(245, 155, 40, 255) : hovered ? IM_COL32(220, 220, 230, 255) : IM_COL32(90, 90, 100, 255),
+                    0, 0, chosen ? 2.5f : 1.0f);
+        char name[32];
+        std::snprintf(name, sizeof name, "%d.%d", l, h);
+        dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + ImGui::CalcTextSize(name).x + 4, a.y + line + 2), IM_COL32(0, 0, 0, 150));
+        dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(255, 255, 255, 235), name);
+        ctx.ui.head_thumbs.insert(ctx.ui.head_thumbs.end(), {a.x, a.y, side, side});
+        // The label: what the analysis measured (heads.json), clipped to the thumbnail's width.
+        const std::string label = static_cast<int>(s.model->heads.size()) > k ? HeadLabel(s.model->heads[static_cast<std::size_t>(k)]) : "";
+        const ImVec2 c(a.x, b.y - line - 2);
+        dl->PushClipRect(c, b, true);
+        dl->AddRectFilled(c, b, IM_COL32(0, 0, 0, 160));
+        dl->AddText(ImVec2(c.x + 2, c.y + 1), IM_COL32(230, 230, 235, 255), label.c_str());
+        dl->PopClipRect();
+        if (hovered) {
+          const auto& sc = static_cast<int>(s.model->heads.size()) > k ? s.model->heads[static_cast<std::size_t>(k)] : attn::model::HeadScores{};
+          ImGui::SetTooltip("%s %d, %s %d\nprevious %.3f  first %.3f  self %.3f\ninduction %.3f  entropy %.2f",
+                            L(tr::kModelLayer), l, L(tr::kModelHead), h, sc.previous, sc.first, sc.self, sc.induction,
+                            sc.entropy);
+        }
+        ImGui::EndGroup();
+      }
+    }
+  }
+  EndPanel();
+}
+
+}  // namespace ui
