@@ -189,6 +189,16 @@ function(attnlab_configure_web_target target)
     list(APPEND copied "${site}/model/${name}")
   endforeach()
   add_custom_target(attnlab_site ALL DEPENDS ${copied})
+  # "Train it more"'s built-in texts (model mode): fetched by web/lab.js only when the mode is
+  # chosen, like the model's files.
+  set(tune_texts "")
+  foreach(name en.txt ru.txt)
+    add_custom_command(OUTPUT "${site}/tune/${name}"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${CMAKE_SOURCE_DIR}/web/tune/${name}" "${site}/tune/${name}"
+      DEPENDS "${CMAKE_SOURCE_DIR}/web/tune/${name}" COMMENT "web/tune/${name} -> site/tune/" VERBATIM)
+    list(APPEND tune_texts "${site}/tune/${name}")
+  endforeach()
+  add_custom_target(attnlab_tune_texts ALL DEPENDS ${tune_texts})
 endfunction()
 
 # A command-line program for node (the benchmarks: scripts/bench.sh), not for the page:

@@ -334,6 +334,18 @@
     getTraining: function () { requireReady(); return parseJSON(fns.getTraining(), 'attnlab_get_training'); },
     getNormalization: function () { requireReady(); return parseJSON(fns.getNormalization(), 'attnlab_get_normalization'); },
     runNormalization: function (options) { requireReady(); return rawRunNormalization(options); },
+    // "Train it more" (model mode): tuneModel({steps}) starts a run in the lab's frames (the
+    // text and settings are the state's tune* fields); getTuneStatus() its progress, losses and
+    // the weights' checksum (the same as `attnlab model tune` prints); stopTune(), resetTune().
+    tuneModel: function (options) {
+      requireReady();
+      if (options === undefined) options = {};
+      if (!isPlainObject(options)) return { ok: false, field: '', error: 'tuneModel expects an object, e.g. {steps: 20}' };
+      return parseJSON(fns.tuneModel(JSON.stringify(options)), 'attnlab_tune_model');
+    },
+    getTuneStatus: function () { requireReady(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+    stopTune: function () { requireReady(); fns.stopTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+    resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
     getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
     getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
     getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
@@ -394,10 +406,31 @@
     if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
     postToParent({ type: 'attentionLab:change', state: state });
     updateWeightsTable();
+    fetchTuneTextsIfWanted(state);
     var ls = listeners.slice();
     for (var i = 0; i < ls.length; i++) {
       try { ls[i](state); } catch (err) { setTimeout(function () { throw err; }); }
     }
+  }
+
+  // "Train it more": the built-in texts (web/tune/en.txt, ru.txt, 4 KB) are fetched once, when
+  // model mode is first chosen (never by the default page), and handed to the lab.
+  var tuneTextsRequested = false;
+  function fetchTuneTextsIfWanted(state) {
+    if (tuneTextsRequested || !state || state.projection !== 'model' || !fns || !fns.tuneTexts) return;
+    tuneTextsRequested = true;
+    function get(name) {
+      return fetch('tune/' + name).then(function (r) {
+        if (!r.ok) throw new Error('tune/' + name + ': HTTP ' + r.status);
+        return r.text();
+      });
+    }
+    Promise.all([get('en.txt'), get('ru.txt')]).then(function (texts) {
+      fns.tuneTexts(texts[0], texts[1]);
+    }, function (e) {
+      tuneTextsRequested = false;  // asked again at the next change
+      console.warn('Attention Lab: the built-in texts for "Train it more" could not be fetched: ' + ((e && e.message) || e));
+    });
   }
 
   // SDL has no clipboard in the browser: pasted text goes to the lab (C function attnlab_paste,
@@ -679,6 +712,11 @@
         getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
         setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
         copyResult: Module.cwrap('attnlab_copy_result', null, ['number']),
+        tuneModel: Module.cwrap('attnlab_tune_model', 'string', ['string']),
+        tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
+        stopTune: Module.cwrap('attnlab_stop_tune', null, []),
+        resetTune: Module.cwrap('attnlab_reset_tune', null, []),
+        tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
         getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', [])
       };
       fns.setPageUrl(pageUrl());
@@ -686,6 +724,7 @@
       hashEnabled = true;
       applyLinkState(location.hash, true);
       writeHash();
+      fetchTuneTextsIfWanted(rawGetState());  // a link that opens in model mode
     } catch (e) {
       fail(e);
       return;

@@ -34,6 +34,24 @@ std::optional<PatchResult> ApplyRow(const LabState& current, const Field<C>& f, 
   return r;
 }
 
+// A row of an inner struct's table as a row of LabState, under another name (tuneLr for the
+// tune table's lr): the rule, the help and the accessors are the inner row's.
+template <class I>
+Field<LabState> Rebased(const Field<I>& f, I LabState::*member, std::string name) {
+  Field<LabState> g;
+  g.name = std::move(name);
+  g.rule = f.rule;
+  g.help = f.help;
+  g.linked_at_default = f.linked_at_default;
+  if (f.get_number) g.get_number = [f, member](const LabState& s) { return f.get_number(s.*member); };
+  if (f.set_number) g.set_number = [f, member](LabState& s, double x) { f.set_number(s.*member, x); };
+  if (f.get_text) g.get_text = [f, member](const LabState& s) { return f.get_text(s.*member); };
+  if (f.set_text) g.set_text = [f, member](LabState& s, const std::string& t) { f.set_text(s.*member, t); };
+  if (f.set_null) g.set_null = [f, member](LabState& s) { f.set_null(s.*member); };
+  if (f.is_null) g.is_null = [f, member](const LabState& s) { return f.is_null(s.*member); };
+  return g;
+}
+
 PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
   return Refuse(current, ApiError::kUnknownField, shown, shown + ": unknown field (expected one of " + names + ")");
 }
@@ -132,8 +150,26 @@ const FieldTable<LabState>& StateFields() {
           "lock", &S::lock, LabParts(),
           "parts shown read-only, comma-separated: their controls are disabled for the learner "
           "(setState and postMessage still change them)")),
+      OnlyLinkedWhenChanged(NameTextField<S>(
+          "tuneText", &S::tune_text, {"auto", "en", "ru", "own"},
+          "projection model, Train it more: the text trained on: the built-in one of the "
+          "interface language (auto), English, Russian, or the learner's own (tuneOwn)")),
+      OnlyLinkedWhenChanged(TextField<S>("tuneOwn", &S::tune_own,
+                                         "Train it more: the learner's own text (tuneText own)")),
+      OnlyLinkedWhenChanged(IntegerField<S>("tuneSteps", &S::tune_steps, 1, attn::model::kMaxTuneSteps,
+                                            "Train it more: steps of one run")),
   };
-  return table;
+  static const FieldTable<S> with_tune = [] {
+    FieldTable<S> t = table;
+    for (const Field<attn::model::TuneConfig>& f : attn::model::TuneFields()) {
+      std::string name = "tune" + f.name;
+      name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
+      t.push_back(OnlyLinkedWhenChanged(Rebased(f, &S::tune, name)));
+      t.back().help = "Train it more: " + t.back().help;
+    }
+    return t;
+  }();
+  return with_tune;
 }
 
 const FieldTable<TrainState>& TrainStateFields() {

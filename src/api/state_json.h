@@ -5,6 +5,7 @@
 #include "engine/lab.h"
 #include "engine/train.h"
 #include "api/fields_json.h"
+#include "model/finetune.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -52,7 +53,8 @@ inline const std::vector<std::string>& LabParts() {
       "attention", "training", "normalization",                       // the tabs
       "sentence", "settings", "steps", "weights", "vectors", "information",  // the attention tab's panels
       "projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed",  // settings groups
-      "train.task", "train.optimizer", "train.layer", "train.compare"};  // the Training tab's groups
+      "train.task", "train.optimizer", "train.layer", "train.compare",  // the Training tab's groups
+      "tune"};  // model mode's "Train it more" panel
   return parts;
 }
 
@@ -69,6 +71,13 @@ struct LabState {
   std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)
   std::string hide;  // the parts hidden (LabParts), canonical "sentence,steps"; "" = none
   std::string lock;  // the parts locked: shown, but their controls disabled for the learner
+  // "Train it more" (projection "model"): the loaded model's training continued in the page.
+  std::string tune_text = "auto";  // what it trains on: "auto" (the built-in text of the
+                                   // interface language), "en", "ru" (web/tune/*.txt) or "own"
+  std::string tune_own;            // the learner's own text (tune_text "own")
+  int tune_steps = 20;             // steps of one run (the Train button, attentionLab.tuneModel)
+  attn::model::TuneConfig tune;    // batch, length, lr, seed: model/finetune.h's rows, as
+                                   // tuneBatch, tuneLength, tuneLr, tuneSeed
 };
 
 // The state's own rows, beside the engine's LabFields() and TrainFields(): lang, view, lesson,

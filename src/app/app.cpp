@@ -332,6 +332,7 @@ void Tick(AppState& s) {
     t.frame_ms = MsSince(t0);
     if (t.frame_steps > 0 || !s.lab.train.play) RefreshViews(s);
   }
+  TickTune(s);
   // The normalization curves: small slices until the budget is used.
   if (curves) {
     AppState::Normalization& n = s.normalization;
@@ -347,8 +348,8 @@ void Tick(AppState& s) {
 
 bool NeedsFrames(const AppState& s) {
   const AppState::Normalization& n = s.normalization;
-  return s.lab.train.play || s.training.run_to > 0 || !s.probe_queue.empty() || n.curves_running ||
-         (n.stage > 0 && !n.computed) || s.model_status.load == ModelLoad::kLoading;
+  return s.lab.train.play || s.training.run_to > 0 || s.tune.run_to > 0 || !s.probe_queue.empty() ||
+         n.curves_running || (n.stage > 0 && !n.computed) || s.model_status.load == ModelLoad::kLoading;
 }
 
 // ---- normalization experiments ---------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include "engine/train.h"
 #include "model/head_information.h"
 #include "model/model_lab.h"
+#include "model/finetune.h"
 
 #include <functional>
 #include <map>
@@ -35,6 +36,8 @@ struct ModelStatus {
   double fraction = 0;   // kLoading: bytes received / expected, 0..1
   std::string message;   // kFailed: English, one line (the UI adds a translated sentence)
 };
+// Why "Train it more" did not start (AppState::Tune::refusal).
+enum class TuneRefusal { kNone, kNoModel, kNoText, kText, kDiverged };
 
 struct AppState {
   attn::api::LabState lab;  // the current *valid* settings
@@ -127,6 +130,24 @@ struct AppState {
     std::string curves_error;
     attn::TrainConfig curves_base;               // the training settings the curves started from
   } normalization;
+
+  // "Train it more" (tune.cpp): the loaded model's training continued on a text in the page's
+  // frames; the weights it changes are model->params (ResetTune copies the shipped ones back).
+  struct Tune {
+    attn::model::TuneSession session;
+    std::string key;             // the settings and text the session started with: the same
+                                 // again continues it (N then M steps = N + M), others restart
+    int run_from = 0, run_to = 0;  // a run from step run_from until session.step() == run_to
+                                   // (0: none), with a progress bar
+    bool trained = false;        // model->params differ from the shipped weights
+    TuneRefusal refusal = TuneRefusal::kNone;  // why the last start failed (the UI says it)
+    attn::model::TuneTextProblem problem;      // refusal kText: what is wrong with the text
+    std::string error;           // the same in English, one line ("" = none)
+    bool texts_loaded = false;   // the built-in texts (web/tune/en.txt, ru.txt), handed over by
+    std::string text_en, text_ru;  // the platform with the model's files
+    int frame_units = 0;         // units run in the last frame and the time they took (ms)
+    double frame_ms = 0;
+  } tune;
 
   // Called with the state JSON after every accepted change (URL state, page listeners).
   std::function<void(const std::string&)> on_state_changed;
@@ -256,5 +277,25 @@ void RefreshModelResult(AppState& s);
 void EnsureModelInformation(AppState& s);
 // ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
 Json ModelTraceJson(const AppState& s);
+// ---- "Train it more" (tune.cpp) -------------------------------------------------------------
+// The built-in texts, handed over by the platform (page: fetched with the model's files; the
+// desktop: read from web/tune/).
+void TuneTextsArrived(AppState& s, const std::string& en, const std::string& ru);
+// The text the state names (tuneText, tuneOwn; "auto" = the interface language's).
+std::string TuneText(const AppState& s);
+// Starts a run of lab.tune_steps steps in the coming frames (Tick), continuing the session when
+// the text and settings are the ones it started with, else a new one from the current weights.
+// False (tune.refusal, tune.error) without the model, before the built-in texts came, or for a
+// text model::TuneStream refuses.
+bool StartTune(AppState& s, std::string* error = nullptr);
+void StopTune(AppState& s);   // ends the run after the current unit (the step's work so far waits)
+void ResetTune(AppState& s);  // the shipped weights back, the session and history gone
+bool TuneRunning(const AppState& s);
+void TickTune(AppState& s);   // Tick's part: units until kTrainBudgetMs (at least one)
+// The page API: tuneModel({steps?}) starts a run ({ok, ...status} or {ok: false, field, error});
+// the status: {loaded, running, step, runFrom, runTo, unit, unitsPerStep, tokens, length,
+// trained, losses, error, checksum, shippedChecksum} (checksums: model::ParamsChecksum).
+std::string TuneModelJson(AppState& s, const std::string& json_options);
+Json TuneStatusJson(const AppState& s);
 
 }  // namespace app

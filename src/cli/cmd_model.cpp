@@ -3,10 +3,12 @@
 //   attnlab model eval DIR                                   validation bits/char vs baselines
 //   attnlab model run DIR --text "я люблю суши"              tokens, every head's weights, top-5
 //   attnlab model heads DIR                                  what each head does, measured
+//   attnlab model tune DIR --text-file web/tune/en.txt --steps 20   the page's "Train it more"
 // Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
 // (tokens/s, ETA) on stderr.
 #include "cli/common.h"
 #include "cli/model_commands.h"
+#include "model/finetune.h"
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +19,7 @@ namespace attn::cli {
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
-      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads");
+      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune");
   model->require_subcommand(1);
 
   CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
@@ -45,12 +47,22 @@ Command RegisterModel(CLI::App& app) {
                     "text (default, for a terminal) or json (the folder's heads.json, which the lab's head gallery reads)")
       ->check(CLI::IsMember({"json", "text"}));
 
-  return {model, [o, train, eval, run, heads] {
+  CLI::App* tune = model->add_subcommand(
+      "tune", "Trains the shipped weights more on one text, as the page's \"Train it more\": every step's loss and the weights' checksum");
+  tune->add_option("dir", o->dir, "the model's folder")->required();
+  tune->add_option("--text", o->text, "the text (UTF-8)");
+  tune->add_option("--text-file", o->text_file, "the text from a file (web/tune/en.txt, web/tune/ru.txt: the page's built-in texts)");
+  tune->add_option("--steps", o->steps, "optimizer steps")->check(CLI::Range(1, model::kMaxTuneSteps));
+  tune->add_option("--config", o->tune, "the run's settings as JSON, e.g. {\"lr\": 0.002}");
+  tune->footer("Fields of --config (every one optional; the page's tune.* rows):\n" + FieldsHelp(model::TuneFields()));
+
+  return {model, [o, train, eval, run, heads, tune] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
             if (*heads) return RunModelHeads(*o);
-            return Refuse("model", "expected train, eval, run or heads");
+            if (*tune) return RunModelTune(*o);
+            return Refuse("model", "expected train, eval, run, heads or tune");
           }};
 }
 

@@ -12,6 +12,8 @@ namespace attn::cli {
 
 struct ModelOptions {
   std::string config, dir, text;
+  std::string text_file, tune;  // model tune: the text from a file; the run's settings (JSON)
+  int steps = 10;               // model tune
   bool resume = false;
   int threads = 2;
   int generate = 0;
@@ -28,6 +30,7 @@ int RunModelTrain(const ModelOptions& o);
 int RunModelEval(const ModelOptions& o);
 int RunModelRun(const ModelOptions& o);
 int RunModelHeads(const ModelOptions& o);
+int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 
 }  // namespace attn::cli
 

@@ -173,6 +173,41 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
   }
 }
 
+// "Train it more" (app tune.cpp): start a run ({steps?}), its status, Stop, Reset to the
+// shipped weights, and the built-in texts (lab.js fetches them with the model's files).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_tune_model(const char* json) {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::TuneModelJson(*g_state, json ? json : ""));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_tune_status() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  return Hand(app::TuneStatusJson(*g_state).dump());
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_stop_tune() {
+  if (!g_state) return;
+  app::StopTune(*g_state);
+  platform::RequestFrames(kPageFrames);
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_reset_tune() {
+  if (!g_state) return;
+  app::ResetTune(*g_state);
+  platform::RequestFrames(kPageFrames);
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_tune_texts(const char* en, const char* ru) {
+  if (!g_state) return;
+  app::TuneTextsArrived(*g_state, en ? en : "", ru ? ru : "");
+  platform::RequestFrames(kPageFrames);
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_training() {
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {

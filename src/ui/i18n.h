@@ -448,6 +448,36 @@ inline constexpr Text kLayerTryLonger{
     "Здесь все ключи укладываются в d_head + 1 = %d: введите предложение длиннее %d токенов и сделайте запросом последний, чтобы увидеть, как A теряет паттерн."};
 inline constexpr Text kLayerNotReady{"The layer's analysis appears when the model has computed this sentence.",
                                      "Анализ слоя появится, когда модель посчитает это предложение."};
+// "Train it more" (panel_model_train.cpp): the loaded model's training continued on a text.
+inline constexpr Text kTuneTitle{"Train it more", "Дообучить модель"};
+inline constexpr Text kTuneIntro{"Continue the model's training on a text and watch the chosen head change.",
+                                 "Продолжите обучение модели на тексте и смотрите, как меняется выбранная голова."};
+inline constexpr Text kTuneText{"text", "текст"};
+inline constexpr Text kTuneAuto{"built-in text (interface language)", "встроенный текст (язык интерфейса)"};
+inline constexpr Text kTuneEn{"built-in English text", "встроенный английский текст"};
+inline constexpr Text kTuneRu{"built-in Russian text", "встроенный русский текст"};
+inline constexpr Text kTuneOwn{"my own text", "свой текст"};
+inline constexpr Text kTuneOwnHint{"type or paste a text (at least a sentence)", "введите или вставьте текст (хотя бы предложение)"};
+inline constexpr Text kTuneSteps{"steps", "шаги"};
+inline constexpr Text kTuneLr{"learning rate", "скорость обучения"};
+inline constexpr Text kTuneTrain{"▶ Train %s", "▶ Обучить: %s"};  // Count(steps, kStepsCount)
+inline constexpr Text kTuneReset{"Reset to the shipped weights", "Вернуть исходные веса"};
+inline constexpr Text kTuneProgress{"step %d / %d · loss %.3f", "шаг %d / %d · потеря %.3f"};
+inline constexpr Text kTuneProgressFirst{"step %d / %d", "шаг %d / %d"};
+inline constexpr Text kTuneShipped{"Weights: as shipped.", "Веса: исходные."};
+inline constexpr Text kTuneTrained{"Weights: trained %s more on this page; loss %.3f → %.3f (nats per token).",
+                                   "Веса: дообучены на этой странице, %s; потеря %.3f → %.3f (нат на токен)."};
+inline constexpr Text kTuneFrame{"%d × %d-token sequence per frame, %.0f ms", "%d × последовательность из %d токенов за кадр, %.0f мс"};
+inline constexpr Text kTuneLoading{"The built-in texts are still loading.", "Встроенные тексты ещё загружаются."};
+inline constexpr Text kTuneNoModel{"Choose the trained model (projections) to train it more.",
+                                   "Выберите обученную модель (проекции), чтобы дообучить её."};
+inline constexpr Text kTuneEmpty{"The text is empty: type or paste a text.", "Текст пуст: введите или вставьте текст."};
+inline constexpr Text kTuneTooShort{"The text is too short: %s, at least %d are needed.",
+                                    "Текст слишком короткий: %s, нужно хотя бы %d."};  // Count(tokens, kTokens)
+inline constexpr Text kTuneTooLong{"The text is too long: %s, at most %d.", "Текст слишком длинный: %s, не больше %d."};  // Count(bytes, kBytes)
+inline constexpr Plural kBytes{{"byte", "bytes"}, {"байт", "байта", "байт"}};
+inline constexpr Text kTuneBadUtf8{"The text is not valid UTF-8.", "Текст — не корректный UTF-8."};
+inline constexpr Text kTuneFailed{"Training stopped: %s", "Обучение остановлено: %s"};
 }  // namespace tr
 
 }  // namespace ui

@@ -96,21 +96,43 @@ void DrawHeader(Context& ctx, bool phone) {
   }
 }
 
-// The steps or the information question (whichever are not hidden): tabs when both are shown.
+// "Train it more" is shown: model mode with the model loaded, and not hidden by a lesson.
+bool TuneShown(const Context& ctx) {
+  const app::AppState& s = ctx.state;
+  return s.lab.config.projection == attn::Projection::kModel && s.model && !Hidden(ctx, "tune");
+}
+
+// The settings panel, the heads' gallery (model mode) and, on a phone, "Train it more" under
+// them (on a laptop it is a tab beside the steps, so that the heatmap stays in view).
+void DrawSettingsAndTune(Context& ctx, bool settings, bool tune) {
+  if (settings) DrawSettingsPanel(ctx);
+  if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
+  if (tune && TuneShown(ctx)) DrawModelTrainPanel(ctx);
+}
+
+// The steps, the information question and, in model mode, "Train it more" (whichever are not
+// hidden): tabs when more than one is shown.
 template <typename Front>
 void DrawAttentionBottom(Context& ctx, const Front& front) {
   const bool steps = !Hidden(ctx, "steps"), information = !Hidden(ctx, "information");
-  if (steps && information) {
+  const bool tune = TuneShown(ctx);
+  if (static_cast<int>(steps) + static_cast<int>(information) + static_cast<int>(tune) >= 2) {
     if (ImGui::BeginTabBar("bottom_tabs")) {
-      if (ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
+      if (steps && ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
         ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
         DrawStepsPanel(ctx);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
-      if (ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
+      if (information && ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
         ImGui::BeginChild("row_information", ImVec2(0, 0), false);
         DrawInformationPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      if (tune && ImGui::BeginTabItem(Label(tr::kTuneTitle, "b_tune"))) {
+        ImGui::BeginChild("row_tune", ImVec2(0, 0), false);
+        DrawModelTrainPanel(ctx);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
@@ -120,8 +142,11 @@ void DrawAttentionBottom(Context& ctx, const Front& front) {
     DrawStepsPanel(ctx);
   } else if (information) {
     DrawInformationPanel(ctx);
+  } else if (tune) {
+    DrawModelTrainPanel(ctx);
   }
 }
+
 
 // The attention page on a laptop. Left: sentence and settings, full height. Right: weights |
 // vectors on top; below them the steps or the information question, as tabs. A hidden panel
@@ -133,14 +158,13 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
   const bool sentence = !Hidden(ctx, "sentence"), settings = !Hidden(ctx, "settings");
   const bool heatmap = !Hidden(ctx, "weights"), vectors = !Hidden(ctx, "vectors");
   const bool top = heatmap || vectors;
-  const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information");
+  const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information") || TuneShown(ctx);
   const bool left = sentence || settings, right = top || bottom;
   if (left) {
     const float left_w = right ? std::fmax(365.0f, avail.x * 0.29f) : 0.0f;  // as wide as at 1280 px without the lesson
     ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
     if (sentence) DrawSentencePanel(ctx);
-    if (settings) DrawSettingsPanel(ctx);
-    if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
+    DrawSettingsAndTune(ctx, settings, /*tune=*/false);
     ImGui::EndChild();
     if (right) ImGui::SameLine();
   }
@@ -293,8 +317,7 @@ void DrawLab(Context& ctx) {
             kTabs[i].draw(ctx);
           } else {
             if (!Hidden(ctx, "sentence")) DrawSentencePanel(ctx);
-            if (!Hidden(ctx, "settings")) DrawSettingsPanel(ctx);
-            if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
+            DrawSettingsAndTune(ctx, !Hidden(ctx, "settings"), /*tune=*/true);
           }
           ImGui::EndChild();
           ImGui::EndTabItem();

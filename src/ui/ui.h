@@ -99,6 +99,7 @@ void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
 void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
+void DrawModelTrainPanel(Context& ctx);     // panel_model_train.cpp: "Train it more" (model mode)
 void DrawLessonPanel(Context& ctx, ImVec2 size);  // panel_lesson.cpp: the guided lesson (lesson > 0)
 const char* LessonEntryLabel();                   // panel_lesson.cpp: the header's "Lesson" button
 

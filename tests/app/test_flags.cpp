@@ -61,7 +61,7 @@ TEST_CASE("an unknown part is refused in the one wording, naming the part, and n
   CHECK_FALSE(r.ok);
   CHECK(r.field == "hide");
   CHECK(r.message.rfind("hide: expected a list of \"header\", \"share\", \"lesson\", \"attention\"", 0) == 0);
-  CHECK(r.message.find("\"train.compare\", got \"foo\"") != std::string::npos);
+  CHECK(r.message.find("\"train.compare\", \"tune\", got \"foo\"") != std::string::npos);
   CHECK(r.got == "\"foo\"");
   CHECK(s.lab.hide == "training");  // kept
   const attn::api::PatchResult t = app::ApplyPatch(s, {{"lock", 3}});

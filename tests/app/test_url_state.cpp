@@ -22,6 +22,8 @@ const char* const kEveryField = R"({
   "seed": 7, "positional": false, "heads": 2, "head": 1, "normalizer": "sparsemax", "causal": true,
   "dV": 4, "target": 0, "layer": 2, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c----",
   "hide": "normalization,mask", "lock": "sentence,train.task",
+  "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
+  "tuneLr": 0.003, "tuneSeed": 5,
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,
             "normalizer": "relunorm", "scaled": false, "dModel": 16, "dK": 8, "dV": 4, "heads": 2,
             "causal": true, "example": "EXAMPLE", "compare": "lr:0.1", "play": true, "speed": 4,

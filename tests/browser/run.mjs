@@ -21,6 +21,7 @@ import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
 import { modelInfoTests } from './model_info.mjs';
+import { modelTrainTests } from './model_train.mjs';
 import { modelTests } from './model.mjs';
 
 // ------------------------------------------------------------------------------------------
@@ -1383,6 +1384,8 @@ tests.push(...modelInfoTests({ assert, short, sleep, openLab, settle, canvasStat
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+// "Train it more" in model mode (issue 13): model_train.mjs.
+tests.push(...modelTrainTests({ assert, assertEq, short, sleep, openLab, settle, assertClean }));
 
 // The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
 // head gallery, a failing fetch: model.mjs.
