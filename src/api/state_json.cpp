@@ -40,9 +40,12 @@ PatchResult UnknownField(const LabState& current, const std::string& shown, cons
 
 // Applies the `train` object of a patch to `next.train`.
 PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json& patch) {
-  if (!patch.is_object())
-    return Refuse(current, ApiError::kWrongType, "train",
-                  "train: expected an object such as {\"lr\": 0.01}, got " + DescribeJson(patch));
+  if (!patch.is_object()) {
+    PatchResult r = Refuse(current, ApiError::kWrongType, "train",
+                           "train: expected an object such as {\"lr\": 0.01}, got " + DescribeJson(patch));
+    r.got = DescribeJson(patch);  // for the interface's translation
+    return r;
+  }
   TrainState& t = next.train;
   TrainConfig& c = t.config;
   bool example_given = false, query_given = false;
@@ -87,10 +90,19 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     std::string error;
     const Task task = MakeTask(c.task, c.length);
     const std::string text = c.example.empty() ? task.default_example : c.example;
-    if (LabelExample(task, text, &ex, &error) && t.query >= static_cast<int>(ex.tokens.size()))
-      return Refuse(current, ApiError::kBadValue, "train.query",
-                    "train.query: expected -1 (automatic) or a token index of the example from 0 to " +
-                        std::to_string(ex.tokens.size() - 1) + ", got " + std::to_string(t.query));
+    if (LabelExample(task, text, &ex, &error) && t.query >= static_cast<int>(ex.tokens.size())) {
+      PatchResult r = Refuse(current, ApiError::kBadValue, "train.query",
+                             "train.query: expected -1 (automatic) or a token index of the example from 0 to " +
+                                 std::to_string(ex.tokens.size() - 1) + ", got " + std::to_string(t.query));
+      // The range this example allows, as a rule: the interface says it in its language.
+      FieldRule rule;
+      rule.kind = FieldKind::kInteger;
+      rule.min = -1;
+      rule.max = static_cast<double>(ex.tokens.size() - 1);
+      r.rule = rule;
+      r.got = std::to_string(t.query);
+      return r;
+    }
   }
   PatchResult r;
   r.state = next;

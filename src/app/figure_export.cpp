@@ -67,6 +67,43 @@ double TextWidth(const std::string& s) {
 }
 
 constexpr const char* kFont = "font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\"";
+constexpr const char* kMonoFont = "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"";
+constexpr const char* kAlpha2Colour = "#3caa3c";  // α′ and the same-output set (the screen's green, darker on paper)
+
+// A number as the panels show it: fixed decimals, a real minus sign, "-0.000" as "0.000".
+std::string Shown(double v, int decimals) {
+  char tmp[48];
+  std::snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
+  if (tmp[0] != '-') return tmp;
+  for (const char* p = tmp + 1; *p; ++p)
+    if (*p >= '1' && *p <= '9') return std::string("\xE2\x88\x92") + (tmp + 1);
+  return tmp + 1;
+}
+
+// A vector as the panels show it: "[0.125, −0.500, …]", at most `max_entries` entries.
+std::string ShownVector(const attn::VecD& v, int max_entries, int decimals = 3) {
+  std::string out = "[";
+  for (Eigen::Index i = 0; i < v.size() && i < max_entries; ++i) out += (i ? ", " : "") + Shown(v(i), decimals);
+  if (v.size() > max_entries) out += ", …";
+  return out + "]";
+}
+
+// A weight vector exactly (nlohmann-json's shortest text of each double): "(0.25, 0.75)".
+std::string ExactVector(const attn::VecD& v) {
+  std::string out = "(";
+  for (Eigen::Index i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Json(v(i)).dump();
+  return out + ")";
+}
+
+std::string SvgHeader(double width, double height, int font_size, const std::string& title) {
+  std::string o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + Num(width, "%.0f") + "\" height=\"" +
+       Num(height, "%.0f") + "\" viewBox=\"0 0 " + Num(width, "%.0f") + " " + Num(height, "%.0f") + "\" " + kFont +
+       " font-size=\"" + std::to_string(font_size) + "\">\n";
+  o += "<title>" + XmlEscape(title) + "</title>\n";
+  o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  return o;
+}
 constexpr const char* kQueryColour = "#f59b28";  // the query's row, as on screen
 
 }  // namespace
@@ -122,6 +159,9 @@ const std::vector<ExportTarget>& ExportTargets() {
       {"weights", {"png", "svg", "csv", "json"}, true},
       {"trace", {"json"}, true},
       {"vectors", {"png"}, true},
+      {"contributions", {"png", "svg"}, true},
+      {"simplex", {"png", "svg"}, true},
+      {"example_weights", {"png", "svg"}, false},
       {"loss", {"png", "svg"}, false},
       {"accuracy", {"png", "svg"}, false},
       {"attention", {"png", "svg"}, false},
@@ -168,7 +208,9 @@ bool ReadExportRequest(const Json& j, ExportRequest* out, std::string* field, st
 }
 
 bool ExportFromState(const ExportRequest& r) {
-  return (r.what == "weights" || r.what == "trace") && r.format != "png";
+  if (r.format == "png") return false;
+  return r.what == "weights" || r.what == "trace" || r.what == "contributions" || r.what == "simplex" ||
+         r.what == "example_weights";
 }
 
 std::string ExportMime(const std::string& format) {
@@ -183,9 +225,17 @@ ExportFile ExportText(const AppState& s, const ExportRequest& r) {
   const ExportTarget* t = FindExportTarget(r.what);
   f.name = ExportFileName(s, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
   f.type = ExportMime(r.format);
+  std::string why;
   if (r.format == "csv") f.bytes = WeightsCsv(s);
+  else if (r.what == "contributions") f.bytes = ContributionsSvg(s);
+  else if (r.what == "simplex") f.bytes = SimplexSvg(s, &why);
+  else if (r.what == "example_weights") f.bytes = ExampleWeightsSvg(s, &why);
   else if (r.format == "svg") f.bytes = WeightsSvg(s);
   else f.bytes = TraceJson(s);
+  if (!why.empty()) {
+    f.field = "what";
+    f.error = why;
+  }
   return f;
 }
 
@@ -289,6 +339,269 @@ std::string WeightsSvg(const AppState& s) {
   o += "<text x=\"" + Num(left) + "\" y=\"" + Num(ly + 28) + "\" fill=\"#111111\">0</text>\n";
   o += "<text x=\"" + Num(left + lw) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"end\" fill=\"#111111\">1</text>\n";
   o += "<text x=\"" + Num(left + lw / 2) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"middle\" fill=\"#555555\">α</text>\n";
+  o += "</svg>\n";
+  return o;
+}
+
+std::string ContributionsSvg(const AppState& s) {
+  const attn::LabResult& r = s.result;
+  const bool ru = Ru(s), custom = s.custom.active;
+  const attn::InformationReport& info = custom ? s.custom.info : r.information;
+  const attn::VecD alpha = custom ? s.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const attn::MatD& c1 = custom ? s.custom.contributions : r.contributions;
+  const attn::MatD& c2 = custom ? s.custom.contributions2 : r.contributions2;
+  const int n = static_cast<int>(r.tokens.size());
+  const std::string target = r.target >= 0 && r.target < n ? r.tokens[r.target].text : "?";
+  const double col = 380, gap = 28, margin = 16, label_w = 90, bar_w = col - label_w - 66, row_h = 38;
+  const double width = margin * 2 + col * 2 + gap, top = 56;
+  const double height = top + row_h * n + 78;
+  const std::string title = ru ? "Веса внимания и вклад каждого слова wᵢvᵢ в выход A: два сценария"
+                               : "Attention weights and each word's contribution wᵢvᵢ to the output A: two scenarios";
+  std::string o = SvgHeader(width, height, 13, title);
+  o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
+  struct Scenario {
+    const char* id;
+    std::string title;
+    const attn::VecD* w;
+    const attn::MatD* contributions;
+    const attn::VecD* output;
+    const char* colour;
+    const char* output_name;
+  };
+  std::string t1 = custom ? (ru ? "Сценарий 1: ваши веса α (заданы вручную)" : "Scenario 1: your weights α (dragged)")
+                          : (ru ? "Сценарий 1: веса запроса α" : "Scenario 1: the query's weights α");
+  std::string t2 = info.set == attn::FeasibleSet::kAffine
+                       ? (ru ? "Сценарий 2: α′ с весом на «" + target + "» больше на единицу"
+                             : "Scenario 2: α′ with one more unit of weight on «" + target + "»")
+                       : (ru ? "Сценарий 2: α′ с наибольшим весом на «" + target + "»"
+                             : "Scenario 2: α′ with the most weight on «" + target + "»");
+  const Scenario scenarios[2] = {{"alpha", t1, &alpha, &c1, &info.collision.output, kQueryColour, "A"},
+                                 {"alpha2", t2, &info.collision.alpha2, &c2, &info.collision.output2, kAlpha2Colour, "A′"}};
+  for (int k = 0; k < 2; ++k) {
+    const Scenario& sc = scenarios[k];
+    const double x0 = margin + k * (col + gap);
+    o += "<g id=\"" + std::string(sc.id) + "\">\n";
+    o += "<text x=\"" + Num(x0) + "\" y=\"44\" fill=\"" + sc.colour + "\" font-weight=\"bold\">" + XmlEscape(sc.title) + "</text>\n";
+    for (int i = 0; i < n; ++i) {
+      const double y = top + row_h * i;
+      const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];
+      o += "<text x=\"" + Num(x0) + "\" y=\"" + Num(y + 14) + "\" fill=\"" + (masked ? "#999999" : "#111111") + "\">" +
+           XmlEscape(r.tokens[i].text) + "</text>\n";
+      const double bx = x0 + label_w;
+      if (masked || i >= sc.w->size()) {
+        o += "<text x=\"" + Num(bx) + "\" y=\"" + Num(y + 14) + "\" fill=\"#999999\">" + (ru ? "(замаскирован)" : "(masked)") + "</text>\n";
+        continue;
+      }
+      const double w = (*sc.w)(i);
+      o += "<rect class=\"track\" x=\"" + Num(bx) + "\" y=\"" + Num(y + 3) + "\" width=\"" + Num(bar_w) +
+           "\" height=\"13\" fill=\"#e6e8ee\"/>\n";
+      o += "<rect class=\"bar\" x=\"" + Num(bx) + "\" y=\"" + Num(y + 3) + "\" width=\"" + Num(bar_w * std::clamp(w, 0.0, 1.0)) +
+           "\" height=\"13\" fill=\"" + sc.colour + "\"><title>" + XmlEscape(r.tokens[i].text) + ": " + Json(w).dump() +
+           "</title></rect>\n";
+      o += "<text class=\"weight\" x=\"" + Num(bx + bar_w + 6) + "\" y=\"" + Num(y + 14) + "\" fill=\"#111111\">" +
+           Shown(w, 3) + "</text>\n";
+      if (i < sc.contributions->rows())
+        o += "<text class=\"contribution\" x=\"" + Num(bx) + "\" y=\"" + Num(y + 31) + "\" " + kMonoFont +
+             " font-size=\"11\" fill=\"#666666\">× v = " +
+             ShownVector(sc.contributions->row(i).transpose(), 4) + "</text>\n";
+    }
+    o += "<text class=\"output\" x=\"" + Num(x0) + "\" y=\"" + Num(top + row_h * n + 14) + "\" " + kMonoFont +
+         " fill=\"#111111\">" + sc.output_name + " = " + ShownVector(*sc.output, 6) + "</text>\n";
+    o += "</g>\n";
+  }
+  o += "<text x=\"" + Num(margin) + "\" y=\"" + Num(top + row_h * n + 44) + "\" fill=\"#111111\">max |A − A′| = " +
+       Num(info.collision.max_output_diff, "%.1e") +
+       (ru ? ": два выхода — один и тот же вектор" : ": the two outputs are the same vector") + "</text>\n";
+  o += "</svg>\n";
+  return o;
+}
+
+std::string SimplexSvg(const AppState& s, std::string* why) {
+  const attn::LabResult& r = s.result;
+  const bool ru = Ru(s), custom = s.custom.active;
+  const attn::InformationReport& info = custom ? s.custom.info : r.information;
+  const std::vector<int>& keys = r.information.visible;  // the corners: the keys the query sees
+  const int n = static_cast<int>(keys.size());
+  if (r.information.set != attn::FeasibleSet::kSimplex || (n != 3 && n != 4)) {
+    *why = "what: expected a picture the lab draws now, got \"simplex\" (the simplex is drawn for 3 or 4 keys the query "
+           "sees with weights that sum to 1; here " + std::to_string(n) + " keys" +
+           (r.information.set != attn::FeasibleSet::kSimplex ? ", weights that need not sum to 1)" : ")");
+    return "";
+  }
+  const attn::VecD alpha = custom ? s.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const double size = 320, ox = 40, oy = 48, width = size + 2 * ox, height = oy + size + 84;
+  const double corner_at[4][2] = {{0.08, 0.9}, {0.92, 0.9}, {0.5, 0.1}, {0.62, 0.6}};  // as on screen
+  double cx[4], cy[4];
+  for (int i = 0; i < 4; ++i) {
+    cx[i] = ox + size * corner_at[i][0];
+    cy[i] = oy + size * corner_at[i][1];
+  }
+  // Barycentric coordinates to the picture: the point Σᵢ wᵢ cornerᵢ over the keys the query sees.
+  auto at = [&](const attn::VecD& w) {
+    double x = 0, y = 0;
+    for (int i = 0; i < n; ++i) {
+      x += w(keys[i]) * cx[i];
+      y += w(keys[i]) * cy[i];
+    }
+    return std::pair<double, double>(x, y);
+  };
+  auto seen = [&](const attn::VecD& w) {  // the weights of the corners' keys
+    attn::VecD v(n);
+    for (int i = 0; i < n; ++i) v(i) = w(keys[i]);
+    return v;
+  };
+  const std::string title = ru ? "Веса — точка симплекса; все точки зелёного отрезка или области через неё дают тот же A"
+                               : "The weights as a point in the simplex; the green segment or area through it gives the same A";
+  std::string o = SvgHeader(width, height, 13, title);
+  o += "<text x=\"8\" y=\"20\" font-size=\"13\" fill=\"#111111\">" +
+       XmlEscape(ru ? "Веса — точка симплекса" : "The weights as a point in the simplex") + "</text>\n";
+  o += "<g id=\"edges\" stroke=\"#8c96aa\" stroke-width=\"1.2\">\n";
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      o += "<line x1=\"" + Num(cx[i]) + "\" y1=\"" + Num(cy[i]) + "\" x2=\"" + Num(cx[j]) + "\" y2=\"" + Num(cy[j]) + "\"/>\n";
+  o += "</g>\n<g id=\"corners\" fill=\"#111111\" text-anchor=\"middle\">\n";
+  for (int i = 0; i < n; ++i) {
+    o += "<circle class=\"corner\" cx=\"" + Num(cx[i]) + "\" cy=\"" + Num(cy[i]) + "\" r=\"2\"/>\n";
+    o += "<text x=\"" + Num(cx[i]) + "\" y=\"" + Num(cy[i] + (i == 2 ? -8.0 : 18.0)) + "\">" +
+         XmlEscape(r.tokens[static_cast<std::size_t>(keys[i])].text) + "</text>\n";
+  }
+  o += "</g>\n";
+  // The weights that give the same A: a point, a segment or a polygon through α, its vertices
+  // ordered around their centre (as the panel draws them).
+  const std::vector<attn::VecD>& vertices = custom ? s.custom.vertices : r.same_output_vertices;
+  std::vector<std::pair<double, double>> poly;
+  for (const attn::VecD& v : vertices) poly.push_back(at(v));
+  if (poly.size() >= 2) {
+    double mx = 0, my = 0;
+    for (const auto& p : poly) { mx += p.first / poly.size(); my += p.second / poly.size(); }
+    std::sort(poly.begin(), poly.end(), [&](const auto& a, const auto& b) {
+      return std::atan2(a.second - my, a.first - mx) < std::atan2(b.second - my, b.first - mx);
+    });
+    std::string points;
+    for (const auto& p : poly) points += (points.empty() ? "" : " ") + Num(p.first) + "," + Num(p.second);
+    const std::string tag = poly.size() >= 3 ? "polygon" : "polyline";
+    o += "<" + tag + " id=\"same-output\" points=\"" + points + "\" fill=\"" + (poly.size() >= 3 ? kAlpha2Colour : "none") +
+         "\" fill-opacity=\"0.22\" stroke=\"" + kAlpha2Colour + "\" stroke-width=\"3\" stroke-linejoin=\"round\"/>\n";
+  }
+  o += "<g id=\"vertices\" fill=\"" + std::string(kAlpha2Colour) + "\">\n";
+  for (const attn::VecD& v : vertices) {
+    const auto [x, y] = at(v);
+    o += "<circle class=\"vertex\" cx=\"" + Num(x) + "\" cy=\"" + Num(y) + "\" r=\"2.5\"><title>" + ExactVector(seen(v)) +
+         "</title></circle>\n";
+  }
+  o += "</g>\n";
+  const auto [ax, ay] = at(alpha);
+  o += "<circle id=\"alpha\" cx=\"" + Num(ax) + "\" cy=\"" + Num(ay) + "\" r=\"6\" fill=\"" + kQueryColour + "\"><title>α = " +
+       ExactVector(seen(alpha)) + "</title></circle>\n";
+  if (info.collision.alpha2.size() == alpha.size()) {
+    const auto [bx, by] = at(info.collision.alpha2);
+    o += "<circle id=\"alpha2\" cx=\"" + Num(bx) + "\" cy=\"" + Num(by) + "\" r=\"7\" fill=\"none\" stroke=\"" + kAlpha2Colour +
+         "\" stroke-width=\"2.5\"><title>α′ = " + ExactVector(seen(info.collision.alpha2)) + "</title></circle>\n";
+  }
+  // The legend.
+  const double ly = oy + size + 22;
+  o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"" + kQueryColour + "\"/>\n";
+  o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
+       XmlEscape(custom ? (ru ? "α: ваши веса" : "α: your weights") : (ru ? "α: веса запроса" : "α: the query's weights")) + "</text>\n";
+  o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly + 16) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
+       "\" stroke-width=\"2\"/>\n";
+  o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#111111\">" +
+       XmlEscape(ru ? "α′: тот же A, наибольший вес на другом слове" : "α′: the same A, the most weight on another word") +
+       "</text>\n";
+  o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 40) + "\" fill=\"#555555\" font-size=\"11\">" +
+       XmlEscape(ru ? "зелёным: все веса с тем же A" : "green: every weight pattern with the same A") + "</text>\n";
+  o += "</svg>\n";
+  return o;
+}
+
+std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
+  const bool ru = Ru(s);
+  struct Run {
+    const AppState::TrainRun* run;
+    std::string title;
+    const char* colour;
+  };
+  std::vector<Run> runs;
+  const bool compare = s.training.compare;
+  runs.push_back({&s.training.a,
+                  compare ? "A" : (ru ? "Внимание на примере (строка — запрос, столбец — ключ)"
+                                      : "The example's attention (row = query, column = key)"),
+                  kQueryColour});
+  if (compare)
+    runs.push_back({&s.training.b, (ru ? "B (сравнение: " : "B (compare: ") + s.lab.train.compare + ")", "#5aa0f0"});
+  for (const Run& run : runs) {
+    const auto& v = run.run->view;
+    const std::size_t n = v.tokens.size();
+    if (!run.run->has_view || v.forward.attn.heads.empty() || n == 0 ||
+        v.forward.attn.heads[0].weights.rows() != static_cast<Eigen::Index>(n)) {
+      *why = "what: expected a picture the lab draws now, got \"example_weights\" (the training example has no "
+             "finite weights to draw)";
+      return "";
+    }
+  }
+  const int h = static_cast<int>(s.training.a.view.forward.attn.heads.size());
+  const int n = static_cast<int>(s.training.a.view.tokens.size());
+  const int q = s.training.query;
+  double label_w = 0;
+  for (const auto& t : s.training.a.view.tokens) label_w = std::max(label_w, TextWidth(t));
+  const double cell = std::clamp(260.0 / std::max(n, 1), 14.0, 44.0), side = cell * n;
+  double top_label = 0;  // the keys on top: upright when they fit, else turned
+  for (const auto& t : s.training.a.view.tokens) top_label = std::max(top_label, TextWidth(t));
+  const bool upright = cell >= top_label + 4;
+  const double head_w = label_w + 10 + side + 18, block_h = 30 + (upright ? 18 : top_label + 8) + side + (h > 1 ? 24 : 8);
+  const std::string title = ru ? "Внимание на обучающем примере: строка — запрос, столбец — ключ"
+                               : "Attention on the training example: row = query, column = key";
+  const double margin = 12;
+  double width = std::max(margin * 2 + head_w * h, margin * 2 + TextWidth(title) * 14 / 13);
+  for (const Run& run : runs) width = std::max(width, margin * 2 + TextWidth(run.title));
+  const double height = 34 + block_h * runs.size() + 8;
+  std::string o = SvgHeader(width, height, 12, title);
+  o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto& v = runs[k].run->view;
+    const double y0 = 34 + block_h * k;
+    o += "<g id=\"run-" + std::string(k == 0 ? "a" : "b") + "\">\n";
+    o += "<text x=\"" + Num(margin) + "\" y=\"" + Num(y0 + 16) + "\" fill=\"" + runs[k].colour + "\" font-weight=\"bold\">" +
+         XmlEscape(runs[k].title) + "</text>\n";
+    for (int head = 0; head < static_cast<int>(v.forward.attn.heads.size()); ++head) {
+      const attn::MatD& w = v.forward.attn.heads[static_cast<std::size_t>(head)].weights;
+      const double left = margin + head_w * head + label_w + 10, top = y0 + 30 + (upright ? 18 : top_label + 8);
+      o += "<g class=\"head\" data-head=\"" + std::to_string(head) + "\">\n";
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          o += "<rect x=\"" + Num(left + cell * j) + "\" y=\"" + Num(top + cell * i) + "\" width=\"" + Num(cell) +
+               "\" height=\"" + Num(cell) + "\" fill=\"" + ViridisHex(static_cast<float>(w(i, j))) + "\"><title>" +
+               XmlEscape(v.tokens[i] + " → " + v.tokens[j]) + ": " + Json(w(i, j)).dump() + "</title></rect>\n";
+      if (cell >= 34)
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            o += "<text x=\"" + Num(left + cell * (j + 0.5)) + "\" y=\"" + Num(top + cell * (i + 0.5) + 4) +
+                 "\" text-anchor=\"middle\" font-size=\"11\" fill=\"" + (w(i, j) > 0.6 ? "#000000" : "#ffffff") + "\">" +
+                 Shown(w(i, j), 2) + "</text>\n";
+      for (int i = 0; i < n; ++i) {
+        o += "<text x=\"" + Num(left - 5) + "\" y=\"" + Num(top + cell * (i + 0.5) + 4) + "\" text-anchor=\"end\" fill=\"" +
+             (i == q ? std::string(kQueryColour) : std::string("#111111")) + "\"" + (i == q ? " font-weight=\"bold\"" : "") +
+             ">" + XmlEscape(v.tokens[i]) + "</text>\n";
+        const double x = left + cell * (i + 0.5);
+        if (upright)
+          o += "<text x=\"" + Num(x) + "\" y=\"" + Num(top - 5) + "\" text-anchor=\"middle\" fill=\"#111111\">" +
+               XmlEscape(v.tokens[i]) + "</text>\n";
+        else
+          o += "<text transform=\"translate(" + Num(x + 4) + " " + Num(top - 5) + ") rotate(-90)\" fill=\"#111111\">" +
+               XmlEscape(v.tokens[i]) + "</text>\n";
+      }
+      if (q >= 0 && q < n)
+        o += "<rect class=\"query-row\" x=\"" + Num(left - 1) + "\" y=\"" + Num(top + cell * q - 1) + "\" width=\"" + Num(side + 2) +
+             "\" height=\"" + Num(cell + 2) + "\" fill=\"none\" stroke=\"" + kQueryColour + "\" stroke-width=\"2.5\"/>\n";
+      if (h > 1) {
+        char caption[64];
+        std::snprintf(caption, sizeof caption, ru ? "Голова %d из %d" : "Head %d of %d", head + 1, h);
+        o += "<text x=\"" + Num(left) + "\" y=\"" + Num(top + side + 16) + "\" fill=\"#555555\">" + caption + "</text>\n";
+      }
+      o += "</g>\n";
+    }
+    o += "</g>\n";
+  }
   o += "</svg>\n";
   return o;
 }

@@ -9,6 +9,11 @@
 //                  real text, the query's row outlined, masked cells hatched, the legend
 //   trace    JSON  TraceJson(): the same text as attentionLab.getTrace()
 //   plots    SVG   PlotSvg(): a line plot the interface has laid out (ranges, ticks, series)
+//   contributions SVG  the Information panel's bars: α and α′ per token with each weight's
+//                  contribution wᵢvᵢ, the outputs A and A′ and their largest difference
+//   simplex  SVG   the Information panel's simplex (3 or 4 keys): the corners, the weights that
+//                  give the same A (a point, segment or polygon), α and α′
+//   example_weights SVG  the Training tab's example heatmaps: every head of run A (and B)
 #pragma once
 
 #include "app/app.h"
@@ -48,6 +53,7 @@ struct ExportFile {
   std::string name;   // e.g. attention-weights-ya-lyublyu-sushi.csv
   std::string type;   // MIME type
   std::string bytes;
+  std::string field, error;  // a refusal (the lab draws no such picture now): "what", the one wording
 };
 ExportFile ExportText(const AppState& s, const ExportRequest& r);  // needs ExportFromState(r)
 std::string ExportMime(const std::string& format);
@@ -57,6 +63,12 @@ std::string AsciiSlug(const std::string& utf8, std::size_t max_len = 40);
 
 std::string WeightsCsv(const AppState& s);
 std::string WeightsSvg(const AppState& s);
+// The Information panel's pictures and the Training tab's example heatmaps, from the same numbers
+// the panels draw (the dragged weights when the learner dragged some). "" with the reason in
+// *why (the one wording, field `what`) when the lab draws no such picture now.
+std::string ContributionsSvg(const AppState& s);
+std::string SimplexSvg(const AppState& s, std::string* why);
+std::string ExampleWeightsSvg(const AppState& s, std::string* why);
 
 struct SvgSeries {
   std::string label;                      // "" = not in the legend

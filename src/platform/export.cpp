@@ -3,7 +3,8 @@
 //   PNG  the figure's rectangle of that frame, drawn again by the GPU at 2x into an offscreen
 //        framebuffer (the same draw lists, the same heatmap shader) and read back; the page
 //        encodes the pixels as PNG (web/lab.js: canvas.toBlob), so the wasm carries no encoder
-//   SVG  the weights from AppState, a plot from the numbers Plot() laid out in that frame
+//   SVG  the weights, the Information panel's bars and simplex and the Training tab's example
+//        heatmaps from AppState, a plot from the numbers Plot() laid out in that frame
 //   CSV, JSON  from AppState (app/figure_export.h)
 // and is answered to the page through Module.onLabExport. Natively (the desktop window) a
 // menu's text files are written to the current folder.
@@ -187,7 +188,8 @@ void RunExports(const app::AppState& s, ui::UiState& ui) {
     f.type = app::ExportMime(p.r.format);
     if (app::ExportFromState(p.r)) {
       f = app::ExportText(s, p.r);
-      Deliver(p, f, f.bytes, 0, 0);
+      if (!f.error.empty()) Deliver(p, f, "", 0, 0, f.field, f.error);  // e.g. no simplex for 5 keys
+      else Deliver(p, f, f.bytes, 0, 0);
     } else if (p.r.format == "svg") {
       if (ui.svg_wanted != p.r.what) { waiting.push_back(p); continue; }  // its turn comes
       if (ui.svg_out.empty()) Deliver(p, f, "", 0, 0, "what", NotOnScreen(p.r.what));

@@ -5,9 +5,18 @@
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
+#include <algorithm>
+
 namespace ui {
 
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers) {
+  // Only what shows: a PNG is the screen's picture drawn again, so a picture scrolled partly out
+  // of its panel is exported as far as it shows, and one scrolled out entirely is not on screen
+  // (the page API's export is then refused: scroll to it first).
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 c0 = dl->GetClipRectMin(), c1 = dl->GetClipRectMax();
+  min = ImVec2(std::max(min.x, c0.x), std::max(min.y, c0.y));
+  max = ImVec2(std::min(max.x, c1.x), std::min(max.y, c1.y));
   if (max.x - min.x < 4 || max.y - min.y < 4) return;
   ui.figures.push_back(Figure{id, min, max, svg, numbers});
 }

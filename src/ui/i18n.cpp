@@ -88,6 +88,8 @@ std::string RangeEnd(const std::string& message) {
   return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
+constexpr Plural kCharacters{{"character", "characters"}, {"символ", "символа", "символов"}};
+
 std::string RefusedRu(const std::string& field, const attn::FieldRule& rule, const std::string& got) {
   return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + Minus(got) + ".";
 }
@@ -144,6 +146,12 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
       break;
     case attn::api::CompareError::Code::kNone: break;
   }
+  // The state's own refusals that no settings row words (the English line is the API's).
+  if (r.field == "train" && r.api_error == ApiError::kWrongType)
+    return "«train»: ожидался объект, например {\"lr\": 0.01}, получено " + Minus(r.got) + ".";
+  if (r.field == "predictions" && r.api_error == ApiError::kBadValue)
+    return "«predictions»: ожидалось " + Count(attn::api::kLessonSteps, kCharacters) +
+           ", каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено " + r.got + ".";
   switch (r.api_error) {
     case ApiError::kMalformedJson: return "Состояние — не корректный JSON.";
     case ApiError::kNotAnObject: return "Состояние должно быть JSON-объектом.";

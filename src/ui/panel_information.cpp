@@ -122,6 +122,19 @@ void DrawSimplex(Context& ctx, float size) {
   dl->AddCircleFilled(at(alpha), 6.0f, kAlphaCol);
   if (info.collision.alpha2.size() == alpha.size()) dl->AddCircle(at(info.collision.alpha2), 7.0f, kAlpha2Col, 0, 2.5f);
   ImGui::Dummy(ImVec2(s, s));
+  // Exportable (issue 11.5): the square and the corners' labels that stick out of it.
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  ImVec2 fig_min = o, fig_max(o.x + s, o.y + s);
+  for (int i = 0; i < n; ++i) {
+    const ImVec2 at_label(corners[i].x - 10, corners[i].y + (i == 2 ? -18.0f : 4.0f));
+    const ImVec2 text = ImGui::CalcTextSize(r.tokens[keys[i]].text.c_str());
+    fig_min = ImVec2(std::min(fig_min.x, at_label.x - 2), std::min(fig_min.y, at_label.y - 2));
+    fig_max = ImVec2(std::max(fig_max.x, at_label.x + text.x + 2), std::max(fig_max.y, at_label.y + text.y + 2));
+  }
+  AddFigure(ctx.ui, "simplex", fig_min, fig_max, true, false);
+  const ImVec2 top_right(fig_max.x, o.y);
+  ExportMenu(ctx.ui, "simplex", true, false, &top_right);
+  ImGui::SetCursorScreenPos(after);
 }
 
 }  // namespace
@@ -208,6 +221,7 @@ void DrawInformationPanel(Context& ctx) {
                            : (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   const attn::VecD alpha = custom ? s.custom.alpha
                                   : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  ImGui::BeginGroup();  // both scenarios: the exportable "contributions" picture
   ImGui::BeginGroup();
   ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", L(custom ? tr::kScenario1Custom : tr::kScenario1));
   Drag drag;
@@ -239,6 +253,15 @@ void DrawInformationPanel(Context& ctx) {
   std::snprintf(diff, sizeof diff, "%.1e", info.collision.max_output_diff);
   std::snprintf(buf, sizeof buf, L(tr::kSameA), diff);
   ImGui::TextWrapped("%s", buf);
+  ImGui::EndGroup();
+  {
+    const ImVec2 after = ImGui::GetCursorScreenPos();
+    const ImVec2 fig_min = ImGui::GetItemRectMin(), fig_max = ImGui::GetItemRectMax();
+    AddFigure(ctx.ui, "contributions", fig_min, fig_max, true, false);
+    const ImVec2 top_right(fig_max.x, fig_min.y);
+    ExportMenu(ctx.ui, "contributions", true, false, &top_right);
+    ImGui::SetCursorScreenPos(after);
+  }
 
   // What A alone tells about each word, and the simplex picture beside it.
   ImGui::Separator();

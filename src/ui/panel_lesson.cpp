@@ -6,6 +6,8 @@
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
+#include <imgui_internal.h>  // NavMoveRequestCancel: the lesson's arrow keys are not navigation
+
 #include <cstdio>
 #include <string>
 
@@ -69,9 +71,18 @@ void HandleKeys(app::AppState& s, bool pinned) {  // pinned: the keys do not mov
     else if (c >= '1' && c < '1' + app::kLessonChoices) answer = c - '1';
   }
   if (answer >= 0 && !app::LessonRevealed(s)) app::AnswerLesson(s, answer);
-  else if (pinned) return;
+  else if (pinned || go == 0) return;
   else if (go > 0 && step < app::kLessonSteps) app::GoToLesson(s, step + 1);
   else if (go < 0 && step > 1) app::GoToLesson(s, step - 1);
+  // The key went to the lesson (at its first or last step too): ImGui's keyboard navigation must
+  // not also move its highlight with it. The move it scored this frame is dropped before the
+  // next frame applies it, and so is the "go to the first item" it asks for when nothing has
+  // the highlight yet.
+  ImGui::NavMoveRequestCancel();
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  g.NavInitRequest = g.NavInitRequestFromMove = false;
+  g.NavInitResultId = 0;
+  g.NavDisableHighlight = true;
 }
 
 void DrawNavigation(Context& ctx) {

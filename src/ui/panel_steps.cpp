@@ -108,6 +108,39 @@ void DrawModelAfter(Context& ctx) {
   ImGui::Spacing();
 }
 
+// Text that wraps at its spaces only. ImGui's TextWrapped also breaks after '.' and ',', i.e.
+// inside a number ("0." / "125" on a phone); the formula's terms are separated by spaces.
+void TextWrappedAtSpaces(const char* text) {
+  const float start = ImGui::GetCursorPosX();
+  const float limit = start + ImGui::GetContentRegionAvail().x;
+  const std::string all(text);
+  bool first = true;
+  for (std::size_t at = 0; at < all.size();) {
+    std::size_t end = all.find(' ', at + 1);
+    if (end == std::string::npos) end = all.size();
+    std::string piece = all.substr(at, end - at);  // " = 0.125": the space before a term
+    at = end;
+    const float w = ImGui::CalcTextSize(piece.c_str()).x;
+    if (!first) {
+      ImGui::SameLine(0, 0);
+      if (ImGui::GetCursorPosX() + w > limit && piece.size() > 1) {
+        ImGui::NewLine();  // the term starts the next line, without its space
+        ImGui::SetCursorPosX(start);
+        piece.erase(0, 1);
+      }
+    }
+    ImGui::TextUnformatted(piece.c_str());
+    first = false;
+  }
+}
+
+template <class... Args>
+void FormulaLine(const char* fmt, Args... args) {
+  char buf[640];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  TextWrappedAtSpaces(buf);
+}
+
 void DrawFormula(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::StepTable& st = s.result.steps;
@@ -121,6 +154,9 @@ void DrawFormula(Context& ctx) {
     std::snprintf(buf, sizeof buf, L(tr::kScaleIsUnscaled), Num(t.temperature, 3), Num(st.row_max));
   ImGui::TextWrapped("%s", buf);
   const attn::Normalizer norm = Shown(ctx).normalizer;
+
+  TextWrappedAtSpaces(buf);
+  const attn::Normalizer norm = s.lab.config.normalizer;
   switch (norm) {
     case attn::Normalizer::kSoftmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleSoftmax)); break;
     case attn::Normalizer::kSparsemax: std::snprintf(buf, sizeof buf, L(tr::kRuleSparsemax), Num(st.row_max, 4)); break;
@@ -129,7 +165,7 @@ void DrawFormula(Context& ctx) {
     case attn::Normalizer::kNone: std::snprintf(buf, sizeof buf, L(tr::kRuleNone), Num(st.weight_sum, 4)); break;
     case attn::Normalizer::kHardmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleHardmax)); break;
   }
-  ImGui::TextWrapped("%s", buf);
+  TextWrappedAtSpaces(buf);
   ImGui::PushFont(ctx.fonts.mono);
   const int n = static_cast<int>(st.rows.size());
   const int listed = n <= 12 ? n : 12;
@@ -138,10 +174,10 @@ void DrawFormula(Context& ctx) {
     if (r.masked)
       ImGui::TextDisabled("α⟨%s⟩ = 0 (%s)", r.token.c_str(), L(tr::kMasked));
     else if (norm == attn::Normalizer::kSoftmax)
-      ImGui::TextWrapped("α⟨%s⟩ = exp(%s − %s) / %s = %s / %s = %s", r.token.c_str(), Num(r.scaled),
+      FormulaLine("α⟨%s⟩ = exp(%s − %s) / %s = %s / %s = %s", r.token.c_str(), Num(r.scaled),
                          Num(st.row_max), Num(st.exp_sum, 4), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
     else
-      ImGui::TextWrapped("α⟨%s⟩ = %s / %s = %s", r.token.c_str(), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
+      FormulaLine("α⟨%s⟩ = %s / %s = %s", r.token.c_str(), Num(r.exp, 4), Num(st.exp_sum, 4), Num(r.weight, 4));
   }
   if (listed < n) ImGui::TextDisabled("… (%d)", n - listed);
   std::string sum = "A = ";
@@ -150,8 +186,8 @@ void DrawFormula(Context& ctx) {
     if (i == listed) { sum += "…"; break; }
     sum += std::string(Num(st.rows[i].weight, 3)) + "·v⟨" + st.rows[i].token + "⟩";
   }
-  ImGui::TextWrapped("%s", sum.c_str());
-  ImGui::TextWrapped("  = %s", VectorText(st.output, 8).c_str());
+  TextWrappedAtSpaces(sum.c_str());
+  TextWrappedAtSpaces(("  = " + VectorText(st.output, 8)).c_str());
   ImGui::PopFont();
   ImGui::Spacing();
   if (ModelMode(ctx)) DrawModelAfter(ctx);

@@ -412,8 +412,9 @@ bool DrawWeights(Context& ctx, gfx::HeatmapSlot slot, int head, const attn::MatD
 }
 
 // Run A's (and B's) heatmaps, one per head, with a title line each.
+// `reserve`: room left free at the right end of the title's first line (the export menu).
 void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, gfx::HeatmapSlot slot, const char* title, ImU32 colour,
-                     float width, float max_side) {
+                     float width, float max_side, float reserve = 0.0f) {
   app::AppState& s = ctx.state;
   if (!run.has_view) return;
   const auto& heads = run.view.forward.attn.heads;
@@ -425,7 +426,7 @@ void DrawRunHeatmaps(Context& ctx, const app::AppState::TrainRun& run, gfx::Heat
   }
   ImGui::PushID(&run);  // run A and run B
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(40.0f, width - reserve));
   ImGui::TextWrapped("%s", title);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
@@ -630,21 +631,38 @@ void DrawPictures(Context& ctx, bool narrow) {
   const float bars_w = narrow ? avail : std::min(420.0f, avail * 0.45f);
   const float maps_w = narrow ? avail : avail - bars_w - gap * 2;
   const float max_side = narrow ? 200.0f : (t.compare ? 170.0f : 230.0f);
+  const ImVec2 maps_at = ImGui::GetCursorScreenPos();
+  const float menu_w = ImGui::CalcTextSize("↓").x + ImGui::GetStyle().FramePadding.x * 2 + gap;
   ImGui::BeginGroup();
   if (t.compare && !narrow && s.lab.train.config.heads == 1) {
     const float half = (maps_w - gap) * 0.5f;
     ImGui::BeginGroup();
-    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, L(tr::kRunA), kColA, half, max_side);
+    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, L(tr::kRunA), kColA, half, max_side, menu_w);
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
     DrawRunHeatmaps(ctx, t.b, gfx::HeatmapSlot::kTrainB, b_title.c_str(), kColB, half, max_side);
     ImGui::EndGroup();
   } else {
-    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, t.compare ? L(tr::kRunA) : L(tr::kExampleAttention), kColA, maps_w, max_side);
+    DrawRunHeatmaps(ctx, t.a, gfx::HeatmapSlot::kTrainA, t.compare ? L(tr::kRunA) : L(tr::kExampleAttention), kColA, maps_w,
+                    max_side, menu_w);
     if (t.compare) DrawRunHeatmaps(ctx, t.b, gfx::HeatmapSlot::kTrainB, b_title.c_str(), kColB, maps_w, max_side);
   }
   ImGui::EndGroup();
+  if (t.a.has_view) {  // exportable (issue 11.5): the heatmaps of every head, runs A and B
+    const ImVec2 after = ImGui::GetCursorScreenPos();
+    const ImVec2 fig_min = ImGui::GetItemRectMin();
+    ImVec2 fig_max = ImGui::GetItemRectMax();
+    // The menu at the right end of the first title line, never over the title's text (its
+    // wrapping left room for the menu).
+    const char* first_title = t.compare ? L(tr::kRunA) : L(tr::kExampleAttention);
+    const float title_w = ImGui::CalcTextSize(first_title).x;
+    fig_max.x = std::max(fig_max.x, std::min(maps_at.x + maps_w, fig_min.x + title_w + menu_w));
+    AddFigure(ctx.ui, "example_weights", fig_min, fig_max, true, false);
+    const ImVec2 top_right(fig_max.x, maps_at.y);
+    ExportMenu(ctx.ui, "example_weights", true, false, &top_right);
+    ImGui::SetCursorScreenPos(after);
+  }
   if (!narrow) ImGui::SameLine(0, gap * 2);
   ImGui::BeginGroup();
   char buf[300];

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -169,7 +170,7 @@ TEST_CASE("a bad export request is refused in the one wording") {
   CHECK(error == "format: expected one of png, svg for loss, got \"csv\"");
   CHECK_FALSE(app::ReadExportRequest(Json::parse(R"({"what": 3, "format": "png"})"), &r, &field, &error));
   CHECK(field == "what");
-  CHECK(error.rfind("what: expected one of weights, trace, vectors, loss", 0) == 0);
+  CHECK(error.rfind("what: expected one of weights, trace, vectors, contributions, simplex, example_weights, loss", 0) == 0);
   CHECK(error.find(", got 3") != std::string::npos);
   CHECK_FALSE(app::ReadExportRequest(Json::parse("[1]"), &r, &field, &error));
 }
@@ -214,4 +215,146 @@ TEST_CASE("a plot's SVG: well-formed, lines broken where a point cannot be drawn
   CHECK(XmlProblem(svg) == "");
   CHECK(svg.find("loss &lt;log&gt; &amp; more") != std::string::npos);
   CHECK(Count(svg, " M") == 1);  // the line starts again after the missing point
+}
+
+namespace {
+
+// The number in attribute `name` of the first element after `anchor` (e.g. "id=\"alpha\"").
+double AttrAfter(const std::string& svg, const std::string& anchor, const std::string& name, std::size_t* at = nullptr) {
+  std::size_t from = svg.find(anchor, at ? *at : 0);
+  REQUIRE(from != std::string::npos);
+  const std::size_t tag = svg.rfind('<', from);
+  const std::size_t a = svg.find(" " + name + "=\"", tag);
+  REQUIRE(a != std::string::npos);
+  if (at) *at = from + anchor.size();
+  return std::strtod(svg.c_str() + a + name.size() + 3, nullptr);
+}
+
+// The panels' way of writing a weight: 3 decimals (the weights here are positive).
+std::string Fixed(double v, int decimals) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+}  // namespace
+
+TEST_CASE("the contributions' SVG: a bar per token and scenario as long as its weight, the numbers and A") {
+  for (const char* lang : {"en", "ru"}) {
+    const AppState s = Lab((std::string(R"({"sentence": "the cat sat on the mat", "query": 2, "lang": ")") + lang + "\"}").c_str());
+    const std::string svg = app::ContributionsSvg(s);
+    CHECK(XmlProblem(svg) == "");
+    const int n = static_cast<int>(s.result.tokens.size());
+    const attn::VecD alpha = s.result.trace.weights.row(2).transpose().cast<double>();
+    const attn::VecD& alpha2 = s.result.information.collision.alpha2;
+    REQUIRE(alpha2.size() == n);
+    CHECK(Count(svg, "class=\"bar\"") == 2 * n);
+    std::size_t at = svg.find("<g id=\"alpha\">");
+    REQUIRE(at != std::string::npos);
+    for (const attn::VecD* w : {&alpha, &alpha2}) {
+      if (w == &alpha2) at = svg.find("<g id=\"alpha2\">");
+      for (int i = 0; i < n; ++i) {
+        std::size_t track_at = at;
+        const double track = AttrAfter(svg, "class=\"track\"", "width", &track_at);
+        const double bar = AttrAfter(svg, "class=\"bar\"", "width", &at);
+        CHECK(std::abs(bar - track * (*w)(i)) <= 0.006);  // written with 2 decimals
+        // the exact weight in the bar's tooltip, the panel's 3 decimals beside it
+        CHECK(svg.find(": " + Json((*w)(i)).dump() + "</title>", at) != std::string::npos);
+        CHECK(svg.find(">" + Fixed((*w)(i), 3) + "</text>", at) != std::string::npos);
+      }
+    }
+    CHECK(Count(svg, "class=\"contribution\"") == 2 * n);
+    CHECK(svg.find(std::string(lang) == "ru" ? "Сценарий 1" : "Scenario 1") != std::string::npos);
+    CHECK(svg.find("A = [") != std::string::npos);
+    CHECK(svg.find("A′ = [") != std::string::npos);
+    // A's first entry as the panel writes it
+    const double a0 = s.result.information.collision.output(0);
+    CHECK(svg.find("A = [" + (a0 < 0 ? std::string("−") + Fixed(-a0, 3) : Fixed(a0, 3))) != std::string::npos);
+  }
+}
+
+TEST_CASE("the simplex's SVG: α where its weights put it between the corners, the same-output set, α′") {
+  const AppState s = Lab(R"({"sentence": "I love sushi", "query": 2, "dV": 1})");
+  std::string why;
+  const std::string svg = app::SimplexSvg(s, &why);
+  REQUIRE(why == "");
+  CHECK(XmlProblem(svg) == "");
+  REQUIRE(s.result.information.visible.size() == 3);
+  CHECK(Count(svg, "class=\"corner\"") == 3);
+  double cx[3], cy[3];
+  std::size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    std::size_t before = at;
+    cx[i] = AttrAfter(svg, "class=\"corner\"", "cx", &before);
+    cy[i] = AttrAfter(svg, "class=\"corner\"", "cy", &at);
+  }
+  const attn::VecD alpha = s.result.trace.weights.row(2).transpose().cast<double>();
+  double x = 0, y = 0;
+  for (int i = 0; i < 3; ++i) {
+    x += alpha(i) * cx[i];
+    y += alpha(i) * cy[i];
+  }
+  CHECK(std::abs(AttrAfter(svg, "id=\"alpha\"", "cx") - x) <= 0.011);
+  CHECK(std::abs(AttrAfter(svg, "id=\"alpha\"", "cy") - y) <= 0.011);
+  CHECK(svg.find("α = (" + Json(alpha(0)).dump() + ", " + Json(alpha(1)).dump() + ", " + Json(alpha(2)).dump() + ")") !=
+        std::string::npos);
+  // d_v = 1 with 3 keys: the same A is a segment (or more), never just the point
+  CHECK(s.result.same_output_vertices.size() >= 2);
+  CHECK(Count(svg, "class=\"vertex\"") == static_cast<int>(s.result.same_output_vertices.size()));
+  CHECK(svg.find("id=\"same-output\"") != std::string::npos);
+  CHECK(svg.find("id=\"alpha2\"") != std::string::npos);
+
+  const AppState five = Lab(R"({"sentence": "the cat sat on the mat", "query": 4})");
+  CHECK(app::SimplexSvg(five, &why) == "");
+  CHECK(why.rfind("what: expected a picture the lab draws now, got \"simplex\"", 0) == 0);
+  const app::ExportFile f = app::ExportText(five, {"simplex", "svg"});
+  CHECK(f.field == "what");
+  CHECK(f.bytes == "");
+}
+
+TEST_CASE("the training example's SVG: every head of run A (and B) with the engine's weights") {
+  AppState s = Lab(R"({"lang": "ru", "train": {"heads": 2}})");
+  REQUIRE(s.training.a.has_view);
+  std::string why;
+  std::string svg = app::ExampleWeightsSvg(s, &why);
+  REQUIRE(why == "");
+  CHECK(XmlProblem(svg) == "");
+  const auto& v = s.training.a.view;
+  const int n = static_cast<int>(v.tokens.size());
+  REQUIRE(v.forward.attn.heads.size() == 2);
+  CHECK(Count(svg, "class=\"head\"") == 2);
+  for (int h = 0; h < 2; ++h)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double w = v.forward.attn.heads[h].weights(i, j);
+        CHECK(svg.find("fill=\"" + app::ViridisHex(static_cast<float>(w)) + "\"><title>" + app::XmlEscape(v.tokens[i] + " → " + v.tokens[j]) +
+                       ": " + Json(w).dump() + "</title>") != std::string::npos);
+      }
+  CHECK(svg.find("Голова 2 из 2") != std::string::npos);
+  CHECK(svg.find("id=\"run-b\"") == std::string::npos);
+  const app::ExportFile f = app::ExportText(s, {"example_weights", "svg"});
+  CHECK(f.name == "attention-example-weights.svg");
+  CHECK(f.error == "");
+
+  s = Lab(R"({"lang": "en", "train": {"compare": "scaled"}})");
+  REQUIRE(s.training.compare);
+  svg = app::ExampleWeightsSvg(s, &why);
+  CHECK(XmlProblem(svg) == "");
+  CHECK(svg.find("id=\"run-b\"") != std::string::npos);
+  CHECK(svg.find("B (compare: scaled)") != std::string::npos);
+}
+
+TEST_CASE("the new pictures' names: what, formats and file names") {
+  const AppState ru = Lab(R"({"sentence": "я люблю суши", "lang": "ru"})");
+  app::ExportRequest r;
+  std::string field, error;
+  for (const char* what : {"contributions", "simplex", "example_weights"}) {
+    CHECK(app::ReadExportRequest(Json{{"what", what}, {"format", "svg"}}, &r, &field, &error));
+    CHECK(app::ReadExportRequest(Json{{"what", what}, {"format", "png"}}, &r, &field, &error));
+    CHECK_FALSE(app::ReadExportRequest(Json{{"what", what}, {"format", "csv"}}, &r, &field, &error));
+    CHECK(app::ExportFromState({what, "svg"}));
+    CHECK_FALSE(app::ExportFromState({what, "png"}));
+  }
+  CHECK(app::ExportText(ru, {"contributions", "svg"}).name == "attention-contributions-ya-lyublyu-sushi.svg");
+  CHECK(app::ExportText(ru, {"simplex", "svg"}).name == "attention-simplex-ya-lyublyu-sushi.svg");
 }

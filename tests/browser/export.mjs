@@ -187,6 +187,124 @@ export function exportTests(h) {
       },
     },
     {
+      name: 'export: the Information panel (bars, simplex) and the training example (heatmaps) as PNG 2x and SVG, EN and RU',
+      // Tall enough for the Information panel to show both pictures without scrolling (a PNG is
+      // what is on screen; a picture scrolled out of its panel is not).
+      context: { viewport: { width: 1280, height: 1700 } },
+      run: async (t) => {
+        await openLab(t, 'index.html#sentence=I%20love%20sushi&query=2&dV=1&lang=en&view=information');
+        await settle(t.page, 600);
+        const svgParts = (text) => t.page.evaluate((s) => {
+          const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
+          const err = doc.getElementsByTagName('parsererror')[0];
+          const titleOf = (e) => (e && e.getElementsByTagName('title')[0] ? e.getElementsByTagName('title')[0].textContent : null);
+          return { error: err ? err.textContent.slice(0, 200) : null, root: doc.documentElement.nodeName,
+                   texts: [...doc.getElementsByTagName('text')].map((e) => e.textContent),
+                   bars: [...doc.querySelectorAll('rect.bar')].map((e) => titleOf(e)),
+                   cells: [...doc.querySelectorAll('g.head rect')].map((e) => titleOf(e)).filter((x) => x),
+                   alpha: titleOf(doc.getElementById('alpha')), corners: doc.querySelectorAll('circle.corner').length };
+        }, text);
+        for (const lang of ['en', 'ru']) {
+          if (lang === 'ru') {
+            const r = await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', sentence: 'я люблю суши' }));
+            assert(r.ok, short(r));
+            await settle(t.page, 600);
+          }
+          const trace = await t.page.evaluate(() => attentionLab.getTrace());
+          const row = trace.weights[2];
+          const slug = lang === 'ru' ? 'ya-lyublyu-sushi' : 'i-love-sushi';
+          const figs = (await figures(t)).figures;
+          for (const what of ['contributions', 'simplex']) {
+            const fig = figs.find((f) => f.id === what);
+            assert(fig, `${lang}: no figure ${what} on screen (${short(figs.map((f) => f.id))})`);
+            const png = await exportInPage(t, { what, format: 'png' });
+            assert(png.ok, `${lang} ${what} png: ${short(png)}`);
+            assertEq(png.filename, `attention-${what}-${slug}.png`, `${lang} ${what} png name`);
+            const bytes = Buffer.from(png.base64, 'base64');
+            await checkPng(t, bytes, fig, `${lang} ${what} png`);
+            const svg = await exportInPage(t, { what, format: 'svg' });
+            assert(svg.ok, `${lang} ${what} svg: ${short(svg)}`);
+            assertEq(svg.filename, `attention-${what}-${slug}.svg`, `${lang} ${what} svg name`);
+            assertEq(svg.blobType, 'image/svg+xml', `${what} svg type`);
+            const text = Buffer.from(svg.base64, 'base64').toString('utf8');
+            const p = await svgParts(text);
+            assert(!p.error, `${lang} ${what} svg does not parse: ${p.error}`);
+            assertEq(p.root, 'svg', `${what} svg root`);
+            for (const tok of trace.tokens) assert(p.texts.includes(tok), `${lang} ${what} svg: no text «${tok}»`);
+            if (what === 'contributions') {
+              // scenario 1's bars carry the query's weights exactly, the panel's 3 decimals beside them
+              assertEq(p.bars.length, 2 * trace.tokens.length, 'bars: two scenarios of N');
+              for (let j = 0; j < row.length; j++) {
+                assertEq(Number(p.bars[j].split(': ').pop()), row[j], `${lang} bar ${j}: the weight`);
+                assert(p.texts.includes(row[j].toFixed(3)), `${lang} contributions svg: no ${row[j].toFixed(3)}`);
+              }
+              assert(p.texts.some((s) => (lang === 'ru' ? /Сценарий 2/ : /Scenario 2/).test(s)), `${lang}: no scenario 2 title`);
+            } else {
+              assertEq(p.corners, 3, 'simplex corners');
+              assertEq(p.alpha, `α = (${row.join(', ')})`, `${lang} simplex: α's weights`);
+            }
+            if (t.opts.shots) {
+              fs.writeFileSync(path.join(t.opts.shots, `export-${what}-${lang}.png`), bytes);
+              fs.writeFileSync(path.join(t.opts.shots, `export-${what}-${lang}.svg`), text);
+            }
+          }
+        }
+        // No simplex for six keys: the one wording, field `what`.
+        let r = await t.page.evaluate(() => attentionLab.setState({ sentence: 'the cat sat on the mat', lang: 'en', dV: 2 }));
+        assert(r.ok, short(r));
+        await settle(t.page, 400);
+        const none = await exportInPage(t, { what: 'simplex', format: 'svg' });
+        assertEq(none.ok, false, short(none));
+        assertEq(none.field, 'what', short(none));
+        assert(/^what: expected a picture the lab draws now, got "simplex"/.test(none.error), short(none));
+
+        // The Training tab's example heatmaps: 2 heads, runs A and B.
+        r = await t.page.evaluate(() => attentionLab.setState({ view: 'training', lang: 'ru', train: { heads: 2, compare: 'scaled' } }));
+        assert(r.ok, short(r));
+        await t.page.evaluate(() => attentionLab.train(40));
+        await settle(t.page, 600);
+        const fig = (await figures(t)).figures.find((f) => f.id === 'example_weights');
+        assert(fig, 'no example_weights figure on the Training tab');
+        const png = await exportInPage(t, { what: 'example_weights', format: 'png' });
+        assert(png.ok, `example_weights png: ${short(png)}`);
+        assertEq(png.filename, 'attention-example-weights.png', 'example_weights png name');
+        const bytes = Buffer.from(png.base64, 'base64');
+        await checkPng(t, bytes, fig, 'example_weights png');
+        const svg = await exportInPage(t, { what: 'example_weights', format: 'svg' });
+        assert(svg.ok, `example_weights svg: ${short(svg)}`);
+        const text = Buffer.from(svg.base64, 'base64').toString('utf8');
+        const p = await svgParts(text);
+        assert(!p.error, `example_weights svg: ${p.error}`);
+        const tr = await t.page.evaluate(() => attentionLab.train(0));
+        const n = tr.tokens.length;
+        assertEq(p.cells.length, 2 * 2 * n * n, 'example svg: runs x heads x N x N cells');
+        // run A's head 1, the engine's numbers (getTraining's exampleWeights) in the cells' titles
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++)
+            assertEq(Number(p.cells[i * n + j].split(': ').pop()), tr.exampleWeights[0][i][j], `example cell (${i}, ${j})`);
+        assert(p.texts.includes('Голова 2 из 2'), `RU heads caption: ${short(p.texts)}`);
+        if (t.opts.shots) {
+          fs.writeFileSync(path.join(t.opts.shots, 'export-example_weights-ru.png'), bytes);
+          fs.writeFileSync(path.join(t.opts.shots, 'export-example_weights-ru.svg'), text);
+        }
+        // Its menu: "↓" beside the title, SVG downloads.
+        const box = await t.page.locator('#canvas').boundingBox();
+        const button = (await figures(t)).menus.example_weights;
+        assert(button, 'no export menu for example_weights');
+        await t.page.mouse.click(box.x + (button[0] + button[2]) / 2, box.y + (button[1] + button[3]) / 2);
+        await settle(t.page, 300);
+        const item = (await figures(t)).menus['example_weights.svg'];
+        assert(item, 'the example_weights menu has no svg item');
+        if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'export-menu-example-weights.png') });
+        const [download] = await Promise.all([
+          t.page.waitForEvent('download', { timeout: 15000 }),
+          t.page.mouse.click(box.x + (item[0] + item[2]) / 2, box.y + (item[1] + item[3]) / 2),
+        ]);
+        assertEq(download.suggestedFilename(), 'attention-example-weights.svg', 'menu file name');
+        assertClean(t);
+      },
+    },
+    {
       name: 'export: the menus download valid files (EN and RU)',
       run: async (t) => {
         await openLab(t, 'index.html#sentence=I%20love%20sushi&query=1&lang=en');

@@ -131,3 +131,66 @@ TEST_CASE("too many tokens in the sentence: the count agrees with its noun") {
   CAPTURE(text);
   CHECK(Has(text, "В предложении " + ui::Count(attn::kMaxTokens + 1, ui::tr::kTokens)));
 }
+
+namespace {
+
+// The Latin words of a Russian message outside what it quotes («...», "...") and the names a
+// reader types as they are (JSON's true/false/null, UTF-8, JSON, float): "" when there are none.
+std::string EnglishWords(const std::string& text) {
+  std::string out, word;
+  bool in_guillemets = false, in_quotes = false;
+  auto flush = [&]() {
+    if (word.size() >= 3 && word != "true" && word != "false" && word != "null" && word != "UTF" && word != "JSON" &&
+        word != "float")
+      out += (out.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "«") == 0) in_guillemets = true;
+    if (text.compare(i, 2, "»") == 0) in_guillemets = false;
+    if (text[i] == '"') in_quotes = !in_quotes;
+    const char c = text[i];
+    if (!in_guillemets && !in_quotes && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) word += c;
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Russian refusals have no English words: every kind of bad state the API refuses") {
+  InLanguage ru(ui::Lang::kRu);
+  CHECK(EnglishWords("«train»: ожидался объект, получено \"abc\"") == "");
+  CHECK(EnglishWords("Недопустимое значение: train: expected an object") == "train expected object");  // can fail
+  const char* const patches[] = {
+      R"({"sentence": 5})", R"({"sentence": ""})", R"({"query": 99})", R"({"query": "x"})", R"({"temperature": 0})",
+      R"({"heads": 0})", R"({"dV": 99})", R"({"seed": -1})", R"({"normalizer": "foo"})", R"({"foo": 1})", R"([1])",
+      R"({"train": 5})", R"({"train": "lr"})", R"({"train": {"lr": -1}})", R"({"train": {"foo": 1}})",
+      R"({"train": {"task": "bar"}})", R"({"train": {"query": 40}})", R"({"train": {"example": 5}})",
+      R"({"train": {"compare": "heads:2"}})", R"({"train": {"compare": "lr:-1"}})", R"({"hide": "nothing"})",
+      R"({"hide": 5})", R"({"lock": ["x"]})", R"({"lang": "de"})", R"({"view": "x"})", R"({"predictions": "zzz"})",
+      R"({"predictions": "abc"})", R"({"lesson": 99})", R"({"target": 99})", R"({"head": 9})", R"({"play": 3})"};
+  for (const char* patch : patches) {
+    const auto r = ApplyStatePatch(LabState{}, Json::parse(patch));
+    REQUIRE_FALSE(r.ok);
+    const std::string message = ui::RefusalMessage(r);
+    INFO(patch, " -> ", message);
+    CHECK(EnglishWords(message) == "");
+  }
+}
+
+TEST_CASE("the three refusals that were English inside Russian: train, train.query, predictions") {
+  InLanguage ru(ui::Lang::kRu);
+  CHECK(ui::RefusalMessage(ApplyStatePatch(LabState{}, Json{{"train", 5}})) ==
+        "«train»: ожидался объект, например {\"lr\": 0.01}, получено 5.");
+  const auto query = ApplyStatePatch(LabState{}, Json{{"train", {{"query", 40}}}});
+  REQUIRE_FALSE(query.ok);
+  CHECK(Has(ui::RefusalMessage(query), "«train.query»: ожидалось целое число от \u22121 до "));
+  CHECK(Has(ui::RefusalMessage(query), "получено 40."));
+  CHECK(Has(query.message, "train.query: expected -1 (automatic) or a token index of the example from 0 to "));
+  const auto predictions = ApplyStatePatch(LabState{}, Json{{"predictions", "zzz"}});
+  REQUIRE_FALSE(predictions.ok);
+  CHECK(ui::RefusalMessage(predictions) ==
+        "«predictions»: ожидалось 7\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
+}
