@@ -152,11 +152,8 @@ void DrawFormula(Context& ctx) {
     std::snprintf(buf, sizeof buf, L(tr::kScaleIs), Num(t.scale, 4), t.d_k, Num(t.temperature, 3), Num(st.row_max));
   else
     std::snprintf(buf, sizeof buf, L(tr::kScaleIsUnscaled), Num(t.temperature, 3), Num(st.row_max));
-  ImGui::TextWrapped("%s", buf);
-  const attn::Normalizer norm = Shown(ctx).normalizer;
-
   TextWrappedAtSpaces(buf);
-  const attn::Normalizer norm = s.lab.config.normalizer;
+  const attn::Normalizer norm = Shown(ctx).normalizer;
   switch (norm) {
     case attn::Normalizer::kSoftmax: std::snprintf(buf, sizeof buf, "%s", L(tr::kRuleSoftmax)); break;
     case attn::Normalizer::kSparsemax: std::snprintf(buf, sizeof buf, L(tr::kRuleSparsemax), Num(st.row_max, 4)); break;
