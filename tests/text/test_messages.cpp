@@ -192,5 +192,5 @@ TEST_CASE("the three refusals that were English inside Russian: train, train.que
   const auto predictions = ApplyStatePatch(LabState{}, Json{{"predictions", "zzz"}});
   REQUIRE_FALSE(predictions.ok);
   CHECK(ui::RefusalMessage(predictions) ==
-        "«predictions»: ожидалось 7\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
+        "«predictions»: ожидалось 8\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
 }
