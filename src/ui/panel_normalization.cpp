@@ -303,7 +303,6 @@ void DrawNormalizationPanel(Context& ctx) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const bool narrow = avail < 760.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
-    char buf[200];
     ImGui::TextWrapped("%s", L(tr::kNormIntro));
     if (narrow) {
       // A phone: one plot after the other, each with its caption.

@@ -12,12 +12,26 @@ namespace ui {
 
 namespace {
 
+// A token's text with its control characters made visible: a line break or a tab would break
+// the chips' row and the next-token line ("\n" is one of the model's likeliest next tokens).
+std::string Visible(const std::string& piece) {
+  std::string out;
+  for (char c : piece) {
+    if (c == '\n') out += "↵";
+    else if (c == '\t') out += "⇥";
+    else if (c == '\r') out += "↵";
+    else if (static_cast<unsigned char>(c) < 0x20) out += "·";
+    else out += c;
+  }
+  return out;
+}
+
 // A model token as a chip: its leading space dropped (the gap between word groups shows it),
 // <|endoftext|> as a grey chip of its own.
 std::string ChipText(const std::string& piece) {
   if (piece == "<|endoftext|>") return "⟨eot⟩";
   const std::size_t first = piece.find_first_not_of(' ');
-  return first == std::string::npos ? "␣" : piece.substr(first);
+  return first == std::string::npos ? "␣" : Visible(piece.substr(first));
 }
 
 // Model mode: the BPE pieces as chips, one word's pieces touching, a gap between words; then
@@ -65,7 +79,7 @@ void DrawModelChips(Context& ctx) {
   for (const auto& t : m.next) {
     char p[32];
     std::snprintf(p, sizeof p, " %.3f", static_cast<double>(t.p));
-    next += (next.empty() ? "«" : ",  «") + (t.id == 0 ? std::string("⟨eot⟩") : t.text) + "»" + p;
+    next += (next.empty() ? "«" : ",  «") + (t.id == 0 ? std::string("⟨eot⟩") : Visible(t.text)) + "»" + p;
   }
   ImGui::TextWrapped("%s", next.c_str());
 }
