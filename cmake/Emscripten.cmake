@@ -92,11 +92,20 @@ function(attnlab_imgui_without_default_font)
   set_target_properties(attnlab_imgui PROPERTIES SOURCES "${all}")
 endfunction()
 
-function(attnlab_configure_web_target target)
+find_program(ATTNLAB_TERSER terser)
+if(NOT ATTNLAB_TERSER)
+  message(FATAL_ERROR "terser not found (Debian package terser); run scripts/setup.sh")
+endif()
+set(ATTNLAB_TERSE_ARGS --compress passes=2 --mangle --ecma 2017)
+
+# One program of the page: `name`.js + `name`.wasm in site/. The page has two builds of the lab
+# from the same objects (CMakeLists.txt): index (the default page, without the model's code) and
+# index-model (everything; web/lab.js switches to it when model mode is chosen).
+function(attnlab_configure_web_program target name)
   attnlab_bridge_exports(exported_functions)
   set(site "${CMAKE_BINARY_DIR}/site")
   set_target_properties(${target} PROPERTIES
-    OUTPUT_NAME index SUFFIX ".js"           # index.js + index.wasm; the page is ours (web/)
+    OUTPUT_NAME ${name} SUFFIX ".js"           # name.js + name.wasm; the page is ours (web/)
     RUNTIME_OUTPUT_DIRECTORY "${site}")
   target_link_options(${target} PRIVATE
     -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2   # GLSL "#version 300 es"
@@ -119,6 +128,19 @@ function(attnlab_configure_web_target target)
     # minified afterwards, below). Debug keeps the glue readable and the assertions.
     $<$<NOT:$<CONFIG:Debug>>:-Oz>
     $<$<CONFIG:Debug>:-sASSERTIONS=2>)
+  # The JavaScript glue: emcc only strips its whitespace (its minifier, Closure, is not in
+  # Debian); terser (Debian package `terser`, installed by scripts/setup.sh) shortens the names
+  # and the code, after every link.
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${ATTNLAB_TERSER} "${site}/${name}.js" ${ATTNLAB_TERSE_ARGS} -o "${site}/${name}.js"
+      COMMENT "terser: minifying ${name}.js" VERBATIM)
+  endif()
+endfunction()
+
+# What both programs share: how the libraries compile for the page, and the page's own files.
+function(attnlab_configure_web_site)
+  set(site "${CMAKE_BINARY_DIR}/site")
   # Only the engine's numerics are hot loops (training, experiments): they keep -O3. The rest —
   # JSON, the app's state, the texts, Dear ImGui, the panels, the platform layer — is most of the
   # code and runs a few times per frame at most: compiled for size. Optimization levels never
@@ -129,7 +151,8 @@ function(attnlab_configure_web_target target)
   # -O3 there cost 26 KB gzipped (the page's budget is 500 KB) for 1.6x the page's training speed
   # (scripts/bench.sh: 1996 vs 1272 steps/s on the default task, plenty for the lab's tasks).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    foreach(t ${target} attnlab_imgui attn_api attn_app attn_ui_text attn_model attn_model_io)
+    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_ui_text attn_model attn_model_io
+                attn_model_fields attn_model_absent)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
     get_target_property(engine_sources attn_engine SOURCES)
@@ -147,19 +170,7 @@ function(attnlab_configure_web_target target)
   attnlab_imgui_without_default_font()
   # Dear ImGui's target is made before this file's add_compile_options: LTO for it too.
   target_compile_options(attnlab_imgui PRIVATE $<$<NOT:$<CONFIG:Debug>>:-flto> -fno-rtti)
-  # The JavaScript glue: emcc only strips its whitespace (its minifier, Closure, is not in
-  # Debian); terser (Debian package `terser`, installed by scripts/setup.sh) shortens the names
-  # and the code, after every link. web/lab.js is minified the same way when copied to site/.
-  find_program(ATTNLAB_TERSER terser)
-  if(NOT ATTNLAB_TERSER)
-    message(FATAL_ERROR "terser not found (Debian package terser); run scripts/setup.sh")
-  endif()
-  set(terse_args --compress passes=2 --mangle --ecma 2017)
-  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    add_custom_command(TARGET ${target} POST_BUILD
-      COMMAND ${ATTNLAB_TERSER} "${site}/index.js" ${terse_args} -o "${site}/index.js"
-      COMMENT "terser: minifying index.js" VERBATIM)
-  endif()
+  # web/lab.js is minified like the programs' glue (attnlab_configure_web_program) when copied.
   # The page, its script and styles sit next to index.js; copied whenever one of them changes
   # (not only when the wasm relinks).
   file(GLOB web_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/*")
@@ -171,7 +182,7 @@ function(attnlab_configure_web_target target)
     endif()
     if(name STREQUAL "lab.js" AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
       add_custom_command(OUTPUT "${site}/${name}"
-        COMMAND ${ATTNLAB_TERSER} "${f}" ${terse_args} -o "${site}/${name}"
+        COMMAND ${ATTNLAB_TERSER} "${f}" ${ATTNLAB_TERSE_ARGS} -o "${site}/${name}"
         DEPENDS "${f}" COMMENT "web/${name} -> site/ (minified)" VERBATIM)
     else()
       add_custom_command(OUTPUT "${site}/${name}"

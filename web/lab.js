@@ -125,6 +125,10 @@
 
   var WASM_URL = 'index.wasm';
   var GLUE_URL = 'index.js';
+  // The lab with the trained model's code (model mode): the default page's build has none of it
+  // (src/model/absent.cpp; issue 11's 500 KB) and moves the lab onto this one when asked.
+  var MODEL_WASM_URL = 'index-model.wasm';
+  var MODEL_GLUE_URL = 'index-model.js';
   var STILL_LOADING = 'Attention Lab is still loading';
 
   var MAX_TRAIN_STEPS = 5000;    // attentionLab.train(steps): the C++ side refuses more too
@@ -416,6 +420,7 @@
   // "Train it more": the built-in texts (web/tune/en.txt, ru.txt, 4 KB) are fetched once, when
   // model mode is first chosen (never by the default page), and handed to the lab.
   var tuneTextsRequested = false;
+  var tuneTexts = null;  // [en, ru] once fetched: handed again to the model's build after a switch
   function fetchTuneTextsIfWanted(state) {
     if (tuneTextsRequested || !state || state.projection !== 'model' || !fns || !fns.tuneTexts) return;
     tuneTextsRequested = true;
@@ -426,6 +431,7 @@
       });
     }
     Promise.all([get('en.txt'), get('ru.txt')]).then(function (texts) {
+      tuneTexts = texts;
       fns.tuneTexts(texts[0], texts[1]);
     }, function (e) {
       tuneTextsRequested = false;  // asked again at the next change
@@ -442,7 +448,6 @@
   // (it cancels every Ctrl key), or the browser would not paste at all.
   function connectPaste(Module) {
     if (typeof Module._attnlab_paste !== 'function') return;
-    var paste = Module.cwrap('attnlab_paste', null, ['string']);
     var sink = el('textarea', { 'aria-hidden': 'true', tabindex: '-1', autocomplete: 'off', 'class': 'paste-sink' });
     document.body.appendChild(sink);
     function back() { if (document.activeElement === sink) focusCanvas(); }
@@ -461,7 +466,7 @@
       var text = ev.clipboardData.getData('text/plain');
       ev.preventDefault();
       back();
-      if (text) paste(text);
+      if (text) fns.paste(text);
     });
   }
 
@@ -560,8 +565,7 @@
   // move: sideways (a slider, a bar being dragged) or with a popup open it is the lab's; up or
   // down it scrolls the panel under the finger when that panel can scroll (turned into wheel
   // events for the lab), else the page. Whatever the finger pressed is then let go unclicked.
-  function connectTouch(Module) {
-    var release = Module.cwrap('attnlab_release_pointer', null, []);
+  function connectTouch() {
     var g = null;   // the gesture: {x, y, mode: null | 'lab' | 'panel' | 'page'}
     window.addEventListener('touchstart', function (ev) {
       if (ev.target !== canvas) return;
@@ -577,7 +581,7 @@
         if (!ev.cancelable) g.mode = 'page';                 // the browser is scrolling already
         else if (Math.abs(dx) > Math.abs(dy) || frameInfo.popup) g.mode = 'lab';
         else g.mode = scrollTarget(g.x, g.y, 0, -dy) !== null ? 'panel' : 'page';
-        if (g.mode !== 'lab') release();
+        if (g.mode !== 'lab') fns.releasePointer();
         g.lastY = g.y;
       }
       if (g.mode === 'lab') { if (ev.cancelable) ev.preventDefault(); return; }
@@ -615,9 +619,8 @@
   // the box (C function attnlab_type_text); editing keys (Backspace, arrows, Enter, Ctrl+A...)
   // are handed to SDL as the canvas's own key events. When the box is no longer active (a tap
   // elsewhere, Enter, Escape) the canvas takes the focus back and the keyboard closes.
-  var textInput = null, typeText = null;
-  function connectTextInput(Module) {
-    typeText = Module.cwrap('attnlab_type_text', null, ['string']);
+  var textInput = null;
+  function connectTextInput() {
     textInput = el('input', { type: 'text', 'class': 'text-input', autocomplete: 'off', autocapitalize: 'off',
                               autocorrect: 'off', spellcheck: 'false', enterkeyhint: 'done', 'aria-label': 'Attention Lab text' });
     document.body.appendChild(textInput);
@@ -625,7 +628,7 @@
     function flush() {
       var v = textInput.value;
       textInput.value = '';
-      if (v) typeText(v);
+      if (v) fns.typeText(v);
     }
     textInput.addEventListener('compositionstart', function () { composing = true; });
     textInput.addEventListener('compositionend', function () { composing = false; flush(); });
@@ -692,33 +695,43 @@
     postToParent({ type: 'attentionLab:height', height: h });
   }
 
+  // The page API and the page's listeners call the running build through fns (the default
+  // page's build, then the model's after a switch).
+  function bind(Module) {
+    fns = {
+      getState: Module.cwrap('attnlab_get_state', 'string', []),
+      setState: Module.cwrap('attnlab_set_state', 'string', ['string']),
+      getTrace: Module.cwrap('attnlab_get_trace', 'string', []),
+      train: Module.cwrap('attnlab_train', 'string', ['number']),
+      getTraining: Module.cwrap('attnlab_get_training', 'string', []),
+      getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
+      runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
+      applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
+      getLink: Module.cwrap('attnlab_get_link', 'string', []),
+      exportFigure: Module.cwrap('attnlab_export', 'string', ['string']),
+      getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
+      setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
+      copyResult: Module.cwrap('attnlab_copy_result', null, ['number']),
+      tuneModel: Module.cwrap('attnlab_tune_model', 'string', ['string']),
+      tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
+      stopTune: Module.cwrap('attnlab_stop_tune', null, []),
+      resetTune: Module.cwrap('attnlab_reset_tune', null, []),
+      tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
+      getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', []),
+      paste: Module.cwrap('attnlab_paste', null, ['string']),
+      typeText: Module.cwrap('attnlab_type_text', null, ['string']),
+      releasePointer: Module.cwrap('attnlab_release_pointer', null, [])
+    };
+  }
+
   function onLabReady(Module) {
+    if (Module.labSwitchFrom) { switched(Module); return; }
     if (status !== 'loading') return;
     try {
+      bind(Module);
       connectPaste(Module);
-      connectTextInput(Module);
-      connectTouch(Module);
-      fns = {
-        getState: Module.cwrap('attnlab_get_state', 'string', []),
-        setState: Module.cwrap('attnlab_set_state', 'string', ['string']),
-        getTrace: Module.cwrap('attnlab_get_trace', 'string', []),
-        train: Module.cwrap('attnlab_train', 'string', ['number']),
-        getTraining: Module.cwrap('attnlab_get_training', 'string', []),
-        getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
-        runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
-        applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
-        getLink: Module.cwrap('attnlab_get_link', 'string', []),
-        exportFigure: Module.cwrap('attnlab_export', 'string', ['string']),
-        getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
-        setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
-        copyResult: Module.cwrap('attnlab_copy_result', null, ['number']),
-        tuneModel: Module.cwrap('attnlab_tune_model', 'string', ['string']),
-        tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
-        stopTune: Module.cwrap('attnlab_stop_tune', null, []),
-        resetTune: Module.cwrap('attnlab_reset_tune', null, []),
-        tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
-        getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', [])
-      };
+      connectTextInput();
+      connectTouch();
       fns.setPageUrl(pageUrl());
       rawGetState();  // fails loudly here if the exports are missing
       hashEnabled = true;
@@ -1003,16 +1016,22 @@
   }
 
   // Fetches the wasm binary, reporting progress; falls back to arrayBuffer() without streams.
-  function downloadWasm(url) {
-    return fetch(url, { credentials: 'same-origin' }).then(function (resp) {
+  // onFraction (the model's build, fetched while the lab runs): progress as 0..1 to it instead
+  // of the loader.
+  function downloadWasm(url, onFraction) {
+    var show = onFraction ? function (got, total) { onFraction(total > 0 ? Math.min(1, got / total) : 0); } : setProgress;
+    // A network failure names the file (the browser's own words, e.g. "Failed to fetch", do not).
+    return fetch(url, { credentials: 'same-origin' }).then(null, function (e) {
+      throw new Error(url + ': ' + ((e && e.message) || e));
+    }).then(function (resp) {
       if (!resp.ok) throw new Error(url + ': HTTP ' + resp.status + (resp.statusText ? ' ' + resp.statusText : ''));
       var total = parseInt(resp.headers.get('Content-Length') || '', 10);
       var enc = resp.headers.get('Content-Encoding');
       if (enc && enc !== 'identity') total = NaN;  // the length counts compressed bytes
       if (!(total > 0)) total = NaN;
-      setProgress(0, total);
+      show(0, total);
       if (!resp.body || typeof resp.body.getReader !== 'function') {
-        return resp.arrayBuffer().then(function (buf) { setProgress(buf.byteLength, buf.byteLength); return buf; });
+        return resp.arrayBuffer().then(function (buf) { show(buf.byteLength, buf.byteLength); return buf; });
       }
       var reader = resp.body.getReader();
       var chunks = [], received = 0;
@@ -1021,7 +1040,7 @@
           if (r.done) return;
           chunks.push(r.value);
           received += r.value.length;
-          setProgress(received, total);
+          show(received, total);
           return pump();
         });
       }
@@ -1038,20 +1057,20 @@
   // src/platform/model_files.cpp): the manifest, then every file it lists, with progress; each
   // file's SHA-256 from WebCrypto goes with its bytes and the C++ compares it with the manifest.
   var MODEL_DIR = 'model/';
-  function fetchModel(Module) {
-    var progress = Module.cwrap('attnlab_model_progress', null, ['number']);
-    var handOver = Module.cwrap('attnlab_model_file', null, ['string', 'number', 'string']);
-    var done = Module.cwrap('attnlab_model_done', 'string', []);
-    var failed = Module.cwrap('attnlab_model_failed', null, ['string']);
+  var modelFiles = null;  // the promise of {names, bytes, digests}: fetched once, kept until handed over
+  function fetchModelFiles(progress) {
+    if (modelFiles) return modelFiles;
     var subtle = window.crypto && window.crypto.subtle;
     if (!subtle) console.warn('Attention Lab: this page has no WebCrypto (plain http?): the model files are checked for their structure, not their SHA-256');
     function get(name) {
-      return fetch(MODEL_DIR + name).then(function (resp) {
+      return fetch(MODEL_DIR + name).then(null, function (e) {
+        throw new Error(name + ': ' + ((e && e.message) || e));
+      }).then(function (resp) {
         if (!resp.ok) throw new Error(name + ': HTTP ' + resp.status);
         return resp;
       });
     }
-    get('MANIFEST.sha256').then(function (r) { return r.text(); }).then(function (manifest) {
+    modelFiles = get('MANIFEST.sha256').then(function (r) { return r.text(); }).then(function (manifest) {
       var names = ['MANIFEST.sha256'];
       manifest.split('\n').forEach(function (line) { if (line.length > 66) names.push(line.slice(66)); });
       var got = {}, total = {}, bytes = {};
@@ -1094,19 +1113,95 @@
           });
         }));
       }).then(function (digests) {
-        names.forEach(function (name, i) {
-          Module.labModelBytes = bytes[name];
-          handOver(name, bytes[name].length, digests[i]);
-        });
-        Module.labModelBytes = null;
-        var error = done();
-        if (error) console.warn('Attention Lab: the model was refused: ' + error);
+        return { names: names, bytes: bytes, digests: digests };
       });
+    });
+    modelFiles.then(null, function () { modelFiles = null; });  // Try again fetches again
+    return modelFiles;
+  }
+
+  // The running build asks for the model (src/platform/model_files.cpp). The build with the
+  // model's code gets the files; the default page's build is replaced by that build first.
+  function modelWanted(Module) {
+    // (The model's build asks while it starts, before it is the running one: it gets the files.)
+    if (Module !== current && !Module.labSwitchFrom) return;
+    if (Module._attnlab_model_code()) fetchModel(Module);
+    else switchToModelBuild(Module);
+  }
+
+  function fetchModel(Module) {
+    var handOver = Module.cwrap('attnlab_model_file', null, ['string', 'number', 'string']);
+    var done = Module.cwrap('attnlab_model_done', 'string', []);
+    var failed = Module.cwrap('attnlab_model_failed', null, ['string']);
+    fetchModelFiles(Module.cwrap('attnlab_model_progress', null, ['number'])).then(function (f) {
+      modelFiles = null;  // handed over: the page keeps no copy
+      f.names.forEach(function (name, i) {
+        Module.labModelBytes = f.bytes[name];
+        handOver(name, f.bytes[name].length, f.digests[i]);
+      });
+      Module.labModelBytes = null;
+      var error = done();
+      if (error) console.warn('Attention Lab: the model was refused: ' + error);
     }).then(null, function (e) {
       var msg = (e && e.message) || String(e);
       console.warn('Attention Lab: the model could not be fetched: ' + msg);
       failed(msg);
     });
+  }
+
+  // The switch to the model's build. The running lab keeps working and shows the progress
+  // (code and files together) while both download; then it stops (attnlab_stop: no frames, no
+  // event handlers, its GL objects freed) and the model's build starts on the same canvas and
+  // WebGL context with the lab's state (Module.labCarriedState, applied before its first frame).
+  // A failed download is the model's usual failure (message, Try again) in the running lab.
+  var switching = false;
+  function switchToModelBuild(Old) {
+    if (switching) return;
+    switching = true;
+    var progress = Old.cwrap('attnlab_model_progress', null, ['number']);
+    var failed = Old.cwrap('attnlab_model_failed', null, ['string']);
+    var code = 0, files = 0;
+    function report() { progress(0.5 * code + 0.5 * files); }
+    Promise.all([
+      loadScript(MODEL_GLUE_URL),
+      downloadWasm(MODEL_WASM_URL, function (f) { code = f; report(); }),
+      fetchModelFiles(function (f) { files = f; report(); })
+    ]).then(function (r) {
+      if (Old !== current || status !== 'ready') { switching = false; return; }
+      var state = fns.getState();
+      Old._attnlab_stop();
+      boot(r[0], r[1], { from: Old, state: state });
+    }).then(null, function (e) {
+      switching = false;
+      var msg = (e && e.message) || String(e);
+      console.warn('Attention Lab: the model could not be fetched: ' + msg);
+      if (Old === current) failed(msg);
+    });
+  }
+
+  // The model's build has drawn its first frames with the carried state: the page API, the
+  // listeners and the tune texts move to it. A change the page made while it started (the old
+  // build still answered) is carried too.
+  function switched(New) {
+    var carried = New.labSwitchFrom;
+    New.labSwitchFrom = null;
+    var latest;
+    try {
+      latest = fns.getState();
+      bind(New);
+      fns.setPageUrl(pageUrl());
+      if (latest !== carried.state) {
+        var r = parseJSON(fns.setState(latest), 'attnlab_set_state');
+        if (!r || r.ok !== true) console.warn('Attention Lab: a change did not carry over to the model build: ' + (r && r.error));
+      }
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    current = New;
+    switching = false;
+    if (tuneTexts) fns.tuneTexts(tuneTexts[0], tuneTexts[1]);
+    updateWeightsTable();
   }
 
   function loadScript(url) {
@@ -1123,8 +1218,10 @@
     });
   }
 
-  function boot(factory, wasmBytes) {
-    setStarting();
+  // switchFrom (the switch to the model's build): {from: the running Module, state: its state}.
+  var current = null;  // the Module of the running build
+  function boot(factory, wasmBytes, switchFrom) {
+    if (!switchFrom) setStarting();
     var slowTimer = setTimeout(function () { if (status === 'loading' && loaderText) loaderText.textContent = t('slow'); }, 20000);
     var Module = {
       canvas: canvas,
@@ -1149,8 +1246,11 @@
       onLabFrame: function (info) { onFrame(info); },
       onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); },
       onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); },
-      onModelWanted: function () { setTimeout(function () { fetchModel(Module); }, 0); }
+      onModelWanted: function () { setTimeout(function () { modelWanted(Module); }, 0); },
+      labSwitchFrom: switchFrom || null,
+      labCarriedState: switchFrom ? switchFrom.state : null
     };
+    if (!switchFrom) current = Module;
     var p;
     try { p = factory(Module); } catch (e) { fail(e); return; }
     if (p && typeof p.then === 'function') p.then(null, function (e) { fail(e); });

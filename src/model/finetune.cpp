@@ -5,7 +5,6 @@
 
 #include "finetune.h"
 
-#include "engine/common_fields.h"
 #include "engine/linalg.h"
 
 #include <algorithm>
@@ -14,18 +13,6 @@
 
 namespace attn {
 namespace model {
-
-const FieldTable<TuneConfig>& TuneFields() {
-  using C = TuneConfig;
-  static const FieldTable<C> table = {
-      IntegerField<C>("batch", &C::batch, 1, 16, "sequences per step"),
-      IntegerField<C>("length", &C::length, 2, 64,
-                      "tokens per sequence (at most the model's context, 64 for the shipped one; fewer when the text is shorter)"),
-      NumberField<C>("lr", &C::lr, 0, 0.1, /*min_open=*/true, "learning rate (AdamW, constant)"),
-      SeedField<C>(&C::seed, "seed of the batches (which windows of the text each step reads)"),
-  };
-  return table;
-}
 
 bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, std::vector<int>* ids,
                 std::string* error, TuneTextProblem* problem) {

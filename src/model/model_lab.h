@@ -69,6 +69,11 @@ struct ModelLabResult {
 // not a token index. Never throws for bad input.
 bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, ModelLabResult* extra);
 
+// Whether this program holds the model's code: true wherever model_lab.cpp is linked (the
+// desktop program, attnlab, the tests, the page's index-model.wasm); false in the default
+// page's build (absent.cpp), which switches to index-model.wasm when model mode is chosen.
+bool ModelCodeInBuild();
+
 // The head labels' thresholds: a head is called previous-token, sink or self when that score
 // is at least kHeadLabelAt, induction when its induction score is.
 constexpr double kHeadLabelAt = 0.2;

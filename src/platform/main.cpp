@@ -162,7 +162,30 @@ bool Frame(Runtime& rt) {
 void BrowserFrame(void* arg) { Frame(*static_cast<Runtime*>(arg)); }
 #endif
 
+Runtime* g_runtime = nullptr;  // main's, for StopForSwitch
+
+#ifdef __EMSCRIPTEN__
+// Every handler this program's SDL and html5 layer put on the canvas, the document or the window.
+EM_JS(void, js_remove_event_handlers, (), { JSEvents.removeAllEventListeners(); });
+#endif
+
 }  // namespace
+
+void platform::StopForSwitch() {
+#ifdef __EMSCRIPTEN__
+  if (!g_runtime || !g_runtime->running) return;
+  Runtime& rt = *g_runtime;
+  rt.running = false;
+  emscripten_cancel_main_loop();
+  // The next program draws into the same WebGL context (one per canvas): free what this one
+  // made in it. Not SDL_Quit: destroying SDL's window would shrink the canvas to 0 x 0 and blank
+  // it while the next program starts; the canvas keeps this program's last frame until then.
+  SDL_GL_MakeCurrent(rt.window, rt.gl);
+  rt.heatmap.Shutdown();
+  ImGui_ImplOpenGL3_Shutdown();
+  js_remove_event_handlers();
+#endif
+}
 
 void platform::RequestFrames(int frames) {
   if (frames > g_requested_frames) g_requested_frames = frames;
@@ -170,6 +193,7 @@ void platform::RequestFrames(int frames) {
 
 int main(int, char**) {
   static Runtime rt;  // static: the browser's main loop outlives main()
+  g_runtime = &rt;
 
   // 1. SDL and the GL context.
 #ifdef __EMSCRIPTEN__

@@ -48,6 +48,12 @@ void ReportFrame();
 // functions; desktop: read from $ATTNLAB_MODEL_DIR or the repository's web/model, at once).
 void FetchModelIfWanted(app::AppState& state);
 
+// Web only (main.cpp): the default page's build hands the lab over to the build with the model's
+// code (web/lab.js, model mode): this program stops for good on the same canvas: no more frames,
+// its GL objects freed, its event handlers removed. Its state stays readable (getState) so the
+// page can carry it over. No-op natively.
+void StopForSwitch();
+
 // export.cpp (issue 11.5): figures and numbers as files. QueueExport reads the page's
 // {what, format} and returns {ok: true, id} (answered after the next drawn frame through
 // Module.onLabExport) or the refusal, as JSON text. Frame() calls PrepareExports before drawing

@@ -7,9 +7,11 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
+#include "model/model_lab.h"
 #include "ui/ui.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +45,16 @@ std::map<std::string, std::string> g_model_digests;
 // into the wasm's memory at `dst`.
 EM_JS(void, js_take_model_bytes, (std::uint8_t* dst), {
   HEAPU8.set(Module.labModelBytes, dst);
+});
+
+// Module.labCarriedState: the state of the page's previous build (web/lab.js, the switch to the
+// build with the model's code), or none.
+EM_JS(int, js_carried_state_length, (), {
+  return typeof Module.labCarriedState === 'string' ? lengthBytesUTF8(Module.labCarriedState) : 0;
+});
+EM_JS(void, js_carried_state, (char* dst, int size), {
+  stringToUTF8(Module.labCarriedState, dst, size);
+  Module.labCarriedState = null;
 });
 
 EM_JS(void, js_state_changed, (const char* json), {
@@ -103,6 +115,13 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
 // 0..1; each file's bytes (in Module.labModelBytes) with its SHA-256 from WebCrypto ("" when the
 // page has none); done: loads them (every check) and answers "" or the message; failed: the
 // fetch itself failed (the message is the page's).
+// 1 when this build holds the model's code, 0 in the default page's build (model/absent.cpp):
+// then web/lab.js answers a request for the model by moving the lab to index-model.wasm.
+EMSCRIPTEN_KEEPALIVE int attnlab_model_code() { return attn::model::ModelCodeInBuild() ? 1 : 0; }
+
+// The default page's build hands over to index-model.wasm: stops for good (platform.h).
+EMSCRIPTEN_KEEPALIVE void attnlab_stop() { platform::StopForSwitch(); }
+
 EMSCRIPTEN_KEEPALIVE void attnlab_model_progress(double fraction) {
   platform::RequestFrames(kPageFrames);
   if (g_state) app::ModelProgress(*g_state, fraction);
@@ -329,6 +348,15 @@ namespace platform {
 
 void ConnectPage(app::AppState& state) {
   g_state = &state;
+  // The default page's build hands the lab over (model mode): its state, applied before this
+  // program's first frame, so the learner never sees a default lab in between.
+  const int carried = js_carried_state_length();
+  if (carried > 0) {
+    std::string json(static_cast<std::size_t>(carried), '\0');
+    js_carried_state(&json[0], carried + 1);
+    const attn::api::PatchResult r = app::ApplyPatchText(state, json);
+    if (!r.ok) std::fprintf(stderr, "the carried state was refused: %s\n", r.message.c_str());
+  }
   state.on_state_changed = [](const std::string& json) {
     platform::RequestFrames(kPageFrames);
     js_state_changed(json.c_str());

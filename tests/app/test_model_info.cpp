@@ -5,30 +5,17 @@
 #include "app/lesson.h"
 #include "engine/lab.h"
 #include "model/bundle.h"
+#include "shipped_model.h"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
 
 using attn::api::Json;
-using Files = std::vector<std::pair<std::string, std::string>>;
-
-Files ShippedFiles() {
-  Files files;
-  for (const char* name : {"config.json", "tokenizer.json", "model.safetensors", "eval.json", "heads.json",
-                           "MANIFEST.sha256"}) {
-    std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/web/model/" + name, std::ios::binary);
-    if (!f) continue;
-    std::stringstream ss;
-    ss << f.rdbuf();
-    files.emplace_back(name, ss.str());
-  }
-  return files;
-}
+using testing_model::Files;
+using testing_model::ShippedFiles;
 
 void LoadModel(app::AppState& s) {
   const Files files = ShippedFiles();

@@ -2,30 +2,17 @@
 // come (or fail), and once loaded the result is the model's chosen head.
 #include "app/app.h"
 #include "model/bundle.h"
+#include "shipped_model.h"
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
 
 using attn::api::Json;
-using Files = std::vector<std::pair<std::string, std::string>>;
-
-Files ShippedFiles() {
-  Files files;
-  for (const char* name : {"config.json", "tokenizer.json", "model.safetensors", "eval.json", "heads.json",
-                           "MANIFEST.sha256"}) {
-    std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/web/model/" + name, std::ios::binary);
-    if (!f) continue;
-    std::stringstream ss;
-    ss << f.rdbuf();
-    files.emplace_back(name, ss.str());
-  }
-  return files;
-}
+using testing_model::Files;
+using testing_model::ShippedFiles;
 
 std::map<std::string, std::string> Digests(const Files& files) {
   std::map<std::string, std::string> d;

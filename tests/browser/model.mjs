@@ -12,6 +12,8 @@ export function modelTests(h) {
   const { assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean } = h;
 
   const modelRequests = (t) => t.monitor.requests.filter((u) => /\/model\//.test(u));
+  // The build with the model's code (the default page's has none: src/model/absent.cpp).
+  const modelBuildRequests = (t) => t.monitor.requests.filter((u) => /\/index-model\.(js|wasm)$/.test(u));
 
   function modelRun(t, text) {
     return new Promise((resolve, reject) => {
@@ -49,6 +51,7 @@ export function modelTests(h) {
         await openLab(t, 'index.html#lang=en');
         await settle(t.page);
         assertEq(modelRequests(t).length, 0, 'model requests before the mode is chosen');
+        assertEq(modelBuildRequests(t).length, 0, 'requests for the model build before the mode is chosen');
         const st0 = await t.page.evaluate(() => attentionLab.getModelStatus());
         assertEq(st0.load, 'not requested', 'status before');
         const r = await t.page.evaluate(() => attentionLab.setState({ projection: 'model', sentence: 'I love sushi', layer: 2, head: 1, query: 3 }));
@@ -56,6 +59,11 @@ export function modelTests(h) {
         await waitModel(t);
         const files = modelRequests(t).map((u) => u.split('/model/')[1]).sort();
         assertEq(files.join(' '), 'MANIFEST.sha256 config.json eval.json heads.json model.safetensors tokenizer.json', 'files fetched');
+        assertEq(modelBuildRequests(t).map((u) => u.split('/').pop()).sort().join(' '), 'index-model.js index-model.wasm',
+                 'the lab moved to the build with the model\'s code');
+        // The state came along: the sentence, layer, head and query set before the switch.
+        const carried = await t.page.evaluate(() => attentionLab.getState());
+        assertEq(`${carried.sentence}|${carried.layer}.${carried.head}|${carried.query}`, 'I love sushi|2.1|3', 'state carried over');
         for (const [sentence, lang] of [['I love sushi', 'en'], ['я люблю суши', 'ru']]) {
           const s = await t.page.evaluate((p) => attentionLab.setState(p), { sentence, lang, query: 3, layer: 2, head: 1 });
           assert(s.ok, `setState ${sentence}: ${short(s)}`);
@@ -118,6 +126,26 @@ export function modelTests(h) {
         await t.page.evaluate(() => attentionLab.setState({ view: 'weights' }));
         await shoot(t, 'model-phone-en-weights.png');
         assertClean(t);
+      },
+    },
+    {
+      name: 'model mode: the model build failing to download is the usual failure; the lab keeps working',
+      timeout: 180,
+      async run(t) {
+        await t.context.route(/\/index-model\.wasm$/, (route) => route.abort());
+        await openLab(t, 'index.html#lang=en&sentence=I%20love%20sushi');
+        const r = await t.page.evaluate(() => attentionLab.setState({ projection: 'model', query: 2 }));
+        assert(r.ok, `setState model: ${short(r)}`);
+        const st = await waitModel(t, 'failed');
+        assert(/index-model\.wasm/.test(st.message), `the message names what failed: ${st.message}`);
+        const back = await t.page.evaluate(() => attentionLab.setState({ projection: 'identity', query: 1 }));
+        assert(back.ok, `back to identity: ${short(back)}`);
+        const trace = await t.page.evaluate(() => attentionLab.getTrace());
+        assertEq(trace.tokens.join(' '), 'I love sushi', 'the identity lab');
+        assert(trace.error === null, 'it computes');
+        t.monitor.consoleErrors.length = 0;  // the aborted request's console line
+        t.monitor.httpErrors.length = 0;
+        assertEq(t.monitor.pageErrors.length, 0, 'page errors');
       },
     },
     {

@@ -11,12 +11,9 @@ using namespace attn;
 using attn::fuzz::Check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const app::AppState* pristine = [] {
-    auto* s = new app::AppState;
-    app::InitApp(*s);
-    return s;
-  }();
-  app::AppState s = *pristine;
+  // A fresh lab per input (AppState is move-only: it may own the loaded model).
+  app::AppState s;
+  app::InitApp(s);
   const std::string before = api::Dump(api::StateToJson(s.lab));
   const api::PatchResult r = app::ApplyPatchText(s, std::string(attn::fuzz::AsText(data, size)));
   const std::string after = api::Dump(api::StateToJson(s.lab));
@@ -27,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   app::Tick(s);  // one frame of whatever the patch started (training, the probe)
   const std::string link = app::LinkText(s);
-  app::AppState fresh = *pristine;
+  app::AppState fresh;
+  app::InitApp(fresh);
   const std::string answer = app::ApplyLinkJson(fresh, link, "");
   Check(api::Dump(api::StateToJson(fresh.lab)) == after,
         "the accepted state's link gives another state: " + link + " -> " + answer);
