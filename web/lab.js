@@ -60,7 +60,11 @@
  *   the structural checks still run); getTrace() then adds model: {ids, tokens, words,
  *   wordStart, layer, head, weights: [layer][head][t][0..t] as `attnlab model run`, next: top 5}.
  *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
- *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn]}
+ *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn],
+ *                          probe: null | the last probeHead() result}
+ *   probeHead()           -> the probe on the state's layer and head ("Probe this head", ~1 s),
+ *                          on the built-in text of the interface language: {ok, lang, current,
+ *                          ms, ...`attnlab model probe`'s JSON} or {ok: false, error}
  * Normalization (the Normalization tab):
  *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
  *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,
@@ -352,6 +356,7 @@
     resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
     getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
     getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
+    probeHead: function () { requireReady(); return parseJSON(fns.probeHead(), 'attnlab_probe_head'); },
     getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
     setState: function (partial) {
       if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
@@ -718,6 +723,7 @@
       resetTune: Module.cwrap('attnlab_reset_tune', null, []),
       tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
       getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', []),
+      probeHead: Module.cwrap('attnlab_probe_head', 'string', []),
       paste: Module.cwrap('attnlab_paste', null, ['string']),
       typeText: Module.cwrap('attnlab_type_text', null, ['string']),
       releasePointer: Module.cwrap('attnlab_release_pointer', null, [])

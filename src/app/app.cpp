@@ -333,6 +333,11 @@ void Tick(AppState& s) {
     if (t.frame_steps > 0 || !s.lab.train.play) RefreshViews(s);
   }
   TickTune(s);
+  if (s.model_probe.wait > 0) {
+    --s.model_probe.wait;
+  } else if (s.model_probe.wait == 0) {
+    RunModelProbe(s);
+  }
   // The normalization curves: small slices until the budget is used.
   if (curves) {
     AppState::Normalization& n = s.normalization;
@@ -349,6 +354,7 @@ void Tick(AppState& s) {
 bool NeedsFrames(const AppState& s) {
   const AppState::Normalization& n = s.normalization;
   return s.lab.train.play || s.training.run_to > 0 || s.tune.run_to > 0 || !s.probe_queue.empty() ||
+         s.model_probe.wait >= 0 ||
          n.curves_running || (n.stage > 0 && !n.computed) || s.model_status.load == ModelLoad::kLoading;
 }
 

@@ -10,6 +10,7 @@
 #include "engine/probe.h"
 #include "engine/train.h"
 #include "model/head_information.h"
+#include "model/head_probe.h"
 #include "model/model_lab.h"
 #include "model/finetune.h"
 
@@ -149,6 +150,22 @@ struct AppState {
     double frame_ms = 0;
   } tune;
 
+  // "Probe this head" (model_probe.cpp): model::ProbeHeadOnText on the chosen layer and head, on
+  // the built-in text of the interface language. Queued by the button, it runs in Tick after one
+  // frame that says "probing…" (~0.6 s natively, ~1 s in the page); the result is shown while
+  // its layer, head, language and weights (Train it more) are the current ones.
+  struct ModelProbe {
+    int wait = -1;               // >= 0: queued; Tick counts down to 0, then runs it
+    bool has = false;            // result / error hold the last probe's
+    int layer = 0, head = 0;
+    std::string lang;            // "en" / "ru": the text it ran on
+    bool trained = false;        // the weights it ran on: tune.trained and tune.session.step()
+    int tune_step = 0;
+    attn::model::TextProbe result;
+    std::string error;           // the refusal ("" = ok)
+    double ms = 0;               // how long it took
+  } model_probe;
+
   // Called with the state JSON after every accepted change (URL state, page listeners).
   std::function<void(const std::string&)> on_state_changed;
 };
@@ -277,6 +294,17 @@ void RefreshModelResult(AppState& s);
 void EnsureModelInformation(AppState& s);
 // ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
 Json ModelTraceJson(const AppState& s);
+// ---- "Probe this head" (model_probe.cpp) ------------------------------------------------------
+// StartModelProbe queues the probe (Tick runs it after a frame that says "probing…");
+// RunModelProbe runs it now (false: model_probe.error). ModelProbeCurrent: the last probe is of
+// the current layer, head, language and weights. ModelProbeJson: null without a probe, else
+// {ok, error} or `attnlab model probe`'s JSON with ok, lang, current and ms added (getModelStatus().probe);
+// ProbeHeadJson is the page API's probeHead(): runs it now and returns that.
+void StartModelProbe(AppState& s);
+bool RunModelProbe(AppState& s);
+bool ModelProbeCurrent(const AppState& s);
+Json ModelProbeJson(const AppState& s);
+std::string ProbeHeadJson(AppState& s);
 // ---- "Train it more" (tune.cpp) -------------------------------------------------------------
 // The built-in texts, handed over by the platform (page: fetched with the model's files; the
 // desktop: read from web/tune/).

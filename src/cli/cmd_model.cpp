@@ -4,6 +4,8 @@
 //   attnlab model run DIR --text "я люблю суши"              tokens, every head's weights, top-5
 //   attnlab model heads DIR                                  what each head does, measured
 //   attnlab model tune DIR --text-file web/tune/en.txt --steps 20   the page's "Train it more"
+//   attnlab model probe DIR --layer 0 --head 0 --text-file web/tune/en.txt   the page's "Probe
+//                                                            this head" (model/head_probe.h)
 // Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
 // (tokens/s, ETA) on stderr.
 #include "cli/common.h"
@@ -19,7 +21,7 @@ namespace attn::cli {
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
-      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune");
+      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe");
   model->require_subcommand(1);
 
   CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
@@ -56,13 +58,22 @@ Command RegisterModel(CLI::App& app) {
   tune->add_option("--config", o->tune, "the run's settings as JSON, e.g. {\"lr\": 0.002}");
   tune->footer("Fields of --config (every one optional; the page's tune.* rows):\n" + FieldsHelp(model::TuneFields()));
 
-  return {model, [o, train, eval, run, heads, tune] {
+  CLI::App* probe = model->add_subcommand(
+      "probe", "Can a readout that sees only a head's output name the key it weighs most? On a text, as the page's \"Probe this head\"");
+  probe->add_option("dir", o->dir, "the model's folder")->required();
+  probe->add_option("--layer", o->layer, "the layer (0 = first)");
+  probe->add_option("--head", o->head, "the head (0 = first)");
+  probe->add_option("--text", o->text, "the text (UTF-8)");
+  probe->add_option("--text-file", o->text_file, "the text from a file (web/tune/en.txt, web/tune/ru.txt: the page's built-in texts)");
+
+  return {model, [o, train, eval, run, heads, tune, probe] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
             if (*heads) return RunModelHeads(*o);
             if (*tune) return RunModelTune(*o);
-            return Refuse("model", "expected train, eval, run, heads or tune");
+            if (*probe) return RunModelProbe(*o);
+            return Refuse("model", "expected train, eval, run, heads, tune or probe");
           }};
 }
 

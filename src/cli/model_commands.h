@@ -1,5 +1,5 @@
 // The `attnlab model` commands' work (cmd_model.cpp wires up their options): training in
-// model_train.cpp, eval/run/heads in model_inspect.cpp.
+// model_train.cpp, eval/run/heads/probe in model_inspect.cpp.
 #pragma once
 
 #include "model/run_config.h"
@@ -21,6 +21,7 @@ struct ModelOptions {
   double seed = 1;
   std::string format = "json";
   std::string heads_format = "text";  // model heads: text or json (heads.json)
+  int layer = 0, head = 0;            // model probe
 };
 
 // The configuration of `attnlab model train`, every field by its row of model::RunFields();
@@ -30,6 +31,7 @@ int RunModelTrain(const ModelOptions& o);
 int RunModelEval(const ModelOptions& o);
 int RunModelRun(const ModelOptions& o);
 int RunModelHeads(const ModelOptions& o);
+int RunModelProbe(const ModelOptions& o);  // model_inspect.cpp
 int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 
 }  // namespace attn::cli

@@ -6,6 +6,8 @@
 #include "model/bundle.h"
 #include "model/corpus.h"
 #include "model/evaluate.h"
+#include "model/head_probe.h"
+#include "cli/raw_input.h"
 #include "model/heads.h"
 
 #include <algorithm>
@@ -228,6 +230,33 @@ int RunModelHeads(const ModelOptions& o) {
   for (const model::HeadScores& s : rep.heads)
     std::printf("%5d %4d  %8.3f %6.3f %6.3f %10.3f %8.3f\n", s.layer, s.head, s.previous, s.first, s.self,
                 s.induction, s.entropy);
+  return Finish(cmd, 0);
+}
+
+// The page's "Probe this head" (app ModelProbeJson) from the same code, with the same JSON: the
+// browser test compares the two, every double.
+int RunModelProbe(const ModelOptions& o) {
+  const std::string cmd = "model probe";
+  std::string error;
+  if (o.text.empty() == o.text_file.empty()) return Refuse(cmd, "expected one of --text and --text-file");
+  std::string text = o.text;
+  if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return Refuse(cmd, "--text-file: " + error);
+  model::Bundle b;
+  if (!model::LoadBundle(o.dir, &b, &error)) return Refuse(cmd, error);
+  model::TextProbe probe;
+  if (!model::ProbeHeadOnText(b.bpe, b.params, b.config, text, o.text_file.empty() ? "--text" : "--text-file", o.layer,
+                              o.head, &probe, &error))
+    return Refuse(cmd, error);
+  const model::HeadProbeResult& r = probe.result;
+  const int dh = b.config.d_model / b.config.heads;
+  const Json out = {{"layer", o.layer}, {"head", o.head}, {"tokens", probe.tokens}, {"split", probe.split},
+                    {"window", probe.window}, {"stride", probe.stride}, {"trainWindows", probe.train_windows},
+                    {"testWindows", probe.test_windows}, {"steps", model::kTextProbeSteps}, {"withinKeys", dh + 1},
+                    {"accuracy", r.accuracy}, {"trainAccuracy", r.train_accuracy},
+                    {"trainQueries", r.train_samples}, {"testQueries", r.test_samples},
+                    {"within", {{"queries", r.test_within}, {"accuracy", r.accuracy_within}, {"chance", r.chance_within}, {"position", r.position_within}}},
+                    {"beyond", {{"queries", r.test_beyond}, {"accuracy", r.accuracy_beyond}, {"chance", r.chance_beyond}, {"position", r.position_beyond}}}};
+  std::cout << out.dump(2) << "\n";
   return Finish(cmd, 0);
 }
 

@@ -11,6 +11,7 @@
 // first (platform::FetchModelIfWanted), and this build answers that by switching builds.
 #include "finetune.h"
 #include "head_information.h"
+#include "head_probe.h"
 #include "model_lab.h"
 
 namespace attn {
@@ -44,6 +45,11 @@ bool AnalyzeHead(const Params<float>&, const SequenceActs<float>&, int, int, int
 
 bool TuneStream(const Bpe&, std::string_view, std::string_view, std::vector<int>*, std::string* error,
                 TuneTextProblem*) {
+  return Absent(error);
+}
+
+bool ProbeHeadOnText(const Bpe&, const Params<float>&, const ModelConfig&, std::string_view, std::string_view, int, int,
+                     TextProbe*, std::string* error) {
   return Absent(error);
 }
 

@@ -6,6 +6,7 @@
 #include "head_probe.h"
 
 #include "engine/probe.h"
+#include "finetune.h"
 
 #include <algorithm>
 #include <map>
@@ -25,6 +26,14 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
   const int nw = static_cast<int>(windows.size());
   if (cfg.train_windows < 1 || cfg.train_windows >= nw) return fail("windows: need training and test windows");
   const int dh = c.d_model / c.heads, classes = c.context;
+  // The head's layer reads only the blocks up to it: the model cut after it gives the same
+  // numbers there, every bit, for (layer + 1) / L of the blocks' work.
+  Params<float> upto;
+  upto.wte = p.wte;
+  upto.wpe = p.wpe;
+  upto.blocks.assign(p.blocks.begin(), p.blocks.begin() + cfg.layer + 1);
+  upto.lnf_w = p.lnf_w;
+  upto.lnf_b = p.lnf_b;
   std::vector<double> x[2];
   std::vector<int> y[2], t_of[2];
   for (int w = 0; w < nw; ++w) {
@@ -34,7 +43,7 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
     s.targets.assign(ids.size(), -1);
     SequenceActs<float> acts;
     std::string e;
-    if (ids.size() < 2 || !Forward(acts, p, c, s, &e)) return fail("window " + std::to_string(w) + ": " + e);
+    if (ids.size() < 2 || !Forward(acts, upto, c, s, &e)) return fail("window " + std::to_string(w) + ": " + e);
     const HeadTrace<float>& h = acts.blocks[static_cast<std::size_t>(cfg.layer)].attn.heads[static_cast<std::size_t>(cfg.head)];
     const int set = w < cfg.train_windows ? 0 : 1;
     for (int t = 1; t < static_cast<int>(ids.size()); ++t) {
@@ -83,6 +92,46 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
     r.position_beyond /= r.test_beyond;
     r.chance_beyond /= r.test_beyond;
   }
+  *out = r;
+  return true;
+}
+
+bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
+                     std::string_view field, int layer, int head, TextProbe* out, std::string* error) {
+  if (layer < 0 || layer >= c.layers) {
+    if (error) *error = "layer: expected an integer from 0 to " + std::to_string(c.layers - 1) + ", got " + std::to_string(layer);
+    return false;
+  }
+  if (head < 0 || head >= c.heads) {
+    if (error) *error = "head: expected an integer from 0 to " + std::to_string(c.heads - 1) + ", got " + std::to_string(head);
+    return false;
+  }
+  std::vector<int> ids;
+  if (!TuneStream(bpe, text, field, &ids, error)) return false;
+  TextProbe r;
+  r.tokens = static_cast<int>(ids.size());
+  r.window = c.context;
+  r.stride = kTextProbeStride;
+  r.split = static_cast<int>(static_cast<double>(r.tokens) * kTextProbeTrainShare);
+  std::vector<std::vector<int>> windows;
+  for (int start = 0; start + r.window <= r.split; start += r.stride, ++r.train_windows)
+    windows.emplace_back(ids.begin() + start, ids.begin() + start + r.window);
+  for (int start = r.split; start + r.window <= r.tokens; start += r.stride, ++r.test_windows)
+    windows.emplace_back(ids.begin() + start, ids.begin() + start + r.window);
+  if (r.train_windows < 1 || r.test_windows < 1) {
+    int need = r.window;  // the shortest stream with a window on each side of its split
+    while (need - static_cast<int>(static_cast<double>(need) * kTextProbeTrainShare) < r.window) ++need;
+    if (error)
+      *error = std::string(field) + ": expected a text of at least " + std::to_string(need) + " tokens, got " +
+               std::to_string(r.tokens) + " tokens (with <|endoftext|>)";
+    return false;
+  }
+  HeadProbeConfig cfg;
+  cfg.layer = layer;
+  cfg.head = head;
+  cfg.train_windows = r.train_windows;
+  cfg.steps = kTextProbeSteps;
+  if (!ProbeHead(p, c, windows, cfg, &r.result, error)) return false;
   *out = r;
   return true;
 }

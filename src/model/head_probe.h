@@ -17,9 +17,11 @@
 // for 200 windows.
 #pragma once
 
+#include "bpe.h"
 #include "model.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn {
@@ -44,6 +46,38 @@ struct HeadProbeResult {
 bool ProbeHead(const Params<float>& p, const ModelConfig& c,
                const std::vector<std::vector<int>>& windows, const HeadProbeConfig& cfg,
                HeadProbeResult* out, std::string* error = nullptr);
+
+// The probe on a short text (the page's "Probe this head", `attnlab model probe`): the built-in
+// texts (web/tune/en.txt, ru.txt: ~400 and ~700 tokens, not in the model's corpus) are far too
+// short for ProbeHead's 200 disjoint windows, so the windows overlap. The text's stream
+// (TuneStream's: <|endoftext|> then its tokens, N of them) is split once at
+// floor(N * kTextProbeTrainShare): training windows start at 0, stride, 2 stride, ... and end at
+// or before the split; test windows start at the split, split + stride, ... and end at or before
+// N. No window crosses the split, so no test token was ever seen by the readout, even though
+// windows on the same side share tokens (at different positions t, so as different samples).
+// 70 / 30: the readout needs the training samples more than the test needs precision (the test
+// side still holds 252 (en: 604 tokens, 4 windows) and 315 (ru: 690, 5) queries, about half on
+// each side of d_head + 1). Windows are W = context tokens long (64: queries beyond
+// d_head + 1 = 33 keys need t >= 33). Stride 32 (each token in at most two windows) and 100
+// readout steps: ~0.3 s natively, ~1 s in the page. Stride 16 doubled the windows and the time
+// (2-3 s in the page) and moved the figures by up to 0.05; 50 steps left the readout short of
+// converged (0.05 lower).
+constexpr int kTextProbeStride = 32;
+constexpr double kTextProbeTrainShare = 0.7;
+constexpr int kTextProbeSteps = 100;
+
+struct TextProbe {
+  int tokens = 0;  // the stream's length, with <|endoftext|>
+  int split = 0;   // the first test token
+  int train_windows = 0, test_windows = 0, window = 0, stride = 0;
+  HeadProbeResult result;
+};
+
+// Cuts `text` into windows as above and runs ProbeHead on (layer, head). False with a refusal in
+// the one wording, naming `field`, for a text TuneStream refuses or one too short for a window on
+// each side of the split; "layer: ..." / "head: ..." out of range.
+bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
+                     std::string_view field, int layer, int head, TextProbe* out, std::string* error = nullptr);
 
 }  // namespace model
 }  // namespace attn

@@ -157,7 +157,8 @@ EMSCRIPTEN_KEEPALIVE void attnlab_model_failed(const char* message) {
 }
 
 // getModelStatus(): {load: "not requested" | "loading" | "ready" | "failed", fraction, message,
-// thumbnails: [[x, y, w, h] in CSS pixels of each head thumbnail drawn in the last frame]}.
+// thumbnails: [[x, y, w, h] in CSS pixels of each head thumbnail drawn in the last frame],
+// probe: the last "Probe this head" (app::ModelProbeJson; null before the first)}.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
   if (!g_state) return Refusal("", "the lab is not running yet");
   static const char* const kLoad[] = {"not requested", "loading", "ready", "failed"};
@@ -167,7 +168,18 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
     for (std::size_t i = 0; i + 3 < g_ui->head_thumbs.size(); i += 4)
       thumbs.push_back({g_ui->head_thumbs[i], g_ui->head_thumbs[i + 1], g_ui->head_thumbs[i + 2], g_ui->head_thumbs[i + 3]});
   return Hand(attn::api::Dump({{"load", kLoad[static_cast<int>(st.load)]}, {"fraction", st.fraction},
-                               {"message", st.message}, {"thumbnails", thumbs}}));
+                               {"message", st.message}, {"thumbnails", thumbs}, {"probe", app::ModelProbeJson(*g_state)}}));
+}
+
+// probeHead(): "Probe this head" now, on the state's layer and head (app::ProbeHeadJson).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_probe_head() {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    return Hand(app::ProbeHeadJson(*g_state));
+  } catch (const std::exception& e) {
+    return Refusal("", e.what());
+  }
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {

@@ -221,6 +221,43 @@ void DrawLayerInformation(Context& ctx) {
   ImGui::PopTextWrapPos();
 }
 
+// "Probe this head": the probe on the chosen real head (app model_probe.cpp), shown while it is
+// the current head's; one frame says "probing…" before the probe holds the page.
+void DrawModelProbe(Context& ctx) {
+  app::AppState& s = ctx.state;
+  if (s.lab.config.projection != attn::Projection::kModel || !s.model) return;
+  ImGui::Separator();
+  const bool queued = s.model_probe.wait >= 0;
+  ImGui::BeginDisabled(queued || !s.tune.texts_loaded);
+  if (ImGui::Button(Label(tr::kHeadProbeRun, "headProbe"))) app::StartModelProbe(s);
+  ImGui::EndDisabled();
+  if (s.model_probe.wait >= 0) {  // queued now or by the click above
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", L(tr::kHeadProbeRunning));
+    return;
+  }
+  if (!app::ModelProbeCurrent(s)) return;
+  const app::AppState::ModelProbe& p = s.model_probe;
+  ImGui::PushTextWrapPos(0.0f);
+  if (!p.error.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.4f, 1.0f), "%s", p.error.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  const attn::model::HeadProbeResult& r = p.result.result;
+  const int limit = s.model->config().d_model / s.model->config().heads + 1;
+  char buf[900];
+  std::snprintf(buf, sizeof buf, L(tr::kHeadProbeExplain), limit, p.result.tokens);
+  ImGui::TextWrapped("%s", buf);
+  std::snprintf(buf, sizeof buf, L(tr::kHeadProbeWithin), limit, Num(static_cast<float>(r.accuracy_within), 3),
+                Num(static_cast<float>(r.chance_within), 3), Num(static_cast<float>(r.position_within), 3), r.test_within);
+  WrappedBullet(buf);
+  std::snprintf(buf, sizeof buf, L(tr::kHeadProbeBeyond), limit, Num(static_cast<float>(r.accuracy_beyond), 3),
+                Num(static_cast<float>(r.chance_beyond), 3), Num(static_cast<float>(r.position_beyond), 3), r.test_beyond);
+  WrappedBullet(buf);
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void DrawInformationPanel(Context& ctx) {
@@ -380,6 +417,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::EndGroup();
 
   DrawLayerInformation(ctx);  // model mode only
+  DrawModelProbe(ctx);        // model mode only
 
   // The seed's answer, and the probe: measured, not only argued.
   ImGui::Separator();

@@ -33,6 +33,10 @@ TEST_CASE("the default page's build: model mode asks for the model, and its file
   // Tuning has nothing to tune; the lab goes back to identity and computes as ever.
   CHECK_FALSE(app::StartTune(s));
   CHECK_FALSE(Json::parse(app::TuneModelJson(s, "{}"))["ok"].get<bool>());
+  // So has the probe on a real head.
+  app::TuneTextsArrived(s, "some text", "немного текста");
+  CHECK_FALSE(app::RunModelProbe(s));
+  CHECK_FALSE(Json::parse(app::ProbeHeadJson(s))["ok"].get<bool>());
   const auto back = app::ApplyPatch(s, Json{{"projection", "identity"}});
   REQUIRE_MESSAGE(back.ok, back.message);
   CHECK(s.result.error.ok());

@@ -4,7 +4,9 @@
 // getTrace, over the keys the (causal) query sees. In both languages, on a short sentence (every
 // pattern recoverable: d_head = 32 against a handful of keys) and on one longer than
 // d_head + 1 = 33 tokens (A no longer tells the pattern: ranges, the second scenario).
-// Screenshots of the panel at laptop and phone size. Run by run.mjs with its helpers.
+// Screenshots of the panel at laptop and phone size. "Probe this head" (probeHead(), the panel's
+// button): the page's numbers equal `attnlab model probe` on the same text, every double, and the
+// panel shows them (screenshots). Run by run.mjs with its helpers.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -20,6 +22,25 @@ export function modelInfoTests(h) {
         else resolve(JSON.parse(stdout));
       });
     });
+  }
+
+  function modelProbe(bin, args) {
+    return new Promise((resolve, reject) => {
+      execFile(bin, ['model', 'probe', ...args], { maxBuffer: 64 << 20, timeout: 120000 }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`${bin} model probe ${args.join(' ')} failed: ${err.message} ${stderr}`.trim()));
+        else resolve(JSON.parse(stdout));
+      });
+    });
+  }
+
+  // probeHead() once the built-in texts came with the model's files (until then it refuses).
+  async function probeInPage(t) {
+    await t.page.waitForFunction(() => {
+      const r = window.attentionLab.probeHead();
+      window.__probe = r;
+      return r.ok || !/built-in texts/.test(r.error);
+    }, null, { timeout: 90000, polling: 500 });
+    return t.page.evaluate(() => window.__probe);
   }
 
   // Waits until the model is loaded and the lab shows it (the state's projection is "model" and
@@ -99,6 +120,80 @@ export function modelInfoTests(h) {
         assertClean(t);
       },
     },
+    {
+      name: 'model probe: "Probe this head" in the page equals attnlab model probe, every double (EN 0.0, RU 2.3)',
+      async run(t) {
+        assert(t.opts.attnlab && fs.existsSync(t.opts.attnlab), `native tool not found: ${t.opts.attnlab}`);
+        await openLab(t, 'index.html#view=information');
+        const notes = [];
+        for (const [lang, layer, head] of [['en', 0, 0], ['ru', 2, 3]]) {
+          const res = await t.page.evaluate((p) => window.attentionLab.setState(p),
+                                            { projection: 'model', sentence: 'я люблю суши', lang, layer, head });
+          assert(res.ok, `setState refused: ${short(res)}`);
+          await modelReady(t);
+          const page = await probeInPage(t);
+          assert(page.ok, `${lang} ${layer}.${head}: probeHead refused: ${short(page)}`);
+          assert(page.lang === lang && page.current === true, `${lang}: lang ${page.lang}, current ${page.current}`);
+          const status = await t.page.evaluate(() => window.attentionLab.getModelStatus().probe);
+          assert(JSON.stringify(status) === JSON.stringify(page), `getModelStatus().probe differs from probeHead(): ${short(status)}`);
+          const native = await modelProbe(t.opts.attnlab, [path.join(t.opts.site, 'model'), '--layer', String(layer),
+            '--head', String(head), '--text-file', path.join(t.opts.site, 'tune', `${lang}.txt`)]);
+          const mine = { ...page };
+          for (const k of ['ok', 'lang', 'current', 'ms']) delete mine[k];
+          assert(JSON.stringify(mine) === JSON.stringify(native),
+                 `${lang} ${layer}.${head}: page ${JSON.stringify(mine)}\n vs attnlab ${JSON.stringify(native)}`);
+          notes.push(`${lang} ${layer}.${head}: ${Math.round(page.ms)} ms in the page, within ${page.within.accuracy.toFixed(3)}` +
+                     ` (position ${page.within.position.toFixed(3)}), beyond ${page.beyond.accuracy.toFixed(3)} (position ${page.beyond.position.toFixed(3)})`);
+          // Another head: the result is kept but no longer current.
+          await t.page.evaluate((h) => window.attentionLab.setState({ head: h }), (head + 1) % 4);
+          const stale = await t.page.evaluate(() => window.attentionLab.getModelStatus().probe);
+          assert(stale.current === false, `after a head change the probe is still current: ${short(stale)}`);
+        }
+        t.note(notes.join('; '));
+        assertClean(t);
+      },
+    },
+    ...[['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]].map(([size, viewport]) => ({
+      name: `model probe, ${size}: the panel shows "Probe this head"'s numbers (screenshot)`,
+      async run(t) {
+        await t.page.setViewportSize(viewport);
+        await openLab(t, 'index.html#view=information');
+        const res = await t.page.evaluate((p) => window.attentionLab.setState(
+          { projection: 'model', sentence: 'я люблю суши', layer: 0, head: 0, lang: p.lang }), { lang: size === 'phone' ? 'ru' : 'en' });
+        assert(res.ok, `setState refused: ${short(res)}`);
+        await modelReady(t);
+        const page = await probeInPage(t);
+        assert(page.ok, `probeHead refused: ${short(page)}`);
+        await settle(t.page, 800);
+        // The probe is at the panel's end: scroll there.
+        const vp = t.page.viewportSize();
+        await t.page.mouse.move(size === 'phone' ? vp.width / 2 : vp.width * 0.7, vp.height * 0.8);
+        for (let i = 0; i < 400; ++i) { await t.page.mouse.wheel(0, 120); await sleep(5); }
+        await settle(t.page, 600);
+        assertNonBlank(await canvasStats(t, `model-probe-${size}.png`), `model probe, ${size}`);
+        assertClean(t);
+      },
+    })),
+    ...[['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]].map(([size, viewport]) => ({
+      name: `model mode, ${size}: the next-token line, the gallery and a 50-token heatmap (screenshots)`,
+      async run(t) {
+        await t.page.setViewportSize(viewport);
+        await openLab(t, `index.html#view=${size === 'phone' ? 'sentence' : 'weights'}`);
+        const res = await t.page.evaluate(() => window.attentionLab.setState({ projection: 'model', sentence: 'я люблю суши', lang: 'ru', layer: 0, head: 0 }));
+        assert(res.ok, `setState refused: ${short(res)}`);
+        await modelReady(t);
+        await settle(t.page, 800);
+        assertNonBlank(await canvasStats(t, `model-next-${size}.png`), `model next tokens, ${size}`);
+        const long = await t.page.evaluate((s) => window.attentionLab.setState({ sentence: s, view: 'weights' }), LONG_EN);
+        assert(long.ok, `setState refused: ${short(long)}`);
+        await modelReady(t);
+        await settle(t.page, 800);
+        const n = await t.page.evaluate(() => window.attentionLab.getTrace().tokens.length);
+        assert(n >= 30, `the long sentence has ${n} tokens`);
+        assertNonBlank(await canvasStats(t, `model-heatmap-${n}-${size}.png`), `model heatmap, ${size}`);
+        assertClean(t);
+      },
+    })),
     ...[['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]].map(([size, viewport]) => ({
       name: `model information, ${size}: the layer's answers drawn (screenshot)`,
       async run(t) {
