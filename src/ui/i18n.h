@@ -102,6 +102,7 @@ inline constexpr Text kModelLayer{"layer", "слой"};
 inline constexpr Text kModelHead{"head", "голова"};
 inline constexpr Text kModelFixed{"Set by the model: d_model %d, d_k = d_v = %d, %d heads, softmax ÷√d_k, causal, learned positions, T = 1.",
                                   "Задано моделью: d_model %d, d_k = d_v = %d, %d головы, softmax ÷√d_k, каузальная, обученные позиции, T = 1."};
+inline constexpr Text kSetByModel{"(set by the model)", "(задано моделью)"};
 inline constexpr Text kModelTokensHint{"Model tokens (a word's pieces touch; click one to make it the query):",
                                        "Токены модели (куски слова вплотную; нажмите, чтобы сделать запросом):"};
 inline constexpr Text kModelNext{"The model's next token after the sentence:", "Следующий токен по мнению модели:"};

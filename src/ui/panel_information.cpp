@@ -314,10 +314,20 @@ void DrawInformationPanel(Context& ctx) {
   // Controls: the value width and the token to move the weight onto.
   const float w = ImGui::GetContentRegionAvail().x;
   ImGui::BeginDisabled(Locked(ctx, "information"));  // a locked panel: d_v and the target are the lesson's
-  int d_v = s.lab.config.d_v;
+  // In model mode d_v is the model's d_head (the head's own width), fixed like the Settings
+  // panel's sizes: shown, not changeable.
+  const bool by_model = s.lab.config.projection == attn::Projection::kModel;
+  int d_v = by_model ? dv : s.lab.config.d_v;
+  ImGui::BeginDisabled(by_model);
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
-  if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
+  if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, std::max(attn::kMaxDim, d_v), "%d",
+                       ImGuiSliderFlags_AlwaysClamp) && !by_model)
     app::ApplyPatch(s, {{"dV", d_v}});
+  ImGui::EndDisabled();
+  if (by_model) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", L(tr::kSetByModel));
+  }
   if (w >= 640.0f) ImGui::SameLine();  // on a phone the target goes on its own line
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.3f));
   const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAutoShort)) + ": «" + r.tokens[r.target].text + "»"
