@@ -4,6 +4,9 @@
 #include "ui/plot.h"
 #include "ui/ui.h"
 
+#include <imgui_internal.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -219,6 +222,43 @@ bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, co
 void EndPanel() {
   ImGui::EndChild();
   ImGui::PopID();
+}
+
+void TextWrappedPieces(const std::vector<std::string>& pieces) {
+  // Where ImGui's TextWrapped would wrap: the text wrap position when one is pushed, else the
+  // window's work rectangle (its visible width; the content region can be wider in a panel that
+  // scrolls sideways, so GetContentRegionAvail is not the edge).
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap = window->DC.TextWrapPos;
+  const float limit = wrap > 0.0f ? window->Pos.x - window->Scroll.x + wrap : window->WorkRect.Max.x;
+  const float start = ImGui::GetCursorPosX();
+  bool first = true;
+  for (std::string piece : pieces) {
+    const float w = ImGui::CalcTextSize(piece.c_str()).x;
+    if (!first) {
+      ImGui::SameLine(0, 0);
+      const std::size_t text_at = piece.find_first_not_of(' ');
+      if (ImGui::GetCursorScreenPos().x + w > limit && text_at != std::string::npos && text_at > 0) {
+        ImGui::NewLine();  // the piece starts the next line, without its spaces
+        ImGui::SetCursorPosX(start);
+        piece.erase(0, text_at);
+      }
+    }
+    ImGui::TextUnformatted(piece.c_str());
+    first = false;
+  }
+}
+
+void TextWrappedAtSpaces(const char* text) {
+  const std::string all(text);
+  std::vector<std::string> pieces;
+  for (std::size_t at = 0; at < all.size();) {
+    std::size_t end = all.find(' ', at + 1);
+    if (end == std::string::npos) end = all.size();
+    pieces.push_back(all.substr(at, end - at));  // " = 0.125": the space before a term
+    at = end;
+  }
+  TextWrappedPieces(pieces);
 }
 
 const char* Num(float v, int decimals) {

@@ -75,13 +75,16 @@ void DrawModelChips(Context& ctx) {
     ImGui::PopID();
   }
   ImGui::TextDisabled("%s", L(tr::kModelNext));
-  std::string next;
-  for (const auto& t : m.next) {
+  // One piece per entry ("  «на» 0.077,": the comma ends an entry, the spaces start the next), so
+  // a line breaks only between entries.
+  std::vector<std::string> next;
+  for (std::size_t k = 0; k < m.next.size(); ++k) {
+    const attn::model::NextToken& t = m.next[k];
     char p[32];
-    std::snprintf(p, sizeof p, " %.3f", static_cast<double>(t.p));
-    next += (next.empty() ? "«" : ",  «") + (t.id == 0 ? std::string("⟨eot⟩") : Visible(t.text)) + "»" + p;
+    std::snprintf(p, sizeof p, " %.3f%s", static_cast<double>(t.p), k + 1 < m.next.size() ? "," : "");
+    next.push_back((k == 0 ? "«" : "  «") + (t.id == 0 ? std::string("⟨eot⟩") : Visible(t.text)) + "»" + p);
   }
-  ImGui::TextWrapped("%s", next.c_str());
+  TextWrappedPieces(next);
 }
 
 // The lab's own words as chips, wrapped like words in a paragraph.

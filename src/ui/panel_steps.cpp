@@ -76,32 +76,6 @@ void DrawTable(Context& ctx, float width, float max_height) {
   ImGui::EndTable();
 }
 
-// Text that wraps at its spaces only. ImGui's TextWrapped also breaks after '.' and ',', i.e.
-// inside a number ("0." / "125" on a phone); the formula's terms are separated by spaces.
-void TextWrappedAtSpaces(const char* text) {
-  const float start = ImGui::GetCursorPosX();
-  const float limit = start + ImGui::GetContentRegionAvail().x;
-  const std::string all(text);
-  bool first = true;
-  for (std::size_t at = 0; at < all.size();) {
-    std::size_t end = all.find(' ', at + 1);
-    if (end == std::string::npos) end = all.size();
-    std::string piece = all.substr(at, end - at);  // " = 0.125": the space before a term
-    at = end;
-    const float w = ImGui::CalcTextSize(piece.c_str()).x;
-    if (!first) {
-      ImGui::SameLine(0, 0);
-      if (ImGui::GetCursorPosX() + w > limit && piece.size() > 1) {
-        ImGui::NewLine();  // the term starts the next line, without its space
-        ImGui::SetCursorPosX(start);
-        piece.erase(0, 1);
-      }
-    }
-    ImGui::TextUnformatted(piece.c_str());
-    first = false;
-  }
-}
-
 template <class... Args>
 void FormulaLine(const char* fmt, Args... args) {
   char buf[640];

@@ -135,7 +135,13 @@ void EndPanel();
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);
 // `top_right`: where the button's top-right corner goes (else the current line's right end).
 void ExportMenu(UiState& ui, const char* id, bool svg, bool numbers, const ImVec2* top_right = nullptr);
-const char* Num(float v, int decimals = 3);  // "−0.125" with a real minus sign, rotating buffer
+const char* Num(float v, int decimals = 3);
+// Text that wraps only between pieces (layout.cpp): each piece after the first carries its
+// separator (" = 0.125", ",  «pp» 0.103"); one that does not fit starts the next line without
+// its leading spaces. ImGui's TextWrapped also breaks after '.' and ',', i.e. inside a number
+// ("0." / "125" on a phone). TextWrappedAtSpaces: the pieces are the text's space-separated terms.
+void TextWrappedPieces(const std::vector<std::string>& pieces);
+void TextWrappedAtSpaces(const char* text);  // "−0.125" with a real minus sign, rotating buffer
 std::string VectorText(const attn::VecF& v, int max_entries, int decimals = 3);
 
 }  // namespace ui
