@@ -1,7 +1,8 @@
 // The trained model's files for model mode (platform.h, FetchModelIfWanted). The page fetches
 // them in web/lab.js (progress, WebCrypto digests) and answers through the bridge
 // (web_bridge.cpp: attnlab_model_progress / attnlab_model_file / attnlab_model_done /
-// attnlab_model_failed); the desktop program reads the folder at once.
+// attnlab_model_failed); the desktop program reads the folder at once, and the built-in texts
+// (web/tune) beside it.
 #include "platform/platform.h"
 
 #ifdef __EMSCRIPTEN__
@@ -49,6 +50,18 @@ void platform::FetchModelIfWanted(app::AppState& state) {
   }
   std::map<std::string, std::string> digests;
   for (const auto& [name, bytes] : files) digests[name] = attn::model::Sha256Hex(bytes);
-  app::ModelFilesArrived(state, files, digests);
+  // The built-in texts of "Train it more" and "Probe this head": the folder beside the model's
+  // (web/tune next to web/model, as in the page's site). Missing ones leave the texts
+  // "not loaded", as a page whose fetch failed: the buttons say so.
+  std::string texts[2];
+  bool read = true;
+  for (int k = 0; k < 2; ++k) {
+    std::ifstream f(dir + "/../tune/" + (k == 0 ? "en" : "ru") + ".txt", std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    texts[k] = ss.str();
+    read = read && f && !texts[k].empty();
+  }
+  if (app::ModelFilesArrived(state, files, digests) && read) app::TuneTextsArrived(state, texts[0], texts[1]);
 #endif
 }
