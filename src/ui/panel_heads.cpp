@@ -120,12 +120,21 @@ void DrawHeadsPanel(Context& ctx) {
         dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + ImGui::CalcTextSize(name).x + 4, a.y + line + 2), IM_COL32(0, 0, 0, 150));
         dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(255, 255, 255, 235), name);
         ctx.ui.head_thumbs.insert(ctx.ui.head_thumbs.end(), {a.x, a.y, side, side});
-        // The label: what the analysis measured (heads.json), clipped to the thumbnail's width.
-        const std::string label = static_cast<int>(s.model->heads.size()) > k ? HeadLabel(s.model->heads[static_cast<std::size_t>(k)]) : "";
-        const ImVec2 c(a.x, b.y - line - 2);
+        // The label: what the analysis measured (heads.json). On a small thumbnail (40 px on a
+        // phone) "prev 0.43" becomes "prev .43", then a smaller size (down to 70%) until it fits;
+        // only then is it clipped. The tooltip has the full scores.
+        std::string label = static_cast<int>(s.model->heads.size()) > k ? HeadLabel(s.model->heads[static_cast<std::size_t>(k)]) : "";
+        float label_size = ImGui::GetFontSize();
+        if (ImGui::CalcTextSize(label.c_str()).x + 4 > side) {
+          const std::size_t zero = label.find(" 0.");
+          if (zero != std::string::npos) label.erase(zero + 1, 1);
+          const float wide = ImGui::CalcTextSize(label.c_str()).x;
+          if (wide + 4 > side) label_size *= std::max(0.7f, (side - 4) / wide);
+        }
+        const ImVec2 c(a.x, b.y - label_size - 2);
         dl->PushClipRect(c, b, true);
         dl->AddRectFilled(c, b, IM_COL32(0, 0, 0, 160));
-        dl->AddText(ImVec2(c.x + 2, c.y + 1), IM_COL32(230, 230, 235, 255), label.c_str());
+        dl->AddText(ImGui::GetFont(), label_size, ImVec2(c.x + 2, c.y + 1), IM_COL32(230, 230, 235, 255), label.c_str());
         dl->PopClipRect();
         if (hovered) {
           const auto& sc = static_cast<int>(s.model->heads.size()) > k ? s.model->heads[static_cast<std::size_t>(k)] : attn::model::HeadScores{};
