@@ -76,7 +76,14 @@ void DrawHeatmapPanel(Context& ctx) {
     bool names_fit = true;
     for (int i = 0; i < n; ++i) names_fit = names_fit && cell >= ImGui::CalcTextSize(tokens[i].text.c_str()).x + 4;
     const float idx_w = ImGui::CalcTextSize(n > 10 ? "00" : "0").x;
-    const int idx_step = cell >= idx_w + 4 ? 1 : cell * 2 >= idx_w + 4 ? 2 : 5;
+    // Every k-th index, k the first of 1, 2, 5, 10, 20, ... whose span holds a number and a gap
+    // (at ~50 tokens in a phone's column every 5th still crowded).
+    int idx_step = 1;
+    for (const int k : {1, 2, 5, 10, 20, 50}) {
+      idx_step = k;
+      if (cell * static_cast<float>(k) >= idx_w + 6) break;
+    }
+
     for (int i = 0; i < n; ++i) {
       char label[160];
       if (names_fit) std::snprintf(label, sizeof label, "%s", tokens[i].text.c_str());
