@@ -228,10 +228,18 @@ while (Date.now() - t0 < opts.seconds * 1000) {
 }
 
 // Still alive: answers, and one more state change goes through.
-const alive = await page.evaluate(() => {
-  const r = window.attentionLab.setState({ sentence: 'я люблю суши', hide: '', lock: '', view: 'weights' });
-  return r.ok && window.attentionLab.getTrace().tokens.length === 3;
-}).catch(() => false);
+// (Unlock first: a lesson's lock may hold the projection; then the identity lab's three words.)
+const aliveWhy = await page.evaluate(() => {
+  const lab = window.attentionLab;
+  const u = lab.setState({ hide: '', lock: '' });
+  if (!u.ok) return 'unlocking refused: ' + u.error;
+  const r = lab.setState({ sentence: 'я люблю суши', projection: 'identity', view: 'weights' });
+  if (!r.ok) return 'setState refused: ' + r.error;
+  const n = lab.getTrace().tokens.length;
+  return n === 3 ? '' : `the trace has ${n} tokens, not 3`;
+}).catch((e) => 'no answer: ' + String(e && e.message).split('\n')[0]);
+const alive = aliveWhy === '';
+if (!alive) pageErrors.push('at the end: ' + aliveWhy);
 const end = Date.now() - t0;
 samples.push({ t: Math.round(end / 1000), heapMB: await heapMB().catch(() => -1) });
 await browser.close();
