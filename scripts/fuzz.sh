@@ -4,8 +4,9 @@
 # each. Corpus: tests/fuzz/corpus/NAME (committed: seeds and every regression input) plus
 # build/fuzz/corpus/NAME (what a run finds, not committed); crashes, timeouts and OOMs go to
 # build/fuzz/artifacts/NAME/ and fail the run.
-#   scripts/fuzz.sh [--seconds N] [--target NAME] [--smoke] [--dicts] [--no-build]
+#   scripts/fuzz.sh [--seconds N] [--runs N] [--target NAME] [--smoke] [--dicts] [--no-build]
 #     --seconds N   fuzz each target N seconds (default 60)
+#     --runs N      stop a target after N executions instead (or at --seconds, if given, first)
 #     --target NAME only this target (repeatable); names: see TARGETS below
 #     --smoke       each target runs its committed corpus once, then fuzzes 3 s (scripts/test.sh)
 #     --dicts       regenerate tests/fuzz/dict from the settings tables (needs build/native-release)
@@ -13,16 +14,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGETS=(tokenizer url_state state_patch bpe_encode bpe_json safetensors model_config
+TARGETS=(tokenizer url_state state_patch model_patch bpe_encode bpe_json safetensors model_config
          trace forward backward collide train)
-declare -A DICT=([url_state]=link [state_patch]=state [trace]=state [forward]=raw [backward]=raw
+declare -A DICT=([url_state]=link [state_patch]=state [model_patch]=state [trace]=state [forward]=raw [backward]=raw
                  [collide]=collide [train]=train [model_config]=model_config [safetensors]=safetensors
                  [bpe_json]=bpe_json)
 declare -A MAXLEN=([safetensors]=8192 [bpe_json]=16384)
-seconds=60; smoke=0; dicts=0; build=1; only=()
+seconds=60; runs=0; seconds_given=0; smoke=0; dicts=0; build=1; only=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --seconds) seconds=$2; shift ;;
+    --seconds) seconds=$2; seconds_given=1; shift ;;
+    --runs) runs=$2; shift ;;
     --target) only+=("$2"); shift ;;
     --smoke) smoke=1 ;;
     --dicts) dicts=1 ;;
@@ -63,6 +65,9 @@ for t in "${TARGETS[@]}"; do
       echo "$t: a committed input fails:"; tail -n 30 "$log"; failed=1; continue
     fi
     args+=(-max_total_time=3)
+  elif [ "$runs" -gt 0 ]; then
+    args+=(-runs="$runs")
+    [ $seconds_given = 1 ] && args+=(-max_total_time="$seconds")
   else
     args+=(-max_total_time="$seconds")
   fi

@@ -1173,10 +1173,13 @@
       downloadWasm(MODEL_WASM_URL, function (f) { code = f; report(); }),
       fetchModelFiles(function (f) { files = f; report(); })
     ]).then(function (r) {
-      if (Old !== current || status !== 'ready') { switching = false; return; }
-      var state = fns.getState();
-      Old._attnlab_stop();
-      boot(r[0], r[1], { from: Old, state: state });
+      // Compiled while the running lab still answers: it stops only for the instantiation.
+      return WebAssembly.compile(r[1]).then(function (module) {
+        if (Old !== current || status !== 'ready') { switching = false; return; }
+        var state = fns.getState();
+        Old._attnlab_stop();
+        boot(r[0], module, { from: Old, state: state });
+      });
     }).then(null, function (e) {
       switching = false;
       var msg = (e && e.message) || String(e);
@@ -1236,8 +1239,11 @@
       instantiateWasm: function (imports, receiveInstance) {
         var bytes = wasmBytes;
         wasmBytes = null;
+        // bytes: the download, or (the model's build) a module compiled beforehand
+        var compiled = bytes instanceof WebAssembly.Module;
         WebAssembly.instantiate(bytes, imports).then(function (result) {
-          receiveInstance(result.instance, result.module);
+          if (compiled) receiveInstance(result, bytes);
+          else receiveInstance(result.instance, result.module);
         }, function (e) {
           fail(new Error('WebAssembly could not be instantiated: ' + (e && e.message || e)));
         });

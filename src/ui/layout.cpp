@@ -310,8 +310,12 @@ void DrawLab(Context& ctx) {
   // A hidden view is never the one shown (app::ShownView: the first visible one instead).
   UiState& ui = ctx.ui;
   const std::string shown = app::ShownView(s.lab);
-  if (ui.shown_view != shown) {
+  const int layout = vp->WorkSize.x < kPhoneWidth ? 1 : 0;
+  // The phone and the laptop layouts have different tab bars: after a resize or a rotation the
+  // new bar shows the state's view too (a setState just before the resize is not lost).
+  if (ui.shown_view != shown || ui.layout != layout) {
     ui.shown_view = shown;
+    ui.layout = layout;
     ui.bring_frames = 3;
   }
   const bool bring = ui.bring_frames > 0;

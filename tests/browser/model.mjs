@@ -120,6 +120,10 @@ export function modelTests(h) {
         await shoot(t, 'model-laptop-ru.png');
         await t.page.evaluate(() => attentionLab.setState({ view: 'steps' }));
         await t.page.setViewportSize({ width: 390, height: 844 });
+        await settle(t.page, 400);
+        // The view set on the laptop is the phone's tab after the resize.
+        const panels = await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels') || '');
+        assert(/\bsteps\b/.test(panels) && !/\bsentence\b/.test(panels), `the phone shows the steps tab after the resize: ${panels}`);
         await shoot(t, 'model-phone-ru-steps.png');
         await t.page.evaluate(() => attentionLab.setState({ view: 'sentence', lang: 'en', sentence: 'I love sushi', query: 3 }));
         await shoot(t, 'model-phone-en-sentence.png');

@@ -8,6 +8,7 @@
 // (countDraws: an init script, so it also runs inside the cross-origin iframe).
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 export function pageCitizenTests(h) {
   const { TestFailure, assert, assertEq, short, sleep, openLab, settle, decodePNG, pixelsDiffer, assertNonBlank,
@@ -104,6 +105,28 @@ window.askLab = (i, msg, timeout = 15000) => new Promise((resolve) => {
   const frames = (frame, n = 2) => frame.evaluate((k) => new Promise((r) => { let i = 0; const f = () => (++i >= k ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);
 
   return [
+    {
+      // Bytes, not time: the same build always gives the same sizes (time to ready is a
+      // benchmark: scripts/bench.sh --payload).
+      name: 'payload: every file the default page loads, gzipped, is at most 500 KB; nothing of the model',
+      async run(t) {
+        await openLab(t, 'index.html');
+        await settle(t.page);
+        const base = new URL(t.page.url()).origin + '/';
+        const files = [...new Set(t.monitor.requests.filter((u) => u.startsWith(base)).map((u) => new URL(u).pathname.slice(1) || 'index.html'))];
+        for (const want of ['index.html', 'lab.js', 'lab.css', 'index.js', 'index.wasm'])
+          assert(files.includes(want), `${want} not among the files loaded: ${files.join(' ')}`);
+        assert(!files.some((f) => /^model\/|^tune\/|index-model/.test(f)), `the default page loaded the model's files or code: ${files.join(' ')}`);
+        let gz = 0;
+        const sizes = files.map((f) => {
+          const z = zlib.gzipSync(fs.readFileSync(path.join(t.opts.site, f)), { level: 9 }).length;
+          gz += z;
+          return `${f} ${(z / 1024).toFixed(1)}`;
+        });
+        assert(gz <= 500 * 1024, `the default page is ${(gz / 1024).toFixed(1)} KB gzipped, over 500 KB: ${sizes.join(', ')}`);
+        assertClean(t);
+      },
+    },
     {
       name: 'render on demand: a cross-origin embed draws nothing over 3 idle seconds, and again within a frame after a change',
       async run(t) {

@@ -4,18 +4,20 @@
 // (setState with valid values, clicks on the canvas's tabs and controls, typing in the sentence
 // box, training, play, the probe and the other panels, switching languages, links, exports) and
 // invalid (out-of-range and mistyped values, unknown fields, non-objects, bad train() steps,
-// malformed link hashes, junk postMessages). Reports console errors and uncaught exceptions
+// malformed link hashes, junk postMessages), and the trained model's mode: the run starts by
+// choosing it once (the page switches to the model's build and loads the files), then goes in
+// and out of it with layers, heads, "Train it more" runs, stops and resets (--no-model: never). Reports console errors and uncaught exceptions
 // (must be 0), refusals handled, and the wasm heap (its linear memory, in MB) every 10 s, which
 // must not grow without bound: the run fails if the heap grows by more than --max-growth MB
 // (default 32) over the second half of the run. The page must still answer at the end.
 //
 //   node tests/browser/soak.mjs --site build/wasm-release/site [--seconds 600] [--seed 1]
-//        [--max-growth 32] [--json FILE] [--browser /usr/bin/chromium]
+//        [--max-growth 32] [--json FILE] [--no-model] [--browser /usr/bin/chromium]
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 
-const opts = { site: null, seconds: 600, seed: 1, maxGrowth: 32, json: null, browser: '/usr/bin/chromium' };
+const opts = { site: null, seconds: 600, seed: 1, maxGrowth: 32, json: null, model: true, browser: '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i], v = () => process.argv[++i];
   if (a === '--site') opts.site = v();
@@ -24,6 +26,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--max-growth') opts.maxGrowth = Number(v());
   else if (a === '--json') opts.json = v();
   else if (a === '--browser') opts.browser = v();
+  else if (a === '--no-model') opts.model = false;
   else { console.error(`soak.mjs: unknown option ${a}`); process.exit(2); }
 }
 if (!opts.site || !(opts.seconds > 0)) { console.error('usage: node tests/browser/soak.mjs --site DIR [--seconds N] [--seed S]'); process.exit(2); }
@@ -61,6 +64,11 @@ function validPatch() {
     () => ({ train: { compare: pick(['', 'scaled', 'normalizer:sparsemax', 'optimizer:sgd', 'lr:0.1', 'dK:4']) } }),
     () => ({ train: { play: rand() < 0.5, speed: int(0, 64) } }),
     () => ({ hide: rand() < 0.7 ? '' : pick(PARTS), lock: rand() < 0.7 ? '' : pick(PARTS) }),
+    ...(opts.model ? [
+      () => ({ projection: 'model', layer: int(0, 3), head: int(0, 3), query: int(0, 3) }),
+      () => ({ projection: 'model', sentence: pick(SENTENCES), view: pick(['steps', 'weights', 'vectors', 'information', 'sentence']) }),
+      () => ({ tuneSteps: int(1, 20), tuneBatch: int(1, 4), tuneLength: int(2, 64), tuneLr: logUniform(1e-5, 0.1), tuneText: pick(['auto', 'en', 'ru', 'own']) }),
+    ] : []),
   ])();
   return p;
 }
@@ -81,6 +89,10 @@ function invalidPatch() {
     () => ({ hide: pick(['nothing-such', 5, ['training', 3]]) }),
     () => ({ noSuchField: 1 }),
     () => ({ seed: pick([-1, 2 ** 33, 1.5]) }),
+    () => ({ projection: 'model', layer: pick([-1, 4, 16, 1.5, 'top']) }),
+    () => ({ projection: 'model', head: pick([4, -1, 'h']) }),
+    () => ({ tuneSteps: pick([0, 1e9, 'many']), tuneLr: pick([0, -1, 1]) }),
+    () => ({ projection: 'model', sentence: 'слово '.repeat(40) }),
   ])();
 }
 
@@ -116,7 +128,21 @@ await page.evaluate(() => window.attentionLab.ready);
 
 const heapMB = () => page.evaluate(() => (window.__soakMemory ? window.__soakMemory.buffer.byteLength / 1048576 : -1));
 const counts = { actions: 0, valid: 0, invalid: 0, refusals: 0, typeErrors: 0, accepted: 0, clicks: 0, typed: 0,
-                 trained: 0, links: 0, exports: 0, messages: 0, reloads: 0 };
+                 trained: 0, links: 0, exports: 0, messages: 0, reloads: 0, tuned: 0, modelReady: false };
+
+// The model first (the switch to the model's build happens early, so the heap's second half
+// compares like with like), then back to the default lab.
+if (opts.model) {
+  await page.evaluate(() => window.attentionLab.setState({ projection: 'model', sentence: 'я люблю суши' }));
+  const t1 = Date.now();
+  while (Date.now() - t1 < 120000) {
+    const st = await page.evaluate(() => window.attentionLab.getModelStatus().load);
+    if (st === 'ready' || st === 'failed') { counts.modelReady = st === 'ready'; break; }
+    await page.waitForTimeout(200);
+  }
+  if (!counts.modelReady) pageErrors.push('the model did not load');
+  await page.evaluate(() => window.attentionLab.setState({ projection: 'identity' }));
+}
 const samples = [{ t: 0, heapMB: await heapMB() }];
 const t0 = Date.now();
 let nextSample = 10000;
@@ -127,7 +153,7 @@ async function call(fn, arg) {
     try {
       const lab = window.attentionLab;
       const out = fn === 'setState' ? lab.setState(arg) : fn === 'train' ? lab.train(arg)
-        : fn === 'runNormalization' ? lab.runNormalization(arg) : lab[fn]();
+        : fn === 'runNormalization' ? lab.runNormalization(arg) : fn === 'tuneModel' ? lab.tuneModel(arg) : lab[fn]();
       return { ok: !(out && out.ok === false), field: out && out.field };
     } catch (e) { return { ok: false, threw: String(e && e.name) }; }
   }, [fn, arg]);
@@ -164,7 +190,11 @@ while (Date.now() - t0 < opts.seconds * 1000) {
       await call('setState', { view: 'information' });
       for (let k = 0; k < 3; k++) { counts.clicks++; await page.mouse.click(int(700, 1270), int(150, 790)); }
     } else if (roll < 0.87) {
-      await call('runNormalization', pick([{ seeds: 1, steps: 20 }, { seeds: 0 }, { steps: 1e9 }, 'x']));
+      if (opts.model && rand() < 0.6) {  // "Train it more": a short run, a stop, a reset, the status
+        counts.tuned++;
+        const what = pick(['tuneModel', 'tuneModel', 'stopTune', 'resetTune', 'getModelStatus']);
+        await call(what, what === 'tuneModel' ? pick([{ steps: int(1, 5) }, { steps: -1 }, { steps: 1e9 }, 'x', null]) : undefined);
+      } else await call('runNormalization', pick([{ seeds: 1, steps: 20 }, { seeds: 0 }, { steps: 1e9 }, 'x']));
     } else if (roll < 0.90) {  // a link hash, valid or not
       counts.links++;
       const hash = pick(['#sentence=I%20love%20sushi&query=2', '#lang=ru&view=weights', '#temperature=abc&x=%ZZ',
@@ -198,10 +228,18 @@ while (Date.now() - t0 < opts.seconds * 1000) {
 }
 
 // Still alive: answers, and one more state change goes through.
-const alive = await page.evaluate(() => {
-  const r = window.attentionLab.setState({ sentence: 'я люблю суши', hide: '', lock: '', view: 'weights' });
-  return r.ok && window.attentionLab.getTrace().tokens.length === 3;
-}).catch(() => false);
+// (Unlock first: a lesson's lock may hold the projection; then the identity lab's three words.)
+const aliveWhy = await page.evaluate(() => {
+  const lab = window.attentionLab;
+  const u = lab.setState({ hide: '', lock: '' });
+  if (!u.ok) return 'unlocking refused: ' + u.error;
+  const r = lab.setState({ sentence: 'я люблю суши', projection: 'identity', view: 'weights' });
+  if (!r.ok) return 'setState refused: ' + r.error;
+  const n = lab.getTrace().tokens.length;
+  return n === 3 ? '' : `the trace has ${n} tokens, not 3`;
+}).catch((e) => 'no answer: ' + String(e && e.message).split('\n')[0]);
+const alive = aliveWhy === '';
+if (!alive) pageErrors.push('at the end: ' + aliveWhy);
 const end = Date.now() - t0;
 samples.push({ t: Math.round(end / 1000), heapMB: await heapMB().catch(() => -1) });
 await browser.close();
@@ -213,13 +251,15 @@ const report = { seconds: Math.round(end / 1000), seed: opts.seed, ...counts, co
                  pageErrors: pageErrors.length, alive, heapMB: samples, heapGrowthSecondHalfMB: growth };
 console.log(`soak: ${report.seconds} s, ${counts.actions} actions (${counts.valid} valid setState, ${counts.invalid} invalid, ` +
             `${counts.clicks} clicks, ${counts.typed} typing, ${counts.trained} training, ${counts.messages} postMessages, ` +
-            `${counts.exports} exports), ${counts.refusals} refusals handled (${counts.typeErrors} TypeErrors)`);
+            `${counts.exports} exports, ${counts.tuned} tune calls${opts.model ? `, model loaded: ${counts.modelReady}` : ''}), ` +
+            `${counts.refusals} refusals handled (${counts.typeErrors} TypeErrors)`);
 console.log(`soak: console errors ${consoleErrors.length}, uncaught ${pageErrors.length}, alive at the end: ${alive}`);
 console.log(`soak: wasm heap MB over time: ${samples.map((s) => `${s.t}s=${s.heapMB}`).join(' ')}; ` +
             `growth over the second half ${growth} MB (limit ${opts.maxGrowth})`);
 for (const e of consoleErrors.slice(0, 5)) console.log(`  console error: ${e}`);
 for (const e of pageErrors.slice(0, 5)) console.log(`  uncaught: ${e}`);
 if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ ...report, consoleErrorTexts: consoleErrors.slice(0, 20), pageErrorTexts: pageErrors.slice(0, 20) }, null, 1));
-const ok = consoleErrors.length === 0 && pageErrors.length === 0 && alive && growth <= opts.maxGrowth;
+const ok = consoleErrors.length === 0 && pageErrors.length === 0 && alive && growth <= opts.maxGrowth &&
+           (!opts.model || counts.modelReady);
 console.log(ok ? 'soak: ok' : 'soak: FAILED');
 process.exit(ok ? 0 : 1);

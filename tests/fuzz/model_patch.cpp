@@ -1,0 +1,95 @@
+// Fuzz target: the page's setState in model mode, with the shipped model loaded (web/model):
+// app::ApplyPatchText, then a frame's Tick, the trace as JSON and, when the patch shows the
+// Information panel, its analysis of the real head (app::EnsureModelInformation). Each input starts from the same
+// lab: projection "model" on the seed's sentence. Properties: no crash, no exception; a refusal
+// keeps the state and says one line; an accepted state's result is either the model's (every
+// weight finite, each row of the chosen head summing to 1, zero above the diagonal) or a
+// refusal with a one-line message; the trace serializes to JSON.
+#include "app/app.h"
+#include "fuzz_common.h"
+#include "model/bundle.h"
+#include "model/model_lab.h"
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+using namespace attn;
+using attn::fuzz::Check;
+
+namespace {
+
+// The shipped model, read once (the structural checks; SHA-256 is the model tests' business).
+const model::LabModel& Shipped() {
+  static const model::LabModel* m = [] {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const char* name : {"config.json", "tokenizer.json", "model.safetensors", "eval.json", "heads.json",
+                             "MANIFEST.sha256"}) {
+      std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/web/model/" + name, std::ios::binary);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      files.emplace_back(name, ss.str());
+    }
+    auto* out = new model::LabModel;
+    std::string error;
+    if (!model::LoadLabModel(files, {}, out, &error)) attn::fuzz::Fail("the shipped model did not load: " + error);
+    return out;
+  }();
+  return *m;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const bool seed_ok = [] {  // once: the starting lab computes
+    app::AppState s;
+    app::InitApp(s);
+    Check(app::ApplyPatch(s, api::Json{{"projection", "model"}}).ok, "model mode refused");
+    s.model = std::make_unique<model::LabModel>(Shipped());
+    s.model_status.load = app::ModelLoad::kReady;
+    app::RefreshModelResult(s);
+    Check(s.result.error.ok(), "the seed's sentence in model mode: " + s.result.error.message);
+    return true;
+  }();
+  (void)seed_ok;
+  app::AppState s;
+  app::InitApp(s);
+  Check(app::ApplyPatch(s, api::Json{{"projection", "model"}}).ok, "model mode refused");
+  // As app::ModelFilesArrived leaves it, without parsing the files again for every input (and
+  // without computing the starting lab again: the input's patch computes).
+  s.model = std::make_unique<model::LabModel>(Shipped());
+  s.model_status.load = app::ModelLoad::kReady;
+  s.model_status.fraction = 1;
+
+  const std::string before = api::Dump(api::StateToJson(s.lab));
+  const api::PatchResult r = app::ApplyPatchText(s, std::string(attn::fuzz::AsText(data, size)));
+  if (!r.ok) {
+    attn::fuzz::CheckMessage(r.message, "ApplyPatchText refusal");
+    Check(before == api::Dump(api::StateToJson(s.lab)), "a refused patch changed the state");
+    return 0;
+  }
+  app::Tick(s);
+  const std::string trace = app::TraceJson(s);
+  Check(api::Json::accept(trace), "the trace is not JSON");
+  if (!s.result.error.ok()) {
+    attn::fuzz::CheckMessage(s.result.error.message, "the result's refusal");
+    return 0;
+  }
+  if (s.lab.config.projection == Projection::kModel) {
+    const auto& w = s.result.trace.weights;  // (T, T) causal
+    for (int i = 0; i < w.rows(); ++i) {
+      double sum = 0;
+      for (int j = 0; j < w.cols(); ++j) {
+        Check(std::isfinite(w(i, j)) && w(i, j) >= 0, "a weight is not a finite probability");
+        if (j > i) Check(w(i, j) == 0, "a weight above the diagonal (causal)");
+        sum += w(i, j);
+      }
+      Check(std::fabs(sum - 1) < 1e-4, "a row of weights does not sum to 1");
+    }
+    // The layer analysis takes seconds under the sanitizers: only when the patch shows it.
+    if (s.lab.view == "information") app::EnsureModelInformation(s);
+  }
+  return 0;
+}
