@@ -61,10 +61,8 @@
  *   wordStart, layer, head, weights: [layer][head][t][0..t] as `attnlab model run`, next: top 5}.
  *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
  *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn],
- *                          probe: null | the last probeHead() result}
- *   probeHead()           -> the probe on the state's layer and head ("Probe this head", ~1 s),
- *                          on the built-in text of the interface language: {ok, lang, current,
- *                          ms, ...`attnlab model probe`'s JSON} or {ok: false, error}
+ *                          probe: the last probeHead()}
+ *   probeHead()           -> "Probe this head" now (README)
  * Normalization (the Normalization tab):
  *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
  *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,

@@ -13,10 +13,17 @@ void StartModelProbe(AppState& s) {
   s.model_probe.wait = 1;
 }
 
+// The default page's build (absent.cpp) never holds the model: ModelCodeInBuild() is a constant
+// false there, so the optimizer (LTO) drops the rest of these functions and the panel's probe
+// section from that build (issue 11's payload budget).
 bool RunModelProbe(AppState& s) {
   AppState::ModelProbe& p = s.model_probe;
   p.wait = -1;
   p.has = true;
+  if (!attn::model::ModelCodeInBuild()) {
+    p.error = "probe: this build of the lab has no model code";
+    return false;
+  }
   p.error.clear();
   p.layer = s.lab.config.layer;
   p.head = s.lab.config.head;
@@ -49,24 +56,21 @@ bool ModelProbeCurrent(const AppState& s) {
 
 Json ModelProbeJson(const AppState& s) {
   const AppState::ModelProbe& p = s.model_probe;
-  if (!p.has) return nullptr;
-  if (!p.error.empty()) return {{"ok", false}, {"error", p.error}, {"current", ModelProbeCurrent(s)}};
-  const attn::model::TextProbe& t = p.result;
-  const attn::model::HeadProbeResult& r = t.result;
-  const int dh = s.model ? s.model->config().d_model / s.model->config().heads : 0;
-  // The keys and their order are `attnlab model probe`'s (model_inspect.cpp).
-  return {{"ok", true}, {"lang", p.lang}, {"current", ModelProbeCurrent(s)}, {"ms", p.ms},
-          {"layer", p.layer}, {"head", p.head}, {"tokens", t.tokens}, {"split", t.split},
-          {"window", t.window}, {"stride", t.stride}, {"trainWindows", t.train_windows},
-          {"testWindows", t.test_windows}, {"steps", attn::model::kTextProbeSteps}, {"withinKeys", dh + 1},
-          {"accuracy", r.accuracy}, {"trainAccuracy", r.train_accuracy},
-          {"trainQueries", r.train_samples}, {"testQueries", r.test_samples},
-          {"within", {{"queries", r.test_within}, {"accuracy", r.accuracy_within}, {"chance", r.chance_within}, {"position", r.position_within}}},
-          {"beyond", {{"queries", r.test_beyond}, {"accuracy", r.accuracy_beyond}, {"chance", r.chance_beyond}, {"position", r.position_beyond}}}};
+  if (!p.has || !attn::model::ModelCodeInBuild()) return nullptr;
+  Json out = p.error.empty() && s.model ? Json::parse(attn::model::TextProbeJson(p.result, s.model->config(), p.layer, p.head))
+                                         : Json::object();
+  if (!out.is_object()) out = Json::object();
+  out["ok"] = p.error.empty();
+  if (!p.error.empty()) out["error"] = p.error;
+  out["lang"] = p.lang;
+  out["current"] = ModelProbeCurrent(s);
+  out["ms"] = p.ms;
+  return out;
 }
 
 std::string ProbeHeadJson(AppState& s) {
-  RunModelProbe(s);
+  if (!RunModelProbe(s) && !attn::model::ModelCodeInBuild())
+    return R"({"ok": false, "error": "probe: this build of the lab has no model code"})";
   return ModelProbeJson(s).dump();
 }
 

@@ -233,8 +233,8 @@ int RunModelHeads(const ModelOptions& o) {
   return Finish(cmd, 0);
 }
 
-// The page's "Probe this head" (app ModelProbeJson) from the same code, with the same JSON: the
-// browser test compares the two, every double.
+// The page's "Probe this head" (app ModelProbeJson) from the same code, with the same JSON
+// (model::TextProbeJson): the browser test compares the two, every double.
 int RunModelProbe(const ModelOptions& o) {
   const std::string cmd = "model probe";
   std::string error;
@@ -247,15 +247,7 @@ int RunModelProbe(const ModelOptions& o) {
   if (!model::ProbeHeadOnText(b.bpe, b.params, b.config, text, o.text_file.empty() ? "--text" : "--text-file", o.layer,
                               o.head, &probe, &error))
     return Refuse(cmd, error);
-  const model::HeadProbeResult& r = probe.result;
-  const int dh = b.config.d_model / b.config.heads;
-  const Json out = {{"layer", o.layer}, {"head", o.head}, {"tokens", probe.tokens}, {"split", probe.split},
-                    {"window", probe.window}, {"stride", probe.stride}, {"trainWindows", probe.train_windows},
-                    {"testWindows", probe.test_windows}, {"steps", model::kTextProbeSteps}, {"withinKeys", dh + 1},
-                    {"accuracy", r.accuracy}, {"trainAccuracy", r.train_accuracy},
-                    {"trainQueries", r.train_samples}, {"testQueries", r.test_samples},
-                    {"within", {{"queries", r.test_within}, {"accuracy", r.accuracy_within}, {"chance", r.chance_within}, {"position", r.position_within}}},
-                    {"beyond", {{"queries", r.test_beyond}, {"accuracy", r.accuracy_beyond}, {"chance", r.chance_beyond}, {"position", r.position_beyond}}}};
+  const Json out = Json::parse(model::TextProbeJson(probe, b.config, o.layer, o.head));
   std::cout << out.dump(2) << "\n";
   return Finish(cmd, 0);
 }

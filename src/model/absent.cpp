@@ -53,6 +53,8 @@ bool ProbeHeadOnText(const Bpe&, const Params<float>&, const ModelConfig&, std::
   return Absent(error);
 }
 
+std::string TextProbeJson(const TextProbe&, const ModelConfig&, int, int) { return "null"; }
+
 std::string ParamsChecksum(const Params<float>&) { return std::string(); }
 
 bool TuneSession::Start(const ModelConfig&, std::vector<int>, const TuneConfig&, std::string* error) {

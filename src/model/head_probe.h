@@ -79,5 +79,12 @@ struct TextProbe {
 bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
                      std::string_view field, int layer, int head, TextProbe* out, std::string* error = nullptr);
 
+// The probe's JSON, one object: `attnlab model probe` prints it, the page API adds ok, lang,
+// current and ms (app ModelProbeJson). {layer, head, tokens, split, window, stride,
+// trainWindows, testWindows, steps, withinKeys, accuracy, trainAccuracy, trainQueries,
+// testQueries, within: {queries, accuracy, chance, position}, beyond: {...}}. Defined with the
+// model's JSON code (model_lab.cpp), so the default page's build has none of it (absent.cpp: "null").
+std::string TextProbeJson(const TextProbe& probe, const ModelConfig& c, int layer, int head);
+
 }  // namespace model
 }  // namespace attn

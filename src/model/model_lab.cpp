@@ -4,6 +4,8 @@
 #endif
 #include "model_lab.h"
 
+#include "head_probe.h"
+
 #include "engine/linalg.h"
 #include "engine/tokenizer.h"
 
@@ -74,6 +76,29 @@ bool HeadsFromJson(const std::string& text, const ModelConfig& c, std::vector<He
 }  // namespace
 
 bool ModelCodeInBuild() { return true; }
+
+std::string TextProbeJson(const TextProbe& t, const ModelConfig& c, int layer, int head) {
+  const HeadProbeResult& r = t.result;
+  using J = nlohmann::json;
+  J out = J::object();
+  out["layer"] = layer;
+  out["head"] = head;
+  out["tokens"] = t.tokens;
+  out["split"] = t.split;
+  out["window"] = t.window;
+  out["stride"] = t.stride;
+  out["trainWindows"] = t.train_windows;
+  out["testWindows"] = t.test_windows;
+  out["steps"] = kTextProbeSteps;
+  out["withinKeys"] = c.d_model / c.heads + 1;
+  out["accuracy"] = r.accuracy;
+  out["trainAccuracy"] = r.train_accuracy;
+  out["trainQueries"] = r.train_samples;
+  out["testQueries"] = r.test_samples;
+  out["within"] = {{"queries", r.test_within}, {"accuracy", r.accuracy_within}, {"chance", r.chance_within}, {"position", r.position_within}};
+  out["beyond"] = {{"queries", r.test_beyond}, {"accuracy", r.accuracy_beyond}, {"chance", r.chance_beyond}, {"position", r.position_beyond}};
+  return out.dump();
+}
 
 bool LoadLabModel(const std::vector<std::pair<std::string, std::string>>& files,
                   const std::map<std::string, std::string>& digests, LabModel* out, std::string* error) {

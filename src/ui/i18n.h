@@ -451,14 +451,12 @@ inline constexpr Text kLayerNotReady{"The layer's analysis appears when the mode
                                      "Анализ слоя появится, когда модель посчитает это предложение."};
 // "Probe this head" (panel_information.cpp, model mode; app model_probe.cpp).
 inline constexpr Text kHeadProbeRun{"Probe this head", "Проверить голову пробой"};
-inline constexpr Text kHeadProbeRunning{"probing… (about a second)", "проверяем… (около секунды)"};
+inline constexpr Text kHeadProbeRunning{"probing…", "проверяем…"};
 inline constexpr Text kHeadProbeExplain{
-    "The seed's claim: beyond d_head + 1 = %d keys, A cannot determine the pattern. The probe shows what a reader actually recovers: a readout that sees only this head's A learns to name how far back its most-weighted key is, on the built-in text (%d tokens the model was not trained on; windows from the first 70%% train it, the rest test it):",
-    "Утверждение автора вопроса: дальше d_head + 1 = %d ключей A не определяет паттерн. Проба показывает, что читатель восстанавливает на деле: классификатор, видящий только A этой головы, учится называть, насколько далеко назад ключ с наибольшим весом, на встроенном тексте (%d токенов, на которых модель не обучалась; окна из первых 70%% учат его, остальные проверяют):"};
-inline constexpr Text kHeadProbeWithin{"≤ %d keys: %s (chance %s, knowing only the position %s; %d queries)",
-                                       "≤ %d ключей: %s (наугад %s, зная только позицию %s; запросов: %d)"};
-inline constexpr Text kHeadProbeBeyond{"> %d keys: %s (chance %s, knowing only the position %s; %d queries)",
-                                       "> %d ключей: %s (наугад %s, зная только позицию %s; запросов: %d)"};
+    "The seed: past d_head + 1 = %d keys A cannot fix the pattern. What a readout of A alone recovers (how far back the top key is; built-in text, %d tokens, not trained on; 70%% trains, 30%% tests):",
+    "Автор вопроса: дальше d_head + 1 = %d ключей A не задаёт паттерн. Что восстанавливает классификатор по одному A (насколько назад главный ключ; встроенный текст, %d токенов, не из обучения; 70%% учат, 30%% проверяют):"};
+inline constexpr Text kHeadProbeRow{"%s %d keys: %s (chance %s, position only %s; n = %d)",
+                                    "%s %d ключей: %s (наугад %s, только позиция %s; n = %d)"};
 // "Train it more" (panel_model_train.cpp): the loaded model's training continued on a text.
 inline constexpr Text kTuneTitle{"Train it more", "Дообучить модель"};
 inline constexpr Text kTuneIntro{"Continue the model's training on a text and watch the chosen head change.",

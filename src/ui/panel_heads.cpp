@@ -26,7 +26,9 @@ std::string HeadLabel(const attn::model::HeadScores& h) {
 
 bool ModelMode(const Context& ctx) {
   const app::AppState& s = ctx.state;
-  return s.lab.config.projection == attn::Projection::kModel && s.model && s.result.error.ok() &&
+  // ModelCodeInBuild() first: a constant false in the default page's build (absent.cpp), where
+  // the model never loads, so the optimizer (LTO) drops every model-mode drawing from it.
+  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model && s.result.error.ok() &&
          !s.model_result.acts.blocks.empty();
 }
 

@@ -225,7 +225,8 @@ void DrawLayerInformation(Context& ctx) {
 // the current head's; one frame says "probing…" before the probe holds the page.
 void DrawModelProbe(Context& ctx) {
   app::AppState& s = ctx.state;
-  if (s.lab.config.projection != attn::Projection::kModel || !s.model) return;
+  // Not in the default page's build (a constant there: the optimizer drops this section).
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !s.model) return;
   ImGui::Separator();
   const bool queued = s.model_probe.wait >= 0;
   ImGui::BeginDisabled(queued || !s.tune.texts_loaded);
@@ -249,12 +250,14 @@ void DrawModelProbe(Context& ctx) {
   char buf[900];
   std::snprintf(buf, sizeof buf, L(tr::kHeadProbeExplain), limit, p.result.tokens);
   ImGui::TextWrapped("%s", buf);
-  std::snprintf(buf, sizeof buf, L(tr::kHeadProbeWithin), limit, Num(static_cast<float>(r.accuracy_within), 3),
-                Num(static_cast<float>(r.chance_within), 3), Num(static_cast<float>(r.position_within), 3), r.test_within);
-  WrappedBullet(buf);
-  std::snprintf(buf, sizeof buf, L(tr::kHeadProbeBeyond), limit, Num(static_cast<float>(r.accuracy_beyond), 3),
-                Num(static_cast<float>(r.chance_beyond), 3), Num(static_cast<float>(r.position_beyond), 3), r.test_beyond);
-  WrappedBullet(buf);
+  for (const bool beyond : {false, true}) {
+    std::snprintf(buf, sizeof buf, L(tr::kHeadProbeRow), beyond ? ">" : "≤", limit,
+                  Num(static_cast<float>(beyond ? r.accuracy_beyond : r.accuracy_within), 3),
+                  Num(static_cast<float>(beyond ? r.chance_beyond : r.chance_within), 3),
+                  Num(static_cast<float>(beyond ? r.position_beyond : r.position_within), 3),
+                  beyond ? r.test_beyond : r.test_within);
+    WrappedBullet(buf);
+  }
   ImGui::PopTextWrapPos();
 }
 
