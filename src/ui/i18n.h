@@ -115,6 +115,9 @@ inline constexpr Text kHeadSink{"first %.2f", "перв %.2f"};
 inline constexpr Text kHeadSelf{"self %.2f", "себя %.2f"};
 inline constexpr Text kHeadInduction{"ind %.2f", "инд %.2f"};
 inline constexpr Text kHeadSpread{"H %.1f", "H %.1f"};
+// The gallery's tooltip: a head's scores (heads.json, `attnlab model heads`).
+inline constexpr Text kHeadScoresTip{"previous %.3f  first %.3f  self %.3f\ninduction %.3f  entropy %.2f",
+                                     "на предыдущем %.3f  на первом %.3f  на себе %.3f\nиндукция %.3f  энтропия %.2f"};
 inline constexpr Text kModelStepsLn{"1. LayerNorm of the query's residual stream x (layer %d): LN(x) = %s",
                                     "1. LayerNorm потока запроса x (слой %d): LN(x) = %s"};
 inline constexpr Text kModelStepsQ{"2. q = W_Q·LN(x) (%d numbers) = %s", "2. q = W_Q·LN(x) (%d чисел) = %s"};

@@ -140,9 +140,10 @@ void DrawHeadsPanel(Context& ctx) {
         dl->PopClipRect();
         if (hovered) {
           const auto& sc = static_cast<int>(s.model->heads.size()) > k ? s.model->heads[static_cast<std::size_t>(k)] : attn::model::HeadScores{};
-          ImGui::SetTooltip("%s %d, %s %d\nprevious %.3f  first %.3f  self %.3f\ninduction %.3f  entropy %.2f",
-                            L(tr::kModelLayer), l, L(tr::kModelHead), h, sc.previous, sc.first, sc.self, sc.induction,
-                            sc.entropy);
+          char scores[160];
+          std::snprintf(scores, sizeof scores, L(tr::kHeadScoresTip), sc.previous, sc.first, sc.self, sc.induction,
+                        sc.entropy);
+          ImGui::SetTooltip("%s %d, %s %d\n%s", L(tr::kModelLayer), l, L(tr::kModelHead), h, scores);
         }
         ImGui::EndGroup();
       }
