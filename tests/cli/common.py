@@ -34,6 +34,17 @@ def run(args, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
+# The repository and the shipped model's folder (web/model), for the `attnlab model` tests.
+REPO = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
+SHIPPED_MODEL = os.path.join(REPO, "web", "model")
+
+
+def model(*args, timeout=600):
+    """`attnlab model ARGS...`: (exit code, stdout, stderr), bytes decoded as UTF-8."""
+    p = subprocess.run([ATTNLAB, "model", *args], capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
+
+
 def finish():
     """The closing line run_all.py reads, and the exit code: 1 when a check failed."""
     print(f"{passed} passed, {failed} failed")

@@ -13,17 +13,10 @@ import shutil
 import subprocess
 import tempfile
 
-from common import ATTNLAB, FIXTURES, check, check_refusal, finish
-
-REPO = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
+from common import ATTNLAB, FIXTURES, REPO, check, check_refusal, finish, model
 TINY = {"vocab": 400, "dModel": 16, "layers": 2, "heads": 2, "context": 16, "mlp": 32, "steps": 60,
         "batch": 4, "lr": 0.01, "warmup": 5, "logEvery": 10, "evalEvery": 30, "evalTargets": 256,
         "checkpointEvery": 20}
-
-
-def model(*args, timeout=600):
-    p = subprocess.run([ATTNLAB, "model", *args], capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
 
 
 tmp = tempfile.mkdtemp(prefix="attnlab-model-")

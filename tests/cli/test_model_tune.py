@@ -10,15 +10,13 @@ import json
 import os
 import subprocess
 
-from common import ATTNLAB, FIXTURES, check, check_refusal, finish
+from common import ATTNLAB, FIXTURES, REPO, SHIPPED_MODEL, check, check_refusal, finish, model
 
-REPO = os.path.abspath(os.path.join(FIXTURES, "..", "..", ".."))
-MODEL = os.path.join(REPO, "web", "model")
+MODEL = SHIPPED_MODEL
 
 
 def tune(*args):
-    p = subprocess.run([ATTNLAB, "model", "tune", MODEL, *args], capture_output=True, timeout=600)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
+    return model("tune", SHIPPED_MODEL, *args)
 
 
 for lang in ("en", "ru"):
