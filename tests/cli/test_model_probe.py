@@ -14,8 +14,6 @@ import subprocess
 
 from common import ATTNLAB, FIXTURES, REPO, SHIPPED_MODEL, check, check_refusal, finish, model
 
-MODEL = SHIPPED_MODEL
-
 
 def probe(*args):
     return model("probe", SHIPPED_MODEL, *args)
@@ -48,12 +46,12 @@ for lang in ("en", "ru"):
           spread[0] == 0 and s["beyond"]["accuracy"] < s["beyond"]["position"] and s["within"]["accuracy"] < s["within"]["position"], s)
 
 check_refusal("model probe", "a text too short", "", "--text: expected a text of at least",
-              args=["model", "probe", MODEL, "--text", "I love sushi. You love sushi."], what="bad text")
+              args=["model", "probe", SHIPPED_MODEL, "--text", "I love sushi. You love sushi."], what="bad text")
 check_refusal("model probe", "layer 4", "", "layer: expected an integer from 0 to 3, got 4",
-              args=["model", "probe", MODEL, "--layer", "4", "--text-file", os.path.join(REPO, "web", "tune", "en.txt")],
+              args=["model", "probe", SHIPPED_MODEL, "--layer", "4", "--text-file", os.path.join(REPO, "web", "tune", "en.txt")],
               what="bad layer")
 check_refusal("model probe", "no text", "", "expected one of --text and --text-file",
-              args=["model", "probe", MODEL], what="no text")
+              args=["model", "probe", SHIPPED_MODEL], what="no text")
 check_refusal("model probe", "a missing file", "", "--text-file",
-              args=["model", "probe", MODEL, "--text-file", "/nonexistent/file.txt"], what="bad file")
+              args=["model", "probe", SHIPPED_MODEL, "--text-file", "/nonexistent/file.txt"], what="bad file")
 finish()

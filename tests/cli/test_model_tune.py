@@ -12,8 +12,6 @@ import subprocess
 
 from common import ATTNLAB, FIXTURES, REPO, SHIPPED_MODEL, check, check_refusal, finish, model
 
-MODEL = SHIPPED_MODEL
-
 
 def tune(*args):
     return model("tune", SHIPPED_MODEL, *args)
@@ -42,13 +40,13 @@ r = json.loads(c[1]) if c[0] == 0 else {}
 check("model tune: an own text with --config", c[0] == 0 and len(r.get("steps", [])) == 3 and r["settings"]["batch"] == 2, c[2])
 
 check_refusal("model tune", "a text too short", "", "--text: expected a text of at least 8 tokens",
-              args=["model", "tune", MODEL, "--text", "hi"], what="bad text")
+              args=["model", "tune", SHIPPED_MODEL, "--text", "hi"], what="bad text")
 check_refusal("model tune", "lr 0", "", "\"lr\": expected a number > 0 and <= 0.1, got 0",
-              args=["model", "tune", MODEL, "--text", "I love sushi and tea very much", "--config", '{"lr": 0}'],
+              args=["model", "tune", SHIPPED_MODEL, "--text", "I love sushi and tea very much", "--config", '{"lr": 0}'],
               what="bad setting")
 check_refusal("model tune", "an unknown setting", "", "\"steps\": unknown field",
-              args=["model", "tune", MODEL, "--text", "I love sushi and tea very much", "--config", '{"steps": 3}'],
+              args=["model", "tune", SHIPPED_MODEL, "--text", "I love sushi and tea very much", "--config", '{"steps": 3}'],
               what="bad setting")
 check_refusal("model tune", "no text", "", "expected one of --text and --text-file",
-              args=["model", "tune", MODEL], what="no text")
+              args=["model", "tune", SHIPPED_MODEL], what="no text")
 finish()
