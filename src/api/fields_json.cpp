@@ -17,6 +17,13 @@ std::string DescribeJson(const Json& v) {
   return s;
 }
 
+std::string ShownName(const std::string& name) {
+  const bool plain = !name.empty() && name.size() <= 40 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+  return plain ? name : DescribeJson(Json(name));
+}
+
 std::string DescribeRefused(const FieldRule& rule, const Json& v) {
   if (rule.kind == FieldKind::kNameSet) {
     std::string text, canonical, unknown;

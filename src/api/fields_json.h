@@ -20,6 +20,11 @@ using Json = nlohmann::json;
 // quoted (at most 40 characters), true/false/null as they are, "an array", "an object".
 std::string DescribeJson(const Json& v);
 
+// A field name from outside, as a message shows it: a plain name (letters, digits, '_', '.', '-',
+// at most 40) as it is; anything else quoted like DescribeJson, so that a name holding a newline,
+// a quote or 4 KB still makes a one-line message.
+std::string ShownName(const std::string& name);
+
 enum class FieldStatus { kOk, kWrongType, kBadValue };
 
 // What a refusal of `v` by `rule` says came: DescribeJson(v), except for a set of names, where it

@@ -53,7 +53,7 @@ Field<LabState> Rebased(const Field<I>& f, I LabState::*member, std::string name
 }
 
 PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
-  return Refuse(current, ApiError::kUnknownField, shown, shown + ": unknown field (expected one of " + names + ")");
+  return Refuse(current, ApiError::kUnknownField, shown, ShownName(shown) + ": unknown field (expected one of " + names + ")");
 }
 
 // Applies the `train` object of a patch to `next.train`.

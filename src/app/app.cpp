@@ -491,7 +491,7 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   CurveOptions o{s.normalization.curve_seeds, s.normalization.curve_steps};
   for (const auto& [key, v] : opts.items()) {
     const attn::Field<CurveOptions>* f = attn::FindField(CurveOptionFields(), key);
-    if (!f) return refuse(key, key + ": unknown field (expected one of " + attn::api::FieldNames(CurveOptionFields()) + ")");
+    if (!f) return refuse(key, attn::api::ShownName(key) + ": unknown field (expected one of " + attn::api::FieldNames(CurveOptionFields()) + ")");
     std::string error;
     if (attn::api::ApplyJsonField(*f, o, v, key, &error) != attn::api::FieldStatus::kOk) return refuse(key, error);
   }

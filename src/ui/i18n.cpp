@@ -1,5 +1,7 @@
 #include "ui/i18n.h"
 
+#include "api/fields_json.h"
+
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -154,7 +156,7 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
   switch (r.api_error) {
     case ApiError::kMalformedJson: return "Состояние — не корректный JSON.";
     case ApiError::kNotAnObject: return "Состояние должно быть JSON-объектом.";
-    case ApiError::kUnknownField: return Format("Неизвестное поле «%s».", r.field);
+    case ApiError::kUnknownField: return Format("Неизвестное поле «%s».", attn::api::ShownName(r.field));
     case ApiError::kWrongType:
     case ApiError::kBadValue: return Format("Недопустимое значение поля «%s»: ", r.field) + r.message;
     default: return r.message;

@@ -55,6 +55,16 @@ TEST_CASE("every refusal reads '<field>: expected <what>, got <what came>'") {
   }
   const auto r = ApplyStatePatchText(LabState{}, R"({"colour": "red"})");
   CHECK(r.message.rfind("colour: unknown field (expected one of sentence, query,", 0) == 0);
+  // A name from outside that is not plain is quoted, so the message stays one line (the fuzzer's
+  // model_patch found {"lay\nx": 0} printed on two lines) and short.
+  const auto nl = ApplyStatePatchText(LabState{}, R"({"lay\nx": 0})");
+  CHECK(nl.message.rfind(R"("lay\nx": unknown field (expected one of sentence,)", 0) == 0);
+  CHECK(nl.message.find('\n') == std::string::npos);
+  const auto tr = ApplyStatePatchText(LabState{}, R"({"train": {"a\"b": 1}})");
+  CHECK(tr.message.rfind(R"("train.a\"b": unknown field)", 0) == 0);
+  const auto huge = ApplyStatePatchText(LabState{}, "{\"" + std::string(5000, 'x') + "\": 0}");
+  CHECK(huge.message.rfind("\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\": unknown field", 0) == 0);
+  CHECK(huge.message.size() < 1000);
 }
 
 TEST_CASE("a valid patch changes only the fields given") {
