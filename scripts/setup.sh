@@ -27,7 +27,8 @@ pkgs=(build-essential cmake pkg-config python3 xz-utils ca-certificates
       libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev libstb-dev
       libsdl2-dev libgl-dev fonts-dejavu-core python3-fonttools python3-numpy python3-scipy
       libssl-dev fortunes fortunes-ru  # SHA-256 of the model files; the model's text (issue 12): English and Russian fortunes
-      clang libclang-rt-14-dev)  # the fuzz targets (tests/fuzz): clang 14 and its libFuzzer/ASan/UBSan runtimes
+      clang libclang-rt-14-dev  # the fuzz targets (tests/fuzz): clang 14 and its libFuzzer/ASan/UBSan runtimes
+      xvfb xauth libgl1-mesa-dri)  # the desktop test (tests/desktop): a window on Xvfb, Mesa's software OpenGL
 [ $want_wasm = 1 ] && pkgs+=(emscripten nodejs terser)  # terser: minifies the page's JavaScript
 [ $want_browser = 1 ] && pkgs+=(chromium npm)
 missing=()

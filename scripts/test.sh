@@ -2,7 +2,7 @@
 # Runs every test of Attention Lab on this machine, installing and building what it needs:
 #   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages)
 #   2. the web bundle (wasm-release) that the browser tests load
-#   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the browser tests
+#   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the desktop window (Xvfb), the browser tests
 #   4. the engine, model, API, app, text and CLI tests again under AddressSanitizer + UBSan (native-debug)
 #   5. the libFuzzer targets (tests/fuzz, clang + ASan/UBSan) over their committed corpus, 3 s each
 #   6. a 20-second soak of the page (random valid and invalid actions, no console error)

@@ -50,6 +50,8 @@ struct Runtime {
   std::vector<std::string> panels_reported;  // what the page was last told was drawn
   int frames = 0;
   int frames_to_draw = kSettleFrames;  // frames still to draw before idling (render on demand)
+  std::string capture;  // desktop --screenshot: the file the frame being drawn is written to
+  std::string capture_error;
 };
 
 // The ratio of drawable pixels to window (CSS) pixels: 2 on most phones and HiDPI laptops.
@@ -147,6 +149,14 @@ bool Frame(Runtime& rt) {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   platform::RunExports(rt.state, rt.ui);  // PNGs: this frame's figures again, at 2x, offscreen
+  if (!rt.capture.empty()) {  // desktop --screenshot: this frame, before it is swapped away
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(rt.window, &w, &h);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!platform::WriteWindowPng(w, h, rt.capture, &rt.capture_error) && rt.capture_error.empty())
+      rt.capture_error = "no picture";
+    rt.capture.clear();
+  }
   SDL_GL_SwapWindow(rt.window);
   platform::ReportFrame();  // what the page needs between frames: scrollable areas, text box
 
@@ -191,9 +201,11 @@ void platform::RequestFrames(int frames) {
   if (frames > g_requested_frames) g_requested_frames = frames;
 }
 
-int main(int, char**) {
+int main(int argc, char** argv) {
   static Runtime rt;  // static: the browser's main loop outlives main()
   g_runtime = &rt;
+  platform::DesktopOptions desktop;  // natively: --state, --screenshot (desktop.cpp)
+  if (const int code = platform::ParseDesktopArgs(argc, argv, &desktop); code >= 0) return code;
 
   // 1. SDL and the GL context.
 #ifdef __EMSCRIPTEN__
@@ -249,6 +261,11 @@ int main(int, char**) {
   const std::string lang = platform::PreferredLanguage();
   if (lang == "ru") app::ApplyPatch(rt.state, {{"lang", "ru"}});
   std::string error;
+  if (!desktop.state.empty() && !platform::ApplyDesktopState(rt.state, desktop.state, &error)) {
+    std::fprintf(stderr, "attnlab-desktop: --state: %s\n", error.c_str());
+    rt.running = false;
+    rt.capture_error = "the state was refused";
+  }
   if (!rt.heatmap.Init(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
   platform::ConnectPage(rt.state);
   platform::ConnectUi(rt.ui);
@@ -259,8 +276,17 @@ int main(int, char**) {
   emscripten_set_webglcontextrestored_callback("#canvas", &rt, EM_FALSE, OnContextRestored);
   emscripten_set_main_loop_arg(BrowserFrame, &rt, 0, true);
 #else
-  while (rt.running)
-    if (!Frame(rt)) SDL_WaitEventTimeout(nullptr, 16);  // idle: sleep until an event (or a tick)
+  while (rt.running) {
+    if (Frame(rt)) continue;
+    if (!desktop.screenshot.empty()) {  // settled: nothing more to draw; draw once more, captured
+      rt.capture = desktop.screenshot;
+      rt.frames_to_draw = 1;
+      Frame(rt);
+      if (!rt.capture_error.empty()) std::fprintf(stderr, "attnlab-desktop: --screenshot: %s\n", rt.capture_error.c_str());
+      break;
+    }
+    SDL_WaitEventTimeout(nullptr, 16);  // idle: sleep until an event (or a tick)
+  }
   rt.heatmap.Shutdown();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();
@@ -268,6 +294,7 @@ int main(int, char**) {
   SDL_GL_DeleteContext(rt.gl);
   SDL_DestroyWindow(rt.window);
   SDL_Quit();
+  if (!rt.capture_error.empty()) return 2;  // a refused --state, a failed --screenshot
 #endif
   return 0;
 }

@@ -63,4 +63,17 @@ std::string QueueExport(const std::string& json, bool download);
 void PrepareExports(ui::UiState& ui);
 void RunExports(const app::AppState& state, ui::UiState& ui);
 
+// Desktop only (desktop.cpp): `attnlab-desktop [--state PATCH_OR_LINK] [--screenshot FILE.png]`.
+// ParseDesktopArgs returns -1 to go on, else the exit code (--help, a bad option).
+// ApplyDesktopState applies a setState patch ({...}) or a share link (a URL or its #... part)
+// after InitApp, every field or none: false with the refusal in *error. WriteWindowPng writes the
+// bound framebuffer's (width, height) pixels as PNG. In the page: -1, true and false.
+struct DesktopOptions {
+  std::string state;
+  std::string screenshot;
+};
+int ParseDesktopArgs(int argc, char** argv, DesktopOptions* out);
+bool ApplyDesktopState(app::AppState& state, const std::string& text, std::string* error);
+bool WriteWindowPng(int width, int height, const std::string& path, std::string* error);
+
 }  // namespace platform
