@@ -101,7 +101,9 @@ void DrawHeatmapPanel(Context& ctx) {
         char idx[16];
         std::snprintf(idx, sizeof idx, "%d", i);
         const ImVec2 is = ImGui::CalcTextSize(idx);
-        dl->AddText(ImVec2(p0.x + cell * (i + 0.5f) - is.x * 0.5f, origin.y), IM_COL32(160, 170, 185, 255), idx);
+        // Centred on its column, but never past the heatmap's right edge (the "H" header is there).
+        const float x = std::min(p0.x + cell * (i + 0.5f) - is.x * 0.5f, p1.x - is.x);
+        dl->AddText(ImVec2(x, origin.y), IM_COL32(160, 170, 185, 255), idx);
       }
     }
     // Values in the cells when they fit (dark text on the light end of viridis).
