@@ -33,6 +33,7 @@
 namespace {
 
 constexpr int kSettleFrames = 4;  // frames drawn after a change: ImGui settles in 2-3
+constexpr unsigned kScreenshotWaitMs = 20000;  // desktop --screenshot: the longest wait to settle
 
 int g_requested_frames = 0;  // platform::RequestFrames, consumed by the next Frame()
 
@@ -276,9 +277,14 @@ int main(int argc, char** argv) {
   emscripten_set_webglcontextrestored_callback("#canvas", &rt, EM_FALSE, OnContextRestored);
   emscripten_set_main_loop_arg(BrowserFrame, &rt, 0, true);
 #else
+  const Uint32 started = SDL_GetTicks();
   while (rt.running) {
-    if (Frame(rt)) continue;
+    // --screenshot waits until nothing more is to be drawn, or kScreenshotWaitMs (a state that
+    // plays training keeps the lab busy for minutes: then the picture is of that moment).
+    const bool waited_enough = SDL_GetTicks() - started > kScreenshotWaitMs;
+    if (Frame(rt) && !(waited_enough && !desktop.screenshot.empty())) continue;
     if (!desktop.screenshot.empty()) {  // settled: nothing more to draw; draw once more, captured
+      if (waited_enough) std::fprintf(stderr, "attnlab-desktop: --screenshot: still busy after %u s, taken as it is\n", kScreenshotWaitMs / 1000);
       rt.capture = desktop.screenshot;
       rt.frames_to_draw = 1;
       Frame(rt);

@@ -633,6 +633,10 @@ void DrawPictures(Context& ctx, bool narrow) {
   const float max_side = narrow ? 200.0f : (t.compare ? 170.0f : 230.0f);
   const ImVec2 maps_at = ImGui::GetCursorScreenPos();
   const float menu_w = ImGui::CalcTextSize("↓").x + ImGui::GetStyle().FramePadding.x * 2 + gap;
+  // Row 1 is one group, so that row 2 starts below the taller of its columns: the export menu
+  // (the last item before SameLine) made ImGui measure the row by the backprop column alone, and
+  // a heatmap taller than the table ran under the curves.
+  ImGui::BeginGroup();
   ImGui::BeginGroup();
   if (t.compare && !narrow && s.lab.train.config.heads == 1) {
     const float half = (maps_w - gap) * 0.5f;
@@ -690,11 +694,15 @@ void DrawPictures(Context& ctx, bool narrow) {
     DrawBackprop(ctx, t.b, "bp_b", bars_w);
   }
   ImGui::EndGroup();
+  ImGui::EndGroup();  // row 1
 
-  // Row 2: the curves and the gradient norms.
+  // Row 2: the curves and the gradient norms (a group too: the loss plot's "log scale" box
+  // below it is part of the row, so the caption comes after it).
   ImGui::Spacing();
   const float plot_h = narrow ? 190.0f : std::max(170.0f, std::min(240.0f, ImGui::GetContentRegionAvail().y - 4 * ImGui::GetTextLineHeightWithSpacing()));
+  ImGui::BeginGroup();
   DrawCurves(ctx, avail, plot_h, narrow);
+  ImGui::EndGroup();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", L(tr::kGradCaption));
   ImGui::PopStyleColor();

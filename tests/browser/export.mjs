@@ -258,6 +258,18 @@ export function exportTests(h) {
         assertEq(none.field, 'what', short(none));
         assert(/^what: expected a picture the lab draws now, got "simplex"/.test(none.error), short(none));
 
+        // The Training tab's row 2 (the curves) starts below row 1: the example's heatmap, when
+        // taller than the backprop table beside it, used to run under the curves.
+        r = await t.page.evaluate(() => attentionLab.setState({ view: 'training', lang: 'en' }));
+        assert(r.ok, short(r));
+        await settle(t.page, 600);
+        {
+          const figs = (await figures(t)).figures;
+          const maps = figs.find((f) => f.id === 'example_weights'), loss = figs.find((f) => f.id === 'loss');
+          assert(maps && loss, `the example heatmap and the loss plot on the Training tab: ${short(figs.map((f) => f.id))}`);
+          assert(loss.rect[1] >= maps.rect[3], `the loss plot (top ${loss.rect[1]}) begins above the example heatmap's bottom (${maps.rect[3]})`);
+        }
+
         // The Training tab's example heatmaps: 2 heads, runs A and B.
         r = await t.page.evaluate(() => attentionLab.setState({ view: 'training', lang: 'ru', train: { heads: 2, compare: 'scaled' } }));
         assert(r.ok, short(r));

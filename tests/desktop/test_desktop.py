@@ -6,7 +6,8 @@ until the lab has settled (the model loaded, when chosen), writes the window as 
 Checked here: the exit codes and one-line refusals of bad options, states and paths; the picture
 is the lab's window (its size, the dark background, the heatmap's viridis colours drawn by our
 shader, the selected query's orange frame), in English and, with the trained model, in Russian;
-a link and a patch of the same settings give the same picture.
+a link and a patch of the same settings give the same picture; a state that never settles
+(training playing) is pictured after 20 s.
 
 usage: test_desktop.py ATTNLAB_DESKTOP [SHOTS_DIR]   (SHOTS_DIR: keeps desktop-*.png to look at)
 """
@@ -142,6 +143,12 @@ try:
     mp = near(m, (68, 1, 84), 25)
     check("model mode: the head gallery and the causal heatmap add viridis purple", mp > purple, (mp, purple))
     check("model mode: another picture than the default lab", not np.array_equal(m, img))
+    # A state that keeps the lab busy (training plays for minutes): the picture is taken after
+    # 20 s anyway, and stderr says so.
+    code, o, e = run("--state", '{"view": "training", "train": {"play": true}}', "--screenshot", f"{out}/playing.png")
+    check("a state that plays training: the picture after 20 s, exit 0, one line saying so",
+          code == 0 and "still busy after 20 s, taken as it is" in e and os.path.getsize(f"{out}/playing.png") > 10000,
+          f"exit {code}: {e[-300:]}")
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
         for name in ("en", "link", "model-ru"):
