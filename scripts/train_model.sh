@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru,
-# the tokenizer, the training (about an hour on a 2-core machine), the F16 weights, the recorded
+# Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru and
+# the documents scripts/corpus.sh makes from Debian's manuals (manual pages, GIMP's and
+# LibreOffice's help, English and Russian), the tokenizer, the training (about 1.5 hours on a
+# quiet 2-core machine), the F16 weights, the recorded
 # validation scores, what each head does (heads.json) and MANIFEST.sha256. Deterministic: the same five files, bit for bit (the
 # manifest's checksums), on any x86-64 machine; the thread count does not change the result.
 #   scripts/train_model.sh [--out DIR] [--resume]     default DIR: web/model
@@ -17,6 +19,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 scripts/setup.sh --no-wasm --no-browser
+scripts/corpus.sh >/dev/null
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release -j2 --target attnlab
 mkdir -p "$out"

@@ -112,6 +112,10 @@ int RunModelTrain(const ModelOptions& o) {
   if (!model::ReadFortuneFolder(rc.en_folder, Lang::kEn, &files, &error) ||
       !model::ReadFortuneFolder(rc.ru_folder, Lang::kRu, &files, &error))
     return Refuse(kCmd, error + " (scripts/setup.sh installs Debian's fortunes and fortunes-ru)");
+  for (const auto& [folder, lang] : {std::pair{rc.en_docs, Lang::kEn}, std::pair{rc.ru_docs, Lang::kRu}}) {
+    if (!folder.empty() && !model::ReadDocumentFolder(folder, lang, &files, &error))
+      return Refuse(kCmd, error + " (scripts/corpus.sh makes the documents from Debian's manuals)");
+  }
   const model::Corpus corpus = model::BuildCorpus(std::move(files));
   std::cerr << model::DescribeCorpus(corpus) << "\n";
 
@@ -130,11 +134,14 @@ int RunModelTrain(const ModelOptions& o) {
     if (!WriteFile(tok_path, tok_json)) return InternalError(kCmd, "cannot write " + tok_path);
     std::cerr << "tokenizer: " << bpe.size() << " tokens, " << Clock(seconds()) << "\n";
   }
-  model::TokenStream train, val_en, val_ru;
+  model::TokenStream train, val_en, val_ru, fortunes_en, fortunes_ru;
   if (!model::EncodeEntries(bpe, corpus.train, Lang::kEn, true, &train, &error) ||
       !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &val_en, &error) ||
-      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &val_ru, &error))
+      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &val_ru, &error) ||
+      !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &fortunes_en, &error, model::Source::kFortunes) ||
+      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &fortunes_ru, &error, model::Source::kFortunes))
     return InternalError(kCmd, error);
+  const bool with_docs = !rc.en_docs.empty() || !rc.ru_docs.empty();
   std::cerr << "tokens: train " << train.ids.size() << " (" << train.chars << " chars), validation en "
             << val_en.ids.size() << ", ru " << val_ru.ids.size() << "\n";
   model::NgramBaseline ngram;
@@ -206,8 +213,13 @@ int RunModelTrain(const ModelOptions& o) {
   model::Params<float> shipped;
   if (!model::ReadSafetensors(st_bytes, &back, &error) || !model::ParamsFromFile(back, tc.model, &shipped, &error))
     return InternalError(kCmd, error);
+  // Per language: the whole validation text, and (when documents were added) its fortunes alone,
+  // the text the earlier models were scored on.
   Json eval = {{"format", "attnlab-model-eval-1"}, {"checkTargets", kModelCheckTargets}};
-  for (const auto& [name, s] : {std::pair<const char*, const model::TokenStream*>{"en", &val_en}, {"ru", &val_ru}}) {
+  const std::pair<const char*, const model::TokenStream*> rows[] = {
+      {"en", &val_en}, {"ru", &val_ru}, {"fortunesEn", &fortunes_en}, {"fortunesRu", &fortunes_ru}};
+  for (const auto& [name, s] : rows) {
+    if (!with_docs && name[0] == 'f') continue;
     model::Score full, check;
     if (!model::ScoreModel(shipped, tc.model, *s, rc.threads, &full, &error) ||
         !model::ScoreModel(shipped, tc.model, *s, rc.threads, &check, &error, kModelCheckTargets))

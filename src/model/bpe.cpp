@@ -5,7 +5,10 @@
 #include "engine/tokenizer.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <map>
+#include <set>
+#include <unordered_map>
 #include <utility>
 
 namespace attn {
@@ -194,25 +197,30 @@ bool Bpe::Train(const std::vector<std::string>& texts, int vocab_size, int min_c
     EncodeChunk(chunk, &words.back());
     counts.push_back(count);
   }
-  // 3. merges
+  // 3. merges. The pair counts are kept up to date instead of recounted for every merge: a merge
+  // takes the words that hold its pair out of the counts, merges them, and puts them back; the
+  // best pair is the first of `order` (count descending, then the smaller (left, right)), which is
+  // the rule a full recount applies, so the merges are the same.
   auto mergeable = [&](int id) { return id != kEndOfText && !IsByte(id); };
-  while (size() < vocab_size) {
-    std::unordered_map<std::uint64_t, std::int64_t> pairs;
-    for (std::size_t w = 0; w < words.size(); ++w) {
-      const std::vector<int>& ids = words[w];
-      for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
-        if (mergeable(ids[i]) && mergeable(ids[i + 1])) pairs[PairKey(ids[i], ids[i + 1])] += counts[w];
-      }
+  std::unordered_map<std::uint64_t, std::int64_t> pair_count;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> where;  // words holding a pair (may repeat)
+  std::set<std::pair<std::int64_t, std::uint64_t>> order;              // (-count, key)
+  auto count_word = [&](std::size_t w, int sign) {
+    const std::vector<int>& ids = words[w];
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+      if (!mergeable(ids[i]) || !mergeable(ids[i + 1])) continue;
+      const std::uint64_t key = PairKey(ids[i], ids[i + 1]);
+      std::int64_t& c = pair_count[key];
+      if (c > 0) order.erase({-c, key});
+      c += sign * counts[w];
+      if (c > 0) order.insert({-c, key});
+      if (sign > 0) where[key].push_back(static_cast<std::uint32_t>(w));
     }
-    std::uint64_t best_key = 0;
-    std::int64_t best_count = 0;
-    for (const auto& [key, count] : pairs) {  // the most frequent, then the smaller (left, right)
-      if (count > best_count || (count == best_count && key < best_key)) {
-        best_key = key;
-        best_count = count;
-      }
-    }
-    if (best_count < 2) break;
+  };
+  for (std::size_t w = 0; w < words.size(); ++w) count_word(w, +1);
+  while (size() < vocab_size && !order.empty()) {
+    const auto [neg_count, best_key] = *order.begin();
+    if (-neg_count < 2) break;
     const int left = static_cast<int>(best_key >> 32), right = static_cast<int>(best_key & 0xFFFFFFFFu);
     const std::string text = tokens_[static_cast<std::size_t>(left)] + tokens_[static_cast<std::size_t>(right)];
     int result;
@@ -226,7 +234,16 @@ bool Bpe::Train(const std::vector<std::string>& texts, int vocab_size, int min_c
     }
     merge_rank_[best_key] = static_cast<int>(merges_.size());
     merges_.push_back({left, right, result});
-    for (std::vector<int>& ids : words) {
+    std::vector<std::uint32_t> holders = std::move(where[best_key]);
+    where.erase(best_key);
+    std::sort(holders.begin(), holders.end());
+    holders.erase(std::unique(holders.begin(), holders.end()), holders.end());
+    for (const std::uint32_t w : holders) {
+      std::vector<int>& ids = words[w];
+      bool holds = false;
+      for (std::size_t i = 0; i + 1 < ids.size() && !holds; ++i) holds = ids[i] == left && ids[i + 1] == right;
+      if (!holds) continue;  // merged away by an earlier merge
+      count_word(w, -1);
       std::size_t out = 0;
       for (std::size_t i = 0; i < ids.size(); ++out) {
         if (i + 1 < ids.size() && ids[i] == left && ids[i + 1] == right) {
@@ -237,6 +254,7 @@ bool Bpe::Train(const std::vector<std::string>& texts, int vocab_size, int min_c
         }
       }
       ids.resize(out);
+      count_word(w, +1);
     }
   }
   return true;

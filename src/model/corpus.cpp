@@ -89,9 +89,11 @@ std::string Squeeze(std::string_view line) {
 
 }  // namespace
 
-std::string CleanFortune(std::string_view raw) {
+namespace {
+
+std::string Clean(std::string_view raw, bool fortune) {
   if (!ValidUtf8(raw)) return "";
-  const std::string text = RemoveOverstrike(raw);
+  const std::string text = fortune ? RemoveOverstrike(raw) : std::string(raw);
   std::vector<std::string> lines;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -103,7 +105,7 @@ std::string CleanFortune(std::string_view raw) {
     pos = end + 1;
   }
   // the attribution: from the first attribution line after the first line to the end
-  for (std::size_t i = 1; i < lines.size(); ++i) {
+  for (std::size_t i = 1; fortune && i < lines.size(); ++i) {
     if (IsAttribution(lines[i])) {
       lines.resize(i);
       break;
@@ -134,6 +136,11 @@ std::string CleanFortune(std::string_view raw) {
   return out;
 }
 
+}  // namespace
+
+std::string CleanFortune(std::string_view raw) { return Clean(raw, true); }
+std::string CleanDocument(std::string_view raw) { return Clean(raw, false); }
+
 std::uint64_t EntryHash(std::string_view text) {
   std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a 64
   for (char ch : text) {
@@ -157,7 +164,7 @@ Corpus BuildCorpus(std::vector<SourceFile> files) {
     ++st.files;
     for (const std::string& raw : SplitFortunes(f.contents)) {
       ++st.raw_entries;
-      std::string text = CleanFortune(raw);
+      std::string text = f.source == Source::kDocs ? CleanDocument(raw) : CleanFortune(raw);
       if (text.empty()) {
         ++st.dropped;
         continue;
@@ -173,20 +180,26 @@ Corpus BuildCorpus(std::vector<SourceFile> files) {
         ++st.validation_entries;
         st.validation_bytes += bytes;
         st.validation_chars += chars;
-        c.validation.push_back({f.lang, std::move(text)});
+        if (f.source == Source::kDocs) st.doc_validation_chars += chars;
+        c.validation.push_back({f.lang, std::move(text), f.source});
       } else {
         ++st.train_entries;
         st.train_bytes += bytes;
         st.train_chars += chars;
-        c.train.push_back({f.lang, std::move(text)});
+        if (f.source == Source::kDocs) st.doc_train_chars += chars;
+        c.train.push_back({f.lang, std::move(text), f.source});
       }
     }
   }
   return c;
 }
 
-bool ReadFortuneFolder(const std::string& folder, Lang lang, std::vector<SourceFile>* out,
-                       std::string* error) {
+namespace {
+
+// The regular files of a folder that `keep` accepts, sorted by name, read whole.
+template <typename Keep>
+bool ReadFolder(const std::string& folder, Lang lang, Source source, const std::string& prefix, Keep keep,
+                std::vector<SourceFile>* out, std::string* error) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> names;
@@ -197,15 +210,14 @@ bool ReadFortuneFolder(const std::string& folder, Lang lang, std::vector<SourceF
       return name.size() >= suffix.size() &&
              name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    if (ends(".dat") || ends(".u8")) continue;
-    names.push_back(name);
+    if (keep(ends)) names.push_back(name);
   }
   if (ec) {
     if (error) *error = "cannot read " + folder + ": " + ec.message();
     return false;
   }
   if (names.empty()) {
-    if (error) *error = "no fortune files in " + folder;
+    if (error) *error = std::string(source == Source::kDocs ? "no *.txt documents" : "no fortune files") + " in " + folder;
     return false;
   }
   std::sort(names.begin(), names.end());
@@ -217,9 +229,22 @@ bool ReadFortuneFolder(const std::string& folder, Lang lang, std::vector<SourceF
       if (error) *error = "cannot read " + folder + "/" + name;
       return false;
     }
-    out->push_back({lang, name, ss.str()});
+    out->push_back({lang, prefix + name, ss.str(), source});
   }
   return true;
+}
+
+}  // namespace
+
+bool ReadFortuneFolder(const std::string& folder, Lang lang, std::vector<SourceFile>* out,
+                       std::string* error) {
+  return ReadFolder(folder, lang, Source::kFortunes, "",
+                    [](auto ends) { return !ends(".dat") && !ends(".u8"); }, out, error);
+}
+
+bool ReadDocumentFolder(const std::string& folder, Lang lang, std::vector<SourceFile>* out,
+                        std::string* error) {
+  return ReadFolder(folder, lang, Source::kDocs, "~docs/", [](auto ends) { return ends(".txt"); }, out, error);
 }
 
 std::string DescribeCorpus(const Corpus& c) {
@@ -233,7 +258,11 @@ std::string DescribeCorpus(const Corpus& c) {
            " bytes, " + std::to_string(s.train_chars) + " characters; validation " +
            std::to_string(s.validation_entries) + " entries, " +
            std::to_string(s.validation_bytes) + " bytes, " + std::to_string(s.validation_chars) +
-           " characters\n";
+           " characters";
+    if (s.doc_train_chars + s.doc_validation_chars > 0)
+      out += " (documents: train " + std::to_string(s.doc_train_chars) + " characters, validation " +
+             std::to_string(s.doc_validation_chars) + ")";
+    out += "\n";
   }
   return out;
 }

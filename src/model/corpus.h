@@ -1,5 +1,8 @@
 // The model's text: Debian's `fortunes` (English, /usr/share/games/fortunes) and `fortunes-ru`
-// (Russian, UTF-8, /usr/share/games/fortunes/ru), cleaned, deduplicated and split.
+// (Russian, UTF-8, /usr/share/games/fortunes/ru), and documents: plain text that
+// scripts/corpus.sh makes from Debian's manuals (manual pages, GIMP's and LibreOffice's help, in
+// both languages), one file per source in the same "%"-separated format; cleaned, deduplicated
+// and split.
 //
 // A fortune file is entries separated by lines holding only "%". Cleaning one entry:
 //   1. an entry that is not valid UTF-8 is dropped;
@@ -13,6 +16,7 @@
 //   5. pictures go: an entry whose letters (ASCII letters and every non-ASCII character) are
 //      fewer than half of its visible characters is dropped (ASCII art, tables);
 //   6. an entry left empty is dropped.
+// A document entry is cleaned by the same rules without 2 and 3 (a manual's "--option" is text).
 // Deduplication: the first occurrence of each cleaned text is kept (files sorted by name,
 // entries in file order, English files before Russian). Split: an entry goes to validation
 // when Mix64(FNV-1a 64 of its cleaned UTF-8 bytes) % 20 == 0 (about 5%), else to training:
@@ -29,17 +33,20 @@ namespace model {
 
 enum class Lang { kEn, kRu };
 const char* LangName(Lang l);  // "en", "ru"
+enum class Source { kFortunes, kDocs };
 
 // The entries of one file's contents, each raw (before cleaning), "%" lines removed.
 std::vector<std::string> SplitFortunes(std::string_view contents);
 // One entry cleaned by the rules above; empty when it is dropped.
 std::string CleanFortune(std::string_view raw);
+std::string CleanDocument(std::string_view raw);  // the rules without 2 and 3
 std::uint64_t EntryHash(std::string_view text);  // Mix64(FNV-1a 64)
 bool IsValidation(std::string_view cleaned);     // EntryHash % 20 == 0
 
 struct CorpusEntry {
   Lang lang;
   std::string text;
+  Source source = Source::kFortunes;
 };
 
 struct LangStats {
@@ -50,6 +57,7 @@ struct LangStats {
   int train_entries = 0, validation_entries = 0;
   std::int64_t train_bytes = 0, validation_bytes = 0;  // UTF-8 bytes of the cleaned texts
   std::int64_t train_chars = 0, validation_chars = 0;  // code points
+  std::int64_t doc_train_chars = 0, doc_validation_chars = 0;  // of which documents
 };
 
 struct Corpus {
@@ -61,6 +69,7 @@ struct SourceFile {
   Lang lang;
   std::string name;      // for the order (sorted by name within a language)
   std::string contents;
+  Source source = Source::kFortunes;
 };
 
 // Cleans, deduplicates and splits the files' entries (files in the order above).
@@ -71,6 +80,11 @@ Corpus BuildCorpus(std::vector<SourceFile> files);
 // cannot be read or holds no file.
 bool ReadFortuneFolder(const std::string& folder, Lang lang, std::vector<SourceFile>* out,
                        std::string* error = nullptr);
+
+// Reads every *.txt file of a folder of documents (scripts/corpus.sh), sorted by name; the
+// names are prefixed "~docs/" so that they sort after the fortune files of the language.
+bool ReadDocumentFolder(const std::string& folder, Lang lang, std::vector<SourceFile>* out,
+                        std::string* error = nullptr);
 
 // One line per language: "en: 120 files, 15000 entries (300 dropped, 40 duplicates);
 // train 14000 entries, 2400000 bytes, ...; validation ...".

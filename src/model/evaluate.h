@@ -19,6 +19,7 @@
 #include "model.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,10 @@ struct TokenStream {
   std::int64_t chars = 0;    // code points of the entries
   int entries = 0;
 };
-// The entries of one language (or all of them: all = true) encoded back to back.
+// The entries of one language (or all of them: all = true) encoded back to back; with `only`,
+// just the entries of that source (the fortunes-only validation row).
 bool EncodeEntries(const Bpe& bpe, const std::vector<CorpusEntry>& entries, Lang lang, bool all,
-                   TokenStream* out, std::string* error = nullptr);
+                   TokenStream* out, std::string* error = nullptr, std::optional<Source> only = std::nullopt);
 
 struct Score {
   double nats = 0;             // sum of -ln p over the targets, in target order

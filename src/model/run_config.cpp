@@ -11,6 +11,8 @@ const FieldTable<RunConfig>& RunFields() {
   static const FieldTable<C> table = {
       TextField<C>("enFolder", &C::en_folder, "folder of the English fortune files"),
       TextField<C>("ruFolder", &C::ru_folder, "folder of the Russian fortune files (UTF-8)"),
+      TextField<C>("enDocs", &C::en_docs, "folder of English documents, *.txt (scripts/corpus.sh; empty: none)"),
+      TextField<C>("ruDocs", &C::ru_docs, "folder of Russian documents, *.txt (scripts/corpus.sh; empty: none)"),
       IntegerField<C>("vocab", &C::vocab, 258, 16384, "BPE vocabulary size (at most)"),
       IntegerField<C>("dModel", &C::d_model, 8, 1024, "width of the residual stream"),
       IntegerField<C>("layers", &C::layers, 1, 16, "transformer blocks"),
@@ -19,6 +21,8 @@ const FieldTable<RunConfig>& RunFields() {
       IntegerField<C>("mlp", &C::mlp, 1, 8192, "width of the MLP's hidden layer"),
       IntegerField<C>("steps", &C::steps, 1, 1000000, "optimizer steps"),
       IntegerField<C>("batch", &C::batch, 1, 1024, "sequences per step"),
+      IntegerField<C>("repeats", &C::repeats, 0, 100,
+                      "percent of training windows that repeat their start (a reason to learn induction)"),
       NumberField<C>("lr", &C::lr, 0, 1, /*min_open=*/true, "peak learning rate (AdamW)"),
       NumberField<C>("minLr", &C::min_lr, 0, 1, false, "learning rate at the end of the cosine"),
       IntegerField<C>("warmup", &C::warmup, 0, 1000000, "steps of linear warm-up"),
@@ -47,6 +51,7 @@ TrainConfig ToTrainConfig(const RunConfig& r, int vocab) {
   t.length = r.context;
   t.clip = r.clip;
   t.threads = r.threads;
+  t.repeat_percent = r.repeats;
   return t;
 }
 

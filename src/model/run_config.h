@@ -16,6 +16,8 @@ namespace model {
 struct RunConfig {
   std::string en_folder = "/usr/share/games/fortunes";     // Debian's fortunes
   std::string ru_folder = "/usr/share/games/fortunes/ru";  // Debian's fortunes-ru
+  std::string en_docs, ru_docs;  // folders of documents (scripts/corpus.sh); empty: none
+  int repeats = 0;           // percent of training windows with a repeated span (induction)
   int vocab = 2048;          // BPE tokens at most (fewer when no pair occurs twice)
   int d_model = 128;
   int layers = 4;

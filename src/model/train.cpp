@@ -68,20 +68,29 @@ double LearningRate(const Schedule& s, int step) {
 }
 
 std::vector<Sequence> SampleBatch(const std::vector<int>& stream, int batch, int length,
-                                  std::uint64_t seed, int step) {
+                                  std::uint64_t seed, int step, int repeat_percent) {
+  constexpr std::uint64_t kRepeatSalt = 0x5245504541545321ull;  // "REPEATS!"
   std::vector<Sequence> out;
   const std::uint64_t range = stream.size() > static_cast<std::size_t>(length)
                                   ? stream.size() - static_cast<std::size_t>(length)
                                   : 0;
   if (range == 0 || length < 1) return out;
-  rng::SplitMix64 draw(rng::Mix64(seed) ^ rng::Mix64(static_cast<std::uint64_t>(step)));
+  const std::uint64_t key = rng::Mix64(seed) ^ rng::Mix64(static_cast<std::uint64_t>(step));
+  rng::SplitMix64 draw(key), repeat_draw(key ^ kRepeatSalt);
+  std::vector<int> w(static_cast<std::size_t>(length) + 1);  // the window, length + 1 tokens
   for (int b = 0; b < batch; ++b) {
-    const std::size_t start = static_cast<std::size_t>(draw.Next() % range);
+    const auto start = static_cast<std::ptrdiff_t>(draw.Next() % range);
+    std::copy(stream.begin() + start, stream.begin() + start + length + 1, w.begin());
+    if (repeat_percent > 0 && length >= 8) {
+      const std::uint64_t u = repeat_draw.Next();
+      if (static_cast<int>(u % 100) < repeat_percent) {
+        const auto span = static_cast<std::ptrdiff_t>(4 + (u >> 8) % static_cast<std::uint64_t>(length / 2 - 3));
+        std::copy(stream.begin() + start, stream.begin() + start + length + 1 - span, w.begin() + span);
+      }
+    }
     Sequence s;
-    s.tokens.assign(stream.begin() + static_cast<std::ptrdiff_t>(start),
-                    stream.begin() + static_cast<std::ptrdiff_t>(start + length));
-    s.targets.assign(stream.begin() + static_cast<std::ptrdiff_t>(start + 1),
-                     stream.begin() + static_cast<std::ptrdiff_t>(start + length + 1));
+    s.tokens.assign(w.begin(), w.end() - 1);
+    s.targets.assign(w.begin() + 1, w.end());
     out.push_back(std::move(s));
   }
   return out;
@@ -129,7 +138,7 @@ bool Trainer<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::str
 
 template <typename T>
 bool Trainer<T>::Step(StepMetrics* metrics, std::string* error) {
-  const std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_);
+  const std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_, cfg_.repeat_percent);
   const double loss = LossAndGrad(grads_, params_, cfg_.model, batch, error, cfg_.threads);
   if (!std::isfinite(loss)) return linalg::Fail(error, error && !error->empty() ? *error : "loss is not finite");
   const double norm = ClipGradNorm(grads_, cfg_.clip);

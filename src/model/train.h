@@ -56,8 +56,13 @@ double LearningRate(const Schedule& s, int step);
 
 // Batch `step` of a token stream: `batch` windows of length + 1 tokens; window b starts at
 // SplitMix64(Mix64(seed) ^ Mix64(step)).Next() (b-th draw) modulo (size - length).
+// Repeated spans (a reason to learn induction heads): with repeat_percent > 0, a second
+// generator SplitMix64(Mix64(seed) ^ Mix64(step) ^ kRepeatSalt) draws u for every window; when
+// u % 100 < repeat_percent the window becomes its first `span` tokens followed by the window
+// again from its start, span = 4 + (u >> 8) % (length / 2 - 3) (4 .. length / 2): w[0, span)
+// then w[0, length + 1 - span). The starts are the same draws as without repeats.
 std::vector<Sequence> SampleBatch(const std::vector<int>& stream, int batch, int length,
-                                  std::uint64_t seed, int step);
+                                  std::uint64_t seed, int step, int repeat_percent = 0);
 
 // Global gradient norm clipping: the norm over every tensor in Tensors' order (a double sum of
 // squares), scaled by max_norm / norm when above it. Returns the norm before clipping.
@@ -73,6 +78,7 @@ struct TrainConfig {
   int length = 32;         // tokens per sequence (<= context)
   double clip = 1.0;       // global norm clip (<= 0: none)
   int threads = 1;         // natively 2 on this machine; the result does not depend on it
+  int repeat_percent = 0;  // windows with a repeated span, in percent (SampleBatch)
 };
 
 struct StepMetrics {

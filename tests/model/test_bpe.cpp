@@ -2,6 +2,9 @@
 // deterministic merges, whole characters in every token, the vocabulary limit, JSON.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -150,4 +153,88 @@ TEST_CASE("bpe: the vocabulary survives JSON, and a broken one is refused") {
             tokens[static_cast<std::size_t>(merges[1].result)]);
   CHECK_FALSE(back.Load(tokens, bpe.char_count(), merges, &error));
   CHECK(error.find("is not the pair's") != std::string::npos);
+}
+
+namespace {
+
+// The merges by the definition: every pair recounted before each merge (the trainer keeps the
+// counts up to date instead). `base` is the same texts' trainer stopped at its base vocabulary,
+// so the characters have the trainer's ids.
+std::vector<BpeMerge> RecountMerges(const std::vector<std::string>& texts, const Bpe& base, int vocab) {
+  std::map<std::string, std::int64_t> chunk_counts;
+  for (const std::string& t : texts) {
+    std::vector<Chunk> chunks;
+    REQUIRE(PreSplit(t, &chunks));
+    for (const Chunk& c : chunks) ++chunk_counts[t.substr(c.begin, c.end - c.begin)];
+  }
+  std::vector<std::vector<int>> words;
+  std::vector<std::int64_t> counts;
+  for (const auto& [chunk, count] : chunk_counts) {
+    words.emplace_back();
+    REQUIRE(base.Encode(chunk, &words.back()));
+    counts.push_back(count);
+  }
+  std::vector<std::string> texts_of = base.tokens();
+  std::vector<BpeMerge> merges;
+  while (static_cast<int>(texts_of.size()) < vocab) {
+    std::map<std::pair<int, int>, std::int64_t> pairs;  // ordered: ties go to the smaller pair
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      for (std::size_t i = 0; i + 1 < words[w].size(); ++i) {
+        const int a = words[w][i], b = words[w][i + 1];
+        if (a == 0 || b == 0 || base.IsByte(a) || base.IsByte(b)) continue;
+        pairs[{a, b}] += counts[w];
+      }
+    }
+    std::pair<int, int> best{};
+    std::int64_t best_count = 0;
+    for (const auto& [pair, count] : pairs) {
+      if (count > best_count) best = pair, best_count = count;
+    }
+    if (best_count < 2) break;
+    const std::string text = texts_of[static_cast<std::size_t>(best.first)] + texts_of[static_cast<std::size_t>(best.second)];
+    int result = static_cast<int>(std::find(texts_of.begin(), texts_of.end(), text) - texts_of.begin());
+    if (result == static_cast<int>(texts_of.size())) texts_of.push_back(text);
+    merges.push_back({best.first, best.second, result});
+    for (std::vector<int>& ids : words) {
+      std::vector<int> out;
+      for (std::size_t i = 0; i < ids.size();) {
+        if (i + 1 < ids.size() && ids[i] == best.first && ids[i + 1] == best.second) {
+          out.push_back(result);
+          i += 2;
+        } else {
+          out.push_back(ids[i++]);
+        }
+      }
+      ids = out;
+    }
+  }
+  return merges;
+}
+
+}  // namespace
+
+TEST_CASE("bpe: the trainer's kept-up-to-date counts give the merges of a full recount before each merge") {
+  // Repetitive text makes long merge chains, ties and pairs of equal tokens ("aaaa").
+  std::vector<std::string> texts = Texts();
+  texts.push_back("aaaa aaa aa a ababab abab ba ba — ааааа ааа");
+  texts.push_back("ммм мама мыла раму, мама мыла раму; the theme then thence there");
+  for (int vocab : {300, 420, 2000}) {
+    INFO("vocab " << vocab);
+    Bpe base, bpe;
+    REQUIRE(base.Train(texts, 0x7fffffff, 1) == true);  // sizes only: the base is what we need below
+    Bpe only_base;
+    const int base_size = Bpe::kFirstChar + base.char_count();
+    REQUIRE(only_base.Train(texts, base_size, 1));
+    REQUIRE(only_base.merges().empty());
+    REQUIRE(bpe.Train(texts, vocab, 1));
+    const std::vector<BpeMerge> want = RecountMerges(texts, only_base, vocab);
+    REQUIRE(bpe.merges().size() == want.size());
+    int differ = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const BpeMerge& a = bpe.merges()[i];
+      differ += a.left != want[i].left || a.right != want[i].right || a.result != want[i].result;
+    }
+    CHECK(differ == 0);
+    CHECK(!want.empty());
+  }
 }

@@ -56,3 +56,37 @@ TEST_CASE("corpus: deduplication, the hash split and the sizes") {
   CHECK(EntryHash("abc") != EntryHash("abd"));
   CHECK(DescribeCorpus(c).find("en: 1 files, 201 entries (0 dropped, 1 duplicates)") == 0);
 }
+
+TEST_CASE("corpus: documents keep their option lines, sort after the fortunes and are counted apart") {
+  // A manual's "--option" line and a backspace are text in a document; in a fortune they are an
+  // attribution and overstrike.
+  const std::string doc = "NAME\nls - list\n-- end of options\n  --all  do not ignore\nab\bc\n";
+  CHECK(CleanDocument(doc) == "NAME\nls - list\n-- end of options\n--all do not ignore\nab\bc");
+  CHECK(CleanFortune(doc) == "NAME\nls - list");
+  CHECK(CleanDocument("bad \xFF byte") == "");
+  CHECK(CleanDocument("| | | |\n+-+-+-+\n") == "");  // a table of rules is a picture
+
+  std::string docs, fortunes;
+  for (int i = 0; i < 60; ++i) docs += "Document page " + std::to_string(i) + " --help\n%\n";
+  for (int i = 0; i < 40; ++i) fortunes += "Fortune " + std::to_string(i) + "\n%\n";
+  docs += "Fortune 3\n%\n";  // the same text as a fortune: a duplicate, the fortune kept
+  SourceFile d{Lang::kEn, "~docs/manual.txt", docs, Source::kDocs};
+  const Corpus c = BuildCorpus({d, {Lang::kEn, "zzz", fortunes}});
+  CHECK(c.en.files == 2);
+  CHECK(c.en.duplicates == 1);
+  CHECK(c.train.front().source == Source::kFortunes);  // "zzz" < "~docs/..."
+  CHECK(c.train.back().source == Source::kDocs);
+  std::int64_t doc_chars = 0, all_chars = 0;
+  for (const auto* part : {&c.train, &c.validation}) {
+    for (const CorpusEntry& e : *part) {
+      std::int64_t n = 0;
+      for (char ch : e.text) n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+      all_chars += n;
+      if (e.source == Source::kDocs) doc_chars += n;
+    }
+  }
+  CHECK(c.en.doc_train_chars + c.en.doc_validation_chars == doc_chars);
+  CHECK(c.en.train_chars + c.en.validation_chars == all_chars);
+  CHECK(doc_chars > 0);
+  CHECK(DescribeCorpus(c).find("(documents: train ") != std::string::npos);
+}

@@ -184,6 +184,46 @@ TEST_CASE("model: batches are a function of (seed, step) only") {
   }
 }
 
+TEST_CASE("model: repeated-span windows are the window's start, then the window again; the starts do not move") {
+  std::vector<int> stream(1000);
+  for (int i = 0; i < 1000; ++i) stream[static_cast<std::size_t>(i)] = i;
+  const int length = 32, batch = 400;
+  const auto plain = SampleBatch(stream, batch, length, 3, 7);
+  const auto none = SampleBatch(stream, batch, length, 3, 7, 0);
+  const auto mixed = SampleBatch(stream, batch, length, 3, 7, 25);
+  const auto all = SampleBatch(stream, batch, length, 3, 7, 100);
+  REQUIRE(mixed.size() == static_cast<std::size_t>(batch));
+  int repeated = 0;
+  for (int b = 0; b < batch; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    CHECK(none[i].tokens == plain[i].tokens);  // 0 % is the plain batch, bit for bit
+    const int start = plain[i].tokens[0];
+    for (const auto* seqs : {&mixed, &all}) {
+      const Sequence& s = (*seqs)[i];
+      REQUIRE(s.tokens.size() == static_cast<std::size_t>(length));
+      CHECK(s.tokens[0] == start);  // the same start as without repeats
+      std::vector<int> w = s.tokens;
+      w.push_back(s.targets.back());
+      for (int t = 0; t + 1 < length; ++t) CHECK(s.targets[static_cast<std::size_t>(t)] == w[static_cast<std::size_t>(t) + 1]);
+      // The span: where the window first jumps back to its start.
+      int span = 0;
+      for (int t = 1; t <= length && span == 0; ++t) span = w[static_cast<std::size_t>(t)] == start ? t : 0;
+      if (seqs == &all) REQUIRE(span > 0);
+      if (span == 0) continue;  // a plain window
+      if (seqs == &mixed) ++repeated;
+      CHECK(span >= 4);
+      CHECK(span <= length / 2);
+      for (int t = 0; t <= length; ++t) {
+        const int want = t < span ? start + t : start + (t - span);
+        CHECK(w[static_cast<std::size_t>(t)] == want);
+      }
+    }
+  }
+  // about a quarter of the windows (binomial: 100 +- 3 sigma of 8.7)
+  CHECK(repeated > 70);
+  CHECK(repeated < 130);
+}
+
 // 300 steps take 0.3 s in the release build and minutes under the sanitizers (Debug, -O0):
 // the suite "long" runs in the release build only (tests/CMakeLists.txt), as the engine's does.
 TEST_SUITE("long") {
