@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The settings tables seen from outside: every command refuses a setting in the one wording
 '"<field>": expected <what>, got <what came>', `attnlab fields` lists every field of the state
-(the same names getState() has), and the README's field tables are its current output.
+(the same names getState() has), and the field tables of docs/page-api.md are its current output.
 
 usage: test_fields.py ATTNLAB FIXTURES_DIR
 """
@@ -57,13 +57,13 @@ defaults_ok = all(str(state.get(f["name"], "")).lower() == str(f["default"]).low
                   for f in fields["state"] if f["name"] in state and not isinstance(state[f["name"]], float))
 check("fields: the defaults are the state's defaults", defaults_ok, "")
 
-# The README's tables are the current output of `attnlab fields` (scripts/readme_fields.sh).
+# docs/page-api.md's tables are the current output of `attnlab fields` (scripts/doc_fields.sh).
 code, markdown, _ = run(["fields"])
-readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+doc = open(os.path.join(ROOT, "docs", "page-api.md"), encoding="utf-8").read()
 begin, end = "<!-- attnlab fields: begin -->\n", "<!-- attnlab fields: end -->"
-section = readme[readme.find(begin) + len(begin):readme.find(end)] if begin in readme and end in readme else ""
-check("README: the field tables are attnlab fields' output (run scripts/readme_fields.sh)",
-      code == 0 and section == markdown, "the README's field tables differ from `attnlab fields`")
+section = doc[doc.find(begin) + len(begin):doc.find(end)] if begin in doc and end in doc else ""
+check("docs/page-api.md: the field tables are attnlab fields' output (run scripts/doc_fields.sh)",
+      code == 0 and section == markdown, "docs/page-api.md's field tables differ from `attnlab fields`")
 
 # --help lists the input's fields from the same tables.
 code, out, _ = run(["train", "--help"])
