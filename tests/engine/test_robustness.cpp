@@ -3,7 +3,7 @@
 // magnitude, duplicate and collinear values, one token, every key masked. The promise: either a
 // refusal with a message, or an answer with no NaN or infinity in it (the one documented
 // exception: normalizer "none"'s ranges may be infinite where the output does not bound a
-// weight; README "Limits"), and the LP always stops.
+// weight; docs/hardening.md, "Limits"), and the LP always stops.
 #include <doctest/doctest.h>
 
 #include <cmath>

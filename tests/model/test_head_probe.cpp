@@ -1,7 +1,7 @@
 // The probe on real heads (model/head_probe.h): a readout that sees only a real head's A, on the
 // shipped model's validation text (English and Russian windows alternating), names the key the
 // head gave the most weight as well as a reader who knows only the query's position does (no
-// better): the figures are the README's.
+// better): the figures are docs/model-mode.md's ("Information, on a real head").
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -49,7 +49,7 @@ TEST_CASE("head probe: a readout that sees only a real head's A names its favour
     CHECK(r.train_samples == 150 * (W - 1));
     CHECK(r.accuracy >= 0.0);
     CHECK(r.accuracy <= 1.0);
-    // Layer 0's strongest previous-token head (README's head table: 0.43 on the previous token)
+    // Layer 0's strongest previous-token head (docs/model.md's head table: 0.43 on the previous token)
     // is named from A alone far above chance, on both sides of d_head + 1 keys.
     if (layer == 0 && head == 0) {
       CHECK(r.accuracy_within > 0.6);

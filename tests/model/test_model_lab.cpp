@@ -94,7 +94,7 @@ TEST_CASE("model lab: the tokens, their words and the next tokens") {
   LabResult lab;
   ModelLabResult extra;
   REQUIRE(ComputeModelLab(m, Model("я люблю суши", 0, 0, 1), &lab, &extra));
-  // <|endoftext|>, я, " люб", "лю", " су", "ши" (the README's tokens for the seed's sentence)
+  // <|endoftext|>, я, " люб", "лю", " су", "ши" (docs/model.md's tokens for the seed's sentence)
   REQUIRE(extra.texts.size() == 6);
   CHECK(extra.texts[0] == "<|endoftext|>");
   CHECK(extra.texts[1] == "я");
