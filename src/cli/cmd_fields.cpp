@@ -1,5 +1,5 @@
 // attnlab fields [--format markdown|json]: every setting the lab accepts, from the settings
-// tables themselves (the page's state and its `train` object). The README's field lists are this
+// tables themselves (the page's state and its `train` object). The field tables of docs/page-api.md are this
 // command's markdown output (a test checks that they agree), and course authors can read the
 // JSON to build their own controls.
 #include "api/state_json.h"

@@ -1,6 +1,6 @@
 // Settings as tables: one row per field of a configuration struct, written once and walked by
 // everything that reads, writes, checks, compares or describes settings (the page's state
-// patches and getState, the URL hash, the CLI's JSON inputs, --help, the README's field lists).
+// patches and getState, the URL hash, the CLI's JSON inputs, --help, the field tables in docs/page-api.md).
 // The shape is TensorFlow Playground's State.PROPS: adding a setting is one row in a table and
 // one default in its struct.
 //
@@ -66,7 +66,7 @@ template <class C>
 struct Field {
   std::string name;  // as written in JSON, the URL and the CLI
   FieldRule rule;
-  std::string help;  // one line, for --help and the README
+  std::string help;  // one line, for --help and docs/page-api.md
   bool linked_at_default = true;  // written into links even at its default (false: only when
                                   // changed, so that links stay short)
   // Numbers, integers and booleans (0/1) travel as double: exact for every accepted integer
@@ -254,7 +254,7 @@ const Field<C>* FirstRefusedField(const FieldTable<C>& table, const C& c) {
   return nullptr;
 }
 
-// "  name  <expected> (default <d>): <help>", one line per field, for --help and the README.
+// "  name  <expected> (default <d>): <help>", one line per field, for --help and docs/page-api.md.
 template <class C>
 std::string FieldsHelp(const FieldTable<C>& table, std::string_view indent = "  ") {
   std::size_t width = 11;  // tables printed one after the other stay aligned

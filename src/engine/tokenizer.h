@@ -1,6 +1,6 @@
 // UTF-8 word tokenizer for the lab's sentences.
 //
-// The rule (also in README.md):
+// The rule (also in docs/maths.md):
 //   * the input must be valid UTF-8 and at most kMaxSentenceBytes bytes long;
 //   * whitespace of any kind (ASCII spaces, tabs, newlines, NBSP, the Unicode spaces U+2000..U+200B,
 //     U+3000, U+FEFF, ...) and control characters separate tokens and are dropped;

@@ -227,8 +227,8 @@ inline constexpr Text kCopy{"Copy", "Копировать"};
 inline constexpr Text kCopied{"Copied.", "Скопировано."};
 inline constexpr Text kCopyByHand{"The browser did not allow copying: the text is selected on the page, copy it with Ctrl+C (⌘C).",
                                   "Браузер не разрешил копирование: текст выделен на странице, скопируйте его сами (Ctrl+C, ⌘C)."};
-inline constexpr Text kShareHint{"Hide or lock parts with hide=… and lock=… in the link (see the README).",
-                                 "Скрыть или закрепить части можно через hide=… и lock=… в ссылке (см. README)."};
+inline constexpr Text kShareHint{"Hide or lock parts with hide=… and lock=… in the link (see docs/embedding.md).",
+                                 "Скрыть или закрепить части можно через hide=… и lock=… в ссылке (см. docs/embedding.md)."};
 inline constexpr Text kShareClose{"Close", "Закрыть"};
 inline constexpr Text kLockedPanel{"(locked by the lesson)", "(закреплено уроком)"};
 inline constexpr Text kTry{
