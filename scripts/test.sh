@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Attention Lab on this machine, installing and building what it needs:
-#   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages)
+#   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages) and
+#      scripts/corpus.sh (the model's text from Debian's manuals)
 #   2. the web bundle (wasm-release) that the browser tests load
 #   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the desktop window (Xvfb), the browser tests
 #   4. the engine, model, API, app, text and CLI tests again under AddressSanitizer + UBSan (native-debug)
@@ -11,30 +12,51 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# Each stage's wall time, printed as a table at the end (and when a stage fails).
+stages=() stage_name="" stage_start=$SECONDS
+stage() {  # stage "name": closes the running stage, starts the next
+  [ -z "$stage_name" ] || stages+=("$(printf '%-58s %6d s' "$stage_name" $((SECONDS - stage_start)))")
+  stage_name=$1 stage_start=$SECONDS
+  [ -z "$1" ] || echo "== $1"
+}
+timings() {
+  local rc=$?
+  stage ""
+  echo "== stage timings (scripts/test.sh)"
+  printf '%s\n' "${stages[@]}"
+  printf '%-58s %6d s\n' "total" "$SECONDS"
+  return $rc
+}
+trap timings EXIT
+
+stage "setup (Debian packages, sources, SDL2 for wasm, npm)"
 scripts/setup.sh
+scripts/corpus.sh >/dev/null  # the model's validation text from Debian's manuals (the shipped model's test)
 export NODE_PATH=/usr/share/nodejs
 
-echo "== web bundle (wasm-release)"
+stage "web bundle (wasm-release)"
 cmake --preset wasm-release >/dev/null
 cmake --build --preset wasm-release -j"$jobs"
 
-echo "== native build and every test (native-release)"
+stage "native build (native-release)"
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release -j"$jobs"
+stage "every test (ctest native-release)"
 ctest --preset native-release
 
-echo "== unit and CLI tests under sanitizers (native-debug)"
+stage "sanitizer build (native-debug)"
 cmake --preset native-debug >/dev/null
 cmake --build --preset native-debug -j"$jobs" --target engine_tests model_tests api_tests app_tests text_tests attnlab
+stage "unit and CLI tests under sanitizers (ctest native-debug)"
 ctest --preset native-debug -R '^(engine|model|api|app|text|cli)$'
 
-echo "== fuzz targets: every committed input (seeds and regressions), then 3 s of fuzzing each"
+stage "fuzz targets: build, every committed input, then 3 s of fuzzing each"
 scripts/fuzz.sh --smoke
 
-echo "== soak smoke: 20 s of random actions on the page (scripts/soak.sh runs 10 minutes)"
+stage "soak smoke: 20 s of random actions on the page"
 scripts/soak.sh --seconds 20
 
-echo "== the shipped model: the release and the sanitizer builds print the same bits"
+stage "the shipped model: release and sanitizer builds print the same bits"
 for text in "я люблю суши" "I love sushi"; do
   cmp <(build/native-release/attnlab model run web/model --text "$text" --generate 20 --top-k 5) \
       <(build/native-debug/attnlab model run web/model --text "$text" --generate 20 --top-k 5)
