@@ -23,14 +23,41 @@ add_link_options($<$<NOT:$<CONFIG:Debug>>:-flto>)
 # (the type names of every std::function target and class with virtual functions).
 add_compile_options(-fno-rtti)
 
+# The page's script: the parts in web/js/, one idea each, joined in this order into the one
+# lab.js the page loads (attnlab_configure_web_site). begin.js opens one scope and end.js closes
+# it, so the parts share their names; each starts with two lines saying what it holds.
+set(ATTNLAB_PAGE_SCRIPT begin page loader api url_state guest ime clipboard export a11y model_switch end)
+
+# The parts' paths in that order. Configuring stops if one is missing or if web/js/ has a script
+# the list does not name (it would be left out of the page without a word).
+function(attnlab_page_script_parts out_var)
+  set(dir "${CMAKE_SOURCE_DIR}/web/js")
+  file(GLOB unlisted RELATIVE "${dir}" CONFIGURE_DEPENDS "${dir}/*.js")
+  set(parts "")
+  foreach(part IN LISTS ATTNLAB_PAGE_SCRIPT)
+    if(NOT EXISTS "${dir}/${part}.js")
+      message(FATAL_ERROR "web/js/${part}.js is missing (ATTNLAB_PAGE_SCRIPT in cmake/Emscripten.cmake names it)")
+    endif()
+    list(REMOVE_ITEM unlisted "${part}.js")
+    list(APPEND parts "${dir}/${part}.js")
+  endforeach()
+  if(unlisted)
+    list(JOIN unlisted ", " names)
+    message(FATAL_ERROR "web/js/ has ${names}, which ATTNLAB_PAGE_SCRIPT (cmake/Emscripten.cmake) "
+                        "does not list: add each where it belongs in the page script's order")
+  endif()
+  set(${out_var} "${parts}" PARENT_SCOPE)
+endfunction()
+
 # The C functions the page may call: every EMSCRIPTEN_KEEPALIVE function of the bridge
 # (src/platform/web_bridge.cpp), read from the bridge at configure time, so EXPORTED_FUNCTIONS
-# cannot drift from it; CMake configures again whenever the bridge or web/lab.js changes. Every
-# attnlab_* function web/lab.js wraps must be one of them, or configuring stops with a message.
+# cannot drift from it; CMake configures again whenever the bridge or a part of the page's
+# script (web/js/) changes. Every attnlab_* function a part wraps (cwrap) must be one of them,
+# or configuring stops with a message.
 function(attnlab_bridge_exports out_var)
   set(bridge "${CMAKE_SOURCE_DIR}/src/platform/web_bridge.cpp")
-  set(page "${CMAKE_SOURCE_DIR}/web/lab.js")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${bridge}" "${page}")
+  attnlab_page_script_parts(page_parts)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${bridge}" ${page_parts})
   file(READ "${bridge}" code)
   string(REGEX MATCHALL "EMSCRIPTEN_KEEPALIVE[^(;{}]*\\(" decls "${code}")
   set(names "")
@@ -44,15 +71,18 @@ function(attnlab_bridge_exports out_var)
   if(NOT names)
     message(FATAL_ERROR "${bridge} defines no EMSCRIPTEN_KEEPALIVE function: the page could call nothing")
   endif()
-  file(READ "${page}" js)
-  string(REGEX MATCHALL "cwrap\\('attnlab_[A-Za-z0-9_]+'" wrapped "${js}")
-  foreach(call IN LISTS wrapped)
-    string(REGEX REPLACE "^cwrap\\('(.*)'$" "\\1" name "${call}")
-    if(NOT name IN_LIST names)
-      list(JOIN names ", " listed)
-      message(FATAL_ERROR "web/lab.js wraps ${name}, but ${bridge} has no EMSCRIPTEN_KEEPALIVE function "
-                          "of that name (the bridge's functions: ${listed})")
-    endif()
+  foreach(page IN LISTS page_parts)
+    file(READ "${page}" js)
+    string(REGEX MATCHALL "cwrap\\('attnlab_[A-Za-z0-9_]+'" wrapped "${js}")
+    foreach(call IN LISTS wrapped)
+      string(REGEX REPLACE "^cwrap\\('(.*)'$" "\\1" name "${call}")
+      if(NOT name IN_LIST names)
+        list(JOIN names ", " listed)
+        file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${page}")
+        message(FATAL_ERROR "${shown} wraps ${name}, but ${bridge} has no EMSCRIPTEN_KEEPALIVE function "
+                            "of that name (the bridge's functions: ${listed})")
+      endif()
+    endforeach()
   endforeach()
   list(TRANSFORM names PREPEND "_")
   list(JOIN names "," exports)
@@ -100,7 +130,8 @@ set(ATTNLAB_TERSE_ARGS --compress passes=2 --mangle --ecma 2017)
 
 # One program of the page: `name`.js + `name`.wasm in site/. The page has two builds of the lab
 # from the same objects (CMakeLists.txt): index (the default page, without the model's code) and
-# index-model (everything; web/lab.js switches to it when model mode is chosen).
+# index-model (everything; the page's script switches to it when model mode is chosen,
+# web/js/model_switch.js).
 function(attnlab_configure_web_program target name)
   attnlab_bridge_exports(exported_functions)
   set(site "${CMAKE_BINARY_DIR}/site")
@@ -170,29 +201,42 @@ function(attnlab_configure_web_site)
   attnlab_imgui_without_default_font()
   # Dear ImGui's target is made before this file's add_compile_options: LTO for it too.
   target_compile_options(attnlab_imgui PRIVATE $<$<NOT:$<CONFIG:Debug>>:-flto> -fno-rtti)
-  # web/lab.js is minified like the programs' glue (attnlab_configure_web_program) when copied.
-  # The page, its script and styles sit next to index.js; copied whenever one of them changes
-  # (not only when the wasm relinks).
+  # The page and its styles sit next to index.js; copied whenever one of them changes (not only
+  # when the wasm relinks).
   file(GLOB web_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/*")
   set(copied "")
   foreach(f IN LISTS web_files)
     get_filename_component(name "${f}" NAME)
     if(IS_DIRECTORY "${f}")
-      continue()  # web/model: below
+      continue()  # web/js, web/model, web/tune: below
     endif()
-    if(name STREQUAL "lab.js" AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-      add_custom_command(OUTPUT "${site}/${name}"
-        COMMAND ${ATTNLAB_TERSER} "${f}" ${ATTNLAB_TERSE_ARGS} -o "${site}/${name}"
-        DEPENDS "${f}" COMMENT "web/${name} -> site/ (minified)" VERBATIM)
-    else()
-      add_custom_command(OUTPUT "${site}/${name}"
-        COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
-        DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
-    endif()
+    add_custom_command(OUTPUT "${site}/${name}"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
+      DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
     list(APPEND copied "${site}/${name}")
   endforeach()
-  # The trained model (model mode, issue 13): the files its manifest lists, fetched by web/lab.js
-  # only when the mode is chosen (never by the default page).
+  # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) joined into one file,
+  # then minified like the programs' glue (attnlab_configure_web_program); Debug keeps it as joined.
+  attnlab_page_script_parts(page_parts)
+  list(JOIN page_parts "|" parts_arg)
+  set(joined "${CMAKE_BINARY_DIR}/generated/lab.js")
+  add_custom_command(OUTPUT "${joined}"
+    COMMAND ${CMAKE_COMMAND} "-DOUTPUT=${joined}" "-DPARTS=${parts_arg}"
+            -P "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
+    DEPENDS ${page_parts} "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
+    COMMENT "web/js/*.js -> lab.js (joined)" VERBATIM)
+  if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+    add_custom_command(OUTPUT "${site}/lab.js"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${joined}" "${site}/lab.js"
+      DEPENDS "${joined}" COMMENT "lab.js -> site/" VERBATIM)
+  else()
+    add_custom_command(OUTPUT "${site}/lab.js"
+      COMMAND ${ATTNLAB_TERSER} "${joined}" ${ATTNLAB_TERSE_ARGS} -o "${site}/lab.js"
+      DEPENDS "${joined}" COMMENT "lab.js -> site/ (minified)" VERBATIM)
+  endif()
+  list(APPEND copied "${site}/lab.js")
+  # The trained model (model mode, issue 13): the files its manifest lists, fetched by the page
+  # (web/js/model_switch.js) only when the mode is chosen (never by the default page).
   foreach(name MANIFEST.sha256 config.json tokenizer.json model.safetensors eval.json heads.json)
     add_custom_command(OUTPUT "${site}/model/${name}"
       COMMAND ${CMAKE_COMMAND} -E copy_if_different "${CMAKE_SOURCE_DIR}/web/model/${name}" "${site}/model/${name}"
@@ -200,8 +244,8 @@ function(attnlab_configure_web_site)
     list(APPEND copied "${site}/model/${name}")
   endforeach()
   add_custom_target(attnlab_site ALL DEPENDS ${copied})
-  # "Train it more"'s built-in texts (model mode): fetched by web/lab.js only when the mode is
-  # chosen, like the model's files.
+  # "Train it more"'s built-in texts (model mode): fetched by the page (web/js/model_switch.js)
+  # only when the mode is chosen, like the model's files.
   set(tune_texts "")
   foreach(name en.txt ru.txt)
     add_custom_command(OUTPUT "${site}/tune/${name}"

@@ -1,0 +1,262 @@
+// window.attentionLab, the page API: its reference (below), its calls, the C functions they reach
+// (bind: read by the build's bridge-export check) and the listeners every state change reaches.
+
+/*
+ * API (window.attentionLab):
+ *   ready                 Promise, resolved when the lab runs (rejected if loading failed)
+ *   getState()            -> {sentence, query, projection, temperature, scaled, dModel, dK, seed,
+ *                             positional, lang, ...}
+ *   setState(partial)     -> {ok:true, state} | {ok:false, field, error}; never throws for bad
+ *                            values; throws TypeError if partial is not a plain object
+ *   getTrace()            -> {tokens, X, Q, K, V, scores, scaled, weights, output, config, steps, error}
+ *   getLink()             -> the address of the lab with the current state in its hash (the share
+ *                            button's link; hide and lock included)
+ *   getEmbedSnippet()     -> an <iframe> for the current state with the auto-height script (the
+ *                            share button's snippet)
+ *   on('change', fn)      fn(state) after every state change; returns an unsubscribe function
+ *   off('change', fn)
+ *   status                'loading' | 'ready' | 'error'
+ * Calls before ready throw Error("Attention Lab is still loading").
+ *
+ * Training (the Training tab; its settings are the state's nested `train` object):
+ *   state.train           {task: 'verb_object'|'previous'|'reverse'|'max', length (2-16, not for
+ *                          verb_object), optimizer: 'adam'|'sgd', lr (0 < lr <= 10), batch (1-256),
+ *                          seed, normalizer, scaled, dModel (2-128), dK (1-256), dV (1-128),
+ *                          heads (1-8), causal, example ('' = the task's default in the interface
+ *                          language: «я люблю суши» / "I love sushi"), compare, play, speed,
+ *                          query}
+ *                          setState({train: {lr: 0.03}}) changes only what it names; a refusal
+ *                          names the field as 'train.lr'. Changing a training setting (not play,
+ *                          speed or query) starts the runs again from step 0.
+ *                          compare: '' (one run) or run B = run A with one change, same seed:
+ *                          'scaled' (the other ÷√d_k), 'normalizer:<name>', 'optimizer:<name>',
+ *                          'lr:<number>', 'dK:<integer>'. play: true trains in the page's frames
+ *                          (a link can open the lab playing). speed: steps per frame while
+ *                          playing (0-64, 0 = as many as fit ~11 ms; default 1, about 60 steps a
+ *                          second). query: the example's row the panels
+ *                          explain, -1 = automatic (the verb).
+ *   train(steps)          runs that many steps now (integer 0-5000; call again for more; each
+ *                          step costs ~1-3 ms per run in a browser and the page does not draw
+ *                          meanwhile, so prefer a few hundred per call) and
+ *                          returns {ok: true, step, loss, accuracy, attentionOnSource,
+ *                          gradNorm: {WQ, WK, WV, WO, total}, exampleWeights: [per head N×N],
+ *                          tokens, query, predicted, diverged, message, compare, b: {the same for
+ *                          run B} | null}. loss, accuracy, attentionOnSource and gradNorm are the
+ *                          last step's batch (before its update), null before the first step.
+ *                          A run that diverges stops (diverged: true, message says where) and
+ *                          play becomes false. Bad steps: {ok: false, field: 'steps', error}.
+ *   getTraining()         -> {ok, state: state.train, query, a: {steps, loss, accuracy,
+ *                          attentionOnSource, gradNorm: {WQ, WK, WV, WO, total} (one array per
+ *                          metric, index k = step k+1), diverged, message, current: (as train())},
+ *                          b: the same | null}
+ * The trained model (projection: 'model', with layer 0-3 and head 0-3 in the state):
+ *   choosing it makes the lab fetch model/MANIFEST.sha256 and the files it lists (never before),
+ *   with a progress bar, their SHA-256 from WebCrypto (none over plain http: a console warning,
+ *   the structural checks still run); getTrace() then adds model: {ids, tokens, words,
+ *   wordStart, layer, head, weights: [layer][head][t][0..t] as `attnlab model run`, next: top 5}.
+ *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
+ *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn],
+ *                          probe: the last probeHead()}
+ *   probeHead()           -> "Probe this head" now (README)
+ * Normalization (the Normalization tab):
+ *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
+ *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,
+ *                          gradUnscaled, gradScaled, maxWeightUnscaled, maxWeightScaled}],
+ *                          outputNorm: {normalizers, points: [{magnitude, norm: [per normalizer],
+ *                          bound}]}, keys, dV, samples, curves: null | {steps, seeds, progress,
+ *                          done, running, series: [{label, normalizer, scaled, dK, lossMean,
+ *                          lossMin, lossMax, accMean, accMin, accMax, attnMean, diverged,
+ *                          message}]}}
+ *   runNormalization(opts) starts the training curves over several seeds (the Training tab's
+ *                          settings), opts {seeds: 1-10, steps: 1-2000} (both optional); they
+ *                          run in the page's frames: poll getNormalization().curves.done.
+ *                          -> {ok: true, seeds, steps} | {ok: false, field, error}
+ *
+ * Export (figures and numbers; see the README's "Export"):
+ *   export({what, format}) -> Promise of {ok: true, blob, filename, type, width, height} |
+ *                          {ok: false, field, error}. what: 'weights' (png, svg, csv, json),
+ *                          'trace' (json), 'vectors' (png), the Training tab's plots 'loss',
+ *                          'accuracy', 'attention', 'grad_norms' and the Normalization tab's
+ *                          'variance', 'sat_entropy', 'sat_grad', 'output_norm', 'curves_scaling',
+ *                          'curves_norms' (png, svg). PNG: the picture on screen at 2x (width and
+ *                          height in pixels; a picture must be on screen: show its tab first);
+ *                          SVG: vector, white background, real text; CSV: UTF-8 with a BOM,
+ *                          N+1 lines; JSON: the same as getTrace(). File names are ASCII, e.g.
+ *                          attention-weights-ya-lyublyu-sushi.png.
+ *   download({what, format}) the same, and the browser saves the file (an <a download>)
+ *
+ * The state in the page's address and a lesson's hide and lock: url_state.js. The same calls
+ * from a course page around the lab (postMessage): guest.js.
+ */
+
+var STILL_LOADING = 'Attention Lab is still loading';
+
+var MAX_TRAIN_STEPS = 5000;    // attentionLab.train(steps): the C++ side refuses more too
+
+var fns = null;              // cwrapped C functions once the runtime is up
+var listeners = [];
+
+function requireReady() {
+  if (status === 'ready') return;
+  if (status === 'error') throw new Error('Attention Lab failed to load: ' + (failure && failure.message));
+  throw new Error(STILL_LOADING);
+}
+
+function isPlainObject(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  var proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null ||
+         Object.prototype.toString.call(v) === '[object Object]' && Object.getPrototypeOf(proto) === null;
+}
+
+function parseJSON(text, what) {
+  try { return JSON.parse(text); } catch (e) { throw new Error('Attention Lab: ' + what + ' returned invalid JSON: ' + e.message); }
+}
+
+// Raw calls (no readiness check): used internally while the link state is being applied.
+function rawGetState() { return parseJSON(fns.getState(), 'attnlab_get_state'); }
+function rawGetTrace() { return parseJSON(fns.getTrace(), 'attnlab_get_trace'); }
+
+// Training and normalization calls. Each may change the state (a diverging run stops playing):
+// the C++ side then reports the change, which updates the hash and the listeners.
+function rawTrain(steps) {
+  // The lab checks the number (integer, 0..5000); a value of another type would be converted
+  // on the way in, so it is refused here in the lab's words.
+  if (typeof steps !== 'number') {
+    return { ok: false, field: 'steps', error: 'steps: expected an integer from 0 to ' + MAX_TRAIN_STEPS + ', got ' + (typeof steps) + ' (call train() again for more)' };
+  }
+  return parseJSON(fns.train(steps), 'attnlab_train');
+}
+function rawRunNormalization(options) {
+  if (options === undefined) options = {};
+  if (!isPlainObject(options)) return { ok: false, field: '', error: 'runNormalization expects an object, e.g. {seeds: 3, steps: 200}' };
+  return parseJSON(fns.runNormalization(JSON.stringify(options)), 'attnlab_run_normalization');
+}
+var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function rawSetState(partial) {
+  // A string with a lone UTF-16 surrogate has no UTF-8 form: refuse it here, naming the field
+  // (the lab itself would only see JSON it cannot parse).
+  function surrogate(obj, prefix) {
+    for (var key in obj) {
+      if (Object.prototype.hasOwnProperty.call(obj, key) && typeof obj[key] === 'string' && LONE_SURROGATE.test(obj[key])) {
+        return { ok: false, field: prefix + key, error: prefix + key + ': expected valid Unicode text, got a lone UTF-16 surrogate' };
+      }
+    }
+    return null;
+  }
+  var bad = surrogate(partial, '') || (isPlainObject(partial.train) ? surrogate(partial.train, 'train.') : null);
+  if (bad) return bad;
+  // Top-level undefined becomes null so that the C++ side refuses it (instead of silently
+  // dropping the field); NaN/Infinity become null by JSON rules and are refused the same way.
+  var json = JSON.stringify(partial, function (key, value) {
+    if (value === undefined && (this === partial || this === partial.train)) return null;
+    if (typeof value === 'bigint') return Number(value) <= Number.MAX_SAFE_INTEGER && Number(value) >= -Number.MAX_SAFE_INTEGER ? Number(value) : String(value);
+    return value;
+  });
+  var res;
+  try { res = JSON.parse(fns.setState(json)); } catch (e) { return { ok: false, field: '', error: 'invalid reply from attnlab_set_state: ' + e.message }; }
+  if (res && res.ok === true) {
+    var state = res.state || rawGetState();
+    writeHash();
+    return { ok: true, state: state };
+  }
+  var out = { ok: false, field: (res && typeof res.field === 'string') ? res.field : '', error: (res && res.error) ? String(res.error) : 'refused' };
+  for (var k in res) if (Object.prototype.hasOwnProperty.call(res, k) && !(k in out)) out[k] = res[k];
+  return out;
+}
+
+var api = {
+  ready: ready,
+  getState: function () { requireReady(); return rawGetState(); },
+  getTrace: function () { requireReady(); return rawGetTrace(); },
+  train: function (steps) { requireReady(); return rawTrain(steps); },
+  getTraining: function () { requireReady(); return parseJSON(fns.getTraining(), 'attnlab_get_training'); },
+  getNormalization: function () { requireReady(); return parseJSON(fns.getNormalization(), 'attnlab_get_normalization'); },
+  runNormalization: function (options) { requireReady(); return rawRunNormalization(options); },
+  // "Train it more" (model mode): tuneModel({steps}) starts a run in the lab's frames (the
+  // text and settings are the state's tune* fields); getTuneStatus() its progress, losses and
+  // the weights' checksum (the same as `attnlab model tune` prints); stopTune(), resetTune().
+  tuneModel: function (options) {
+    requireReady();
+    if (options === undefined) options = {};
+    if (!isPlainObject(options)) return { ok: false, field: '', error: 'tuneModel expects an object, e.g. {steps: 20}' };
+    return parseJSON(fns.tuneModel(JSON.stringify(options)), 'attnlab_tune_model');
+  },
+  getTuneStatus: function () { requireReady(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+  stopTune: function () { requireReady(); fns.stopTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+  resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
+  getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
+  getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
+  probeHead: function () { requireReady(); return parseJSON(fns.probeHead(), 'attnlab_probe_head'); },
+  getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
+  setState: function (partial) {
+    if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
+    requireReady();
+    return rawSetState(partial);
+  },
+  'export': function (options) { requireReady(); return rawExport(options, false); },
+  download: function (options) { requireReady(); return rawExport(options, true); },
+  on: function (event, fn) {
+    if (event !== 'change') throw new TypeError('attentionLab.on: unknown event "' + event + '" (only "change")');
+    if (typeof fn !== 'function') throw new TypeError('attentionLab.on: listener must be a function');
+    listeners.push(fn);
+    return function () { api.off(event, fn); };
+  },
+  off: function (event, fn) {
+    for (var i = listeners.length - 1; i >= 0; i--) if (listeners[i] === fn) listeners.splice(i, 1);
+  }
+};
+Object.defineProperty(api, 'status', { get: function () { return status; }, enumerable: true });
+window.attentionLab = api;
+
+// The lab's own address without the hash: the base of the share link and the snippet.
+function pageUrl() { return String(location.href).split('#')[0]; }
+
+// The lab's state changed (Module.onLabStateChanged; deferred by boot, never re-entering the
+// wasm from inside its own call): the address, the parent page, the screen-reader table, the
+// tune texts and the listeners follow.
+function onStateChanged(json) {
+  if (status !== 'ready') return;
+  var state;
+  try { state = typeof json === 'string' ? JSON.parse(json) : rawGetState(); } catch (e) { state = rawGetState(); }
+  writeHash();
+  if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
+  postToParent({ type: 'attentionLab:change', state: state });
+  updateWeightsTable();
+  fetchTuneTextsIfWanted(state);
+  var ls = listeners.slice();
+  for (var i = 0; i < ls.length; i++) {
+    try { ls[i](state); } catch (err) { setTimeout(function () { throw err; }); }
+  }
+}
+
+// The page API and the page's listeners call the running build through fns (the default
+// page's build, then the model's after a switch).
+function bind(Module) {
+  fns = {
+    getState: Module.cwrap('attnlab_get_state', 'string', []),
+    setState: Module.cwrap('attnlab_set_state', 'string', ['string']),
+    getTrace: Module.cwrap('attnlab_get_trace', 'string', []),
+    train: Module.cwrap('attnlab_train', 'string', ['number']),
+    getTraining: Module.cwrap('attnlab_get_training', 'string', []),
+    getNormalization: Module.cwrap('attnlab_get_normalization', 'string', []),
+    runNormalization: Module.cwrap('attnlab_run_normalization', 'string', ['string']),
+    applyLink: Module.cwrap('attnlab_apply_link', 'string', ['string', 'string']),
+    getLink: Module.cwrap('attnlab_get_link', 'string', []),
+    exportFigure: Module.cwrap('attnlab_export', 'string', ['string']),
+    getEmbedSnippet: Module.cwrap('attnlab_get_embed_snippet', 'string', ['string']),
+    setPageUrl: Module.cwrap('attnlab_set_page_url', null, ['string']),
+    copyResult: Module.cwrap('attnlab_copy_result', null, ['number']),
+    tuneModel: Module.cwrap('attnlab_tune_model', 'string', ['string']),
+    tuneStatus: Module.cwrap('attnlab_tune_status', 'string', []),
+    stopTune: Module.cwrap('attnlab_stop_tune', null, []),
+    resetTune: Module.cwrap('attnlab_reset_tune', null, []),
+    tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
+    getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', []),
+    probeHead: Module.cwrap('attnlab_probe_head', 'string', []),
+    paste: Module.cwrap('attnlab_paste', null, ['string']),
+    typeText: Module.cwrap('attnlab_type_text', null, ['string']),
+    releasePointer: Module.cwrap('attnlab_release_pointer', null, [])
+  };
+}
