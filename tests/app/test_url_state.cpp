@@ -1,6 +1,6 @@
 // The state in a link, through the app: LinkText (what the page writes to location.hash after
 // every change) and ApplyLinkJson (what it calls with the hash at load and on hashchange). The
-// codec itself is api/url_state; web/lab.js only moves the text. Every field of the state, the
+// codec itself is api/url_state; web/js/url_state.js only moves the text. Every field of the state, the
 // nested train object included, must come back unchanged.
 #include "api/url_state.h"
 #include "app/app.h"
