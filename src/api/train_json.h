@@ -1,5 +1,5 @@
 // The training runs and the normalization experiments as JSON: what the page API's
-// attentionLab.train(), getTraining() and getNormalization() return (web/lab.js documents the
+// attentionLab.train(), getTraining() and getNormalization() return (web/js/api.js documents the
 // formats). Every number is the engine's; nothing is computed here.
 #pragma once
 

@@ -4,7 +4,7 @@
 // each value is read by that row's kind: integers and numbers as numbers, booleans as 1/0 (also
 // true/false, yes/no, on/off), names and texts as they are. A value that cannot be read stays a
 // string, so the state patch refuses it with the field's own message. Written and read here
-// only; web/lab.js just moves the text between the address bar and these functions.
+// only; web/js/url_state.js just moves the text between the address bar and these functions.
 #pragma once
 
 #include "api/state_json.h"

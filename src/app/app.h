@@ -254,7 +254,7 @@ bool StepNormalization(AppState& s);
 void EnsureNormalization(AppState& s);
 bool StartCurves(AppState& s, int seeds, int steps, std::string* error);
 
-// The page API's training calls as JSON (see web/lab.js).
+// The page API's training calls as JSON (see web/js/api.js).
 std::string TrainJson(AppState& s, double steps);   // runs the steps, returns the metrics
 std::string TrainingJson(const AppState& s);        // the history of both runs
 std::string NormalizationJson(AppState& s);         // the experiments' data
@@ -269,7 +269,7 @@ std::string TraceJson(const AppState& s);
 // ---- the trained model (model.cpp) ------------------------------------------------------
 // Model mode asks for the files once: WantsModel is true while projection is "model" and the
 // model was never requested (or RetryModel was called after a failure); the platform then calls
-// ModelRequested and starts fetching (page: web/lab.js; desktop: the folder). Progress and
+// ModelRequested and starts fetching (page: web/js/model_switch.js; desktop: the folder). Progress and
 // failure come back through ModelProgress / ModelLoadFailed; the files through
 // ModelFilesArrived, which loads them (model::LoadLabModel: every check; `digests` are the
 // SHA-256s the platform computed, name -> hex, possibly none in a page without WebCrypto) and

@@ -4,7 +4,7 @@
 // The page first loads a build of the lab linked with this file instead of the model's
 // libraries: every entry point the app calls exists and refuses, so the linker leaves out the
 // model's forward and backward passes, its tokenizer, the safetensors reader and the head
-// analysis (~58 KB gzipped). When model mode is chosen, web/lab.js fetches the full build
+// analysis (~58 KB gzipped). When model mode is chosen, web/js/model_switch.js fetches the full build
 // (index-model.wasm, the same sources linked with attn_model_io) with the model's files and
 // moves the lab onto it, state and all (ModelCodeInBuild tells it which build is running).
 // None of these refusals reaches a learner in the page: the app asks for the model's files

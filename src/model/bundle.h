@@ -46,7 +46,7 @@ bool LoadBundleFiles(const std::vector<std::pair<std::string, std::string>>& fil
                      std::string* error = nullptr);
 // The same checks with digests computed by the caller (name -> 64 lowercase hex digits): the
 // page's WebCrypto. A file without a digest in the map gets every check but its checksum (a
-// page served over plain http has no WebCrypto: lab.js says so in the console).
+// page served over plain http has no WebCrypto: web/js/model_switch.js says so in the console).
 bool LoadBundleFilesWithDigests(const std::vector<std::pair<std::string, std::string>>& files,
                                  const std::map<std::string, std::string>& digests, Bundle* out,
                                  std::string* error = nullptr);

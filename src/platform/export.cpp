@@ -2,7 +2,7 @@
 // through web_bridge.cpp, or a choice in an export menu) waits for the next drawn frame:
 //   PNG  the figure's rectangle of that frame, drawn again by the GPU at 2x into an offscreen
 //        framebuffer (the same draw lists, the same heatmap shader) and read back; the page
-//        encodes the pixels as PNG (web/lab.js: canvas.toBlob), so the wasm carries no encoder
+//        encodes the pixels as PNG (web/js/export.js: canvas.toBlob), so the wasm carries no encoder
 //   SVG  the weights, the Information panel's bars and simplex and the Training tab's example
 //        heatmaps from AppState, a plot from the numbers Plot() laid out in that frame
 //   CSV, JSON  from AppState (app/figure_export.h)

@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
   }
 #ifdef __EMSCRIPTEN__
   // Touches still reach ImGui as the mouse, but SDL no longer cancels touchstart, so that a drag
-  // over a part of the lab that does not scroll can scroll the page (web/lab.js decides).
+  // over a part of the lab that does not scroll can scroll the page (web/js/guest.js decides).
   SDL_EventState(SDL_FINGERDOWN, SDL_IGNORE);
 #endif
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);

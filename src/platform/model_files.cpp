@@ -1,5 +1,5 @@
 // The trained model's files for model mode (platform.h, FetchModelIfWanted). The page fetches
-// them in web/lab.js (progress, WebCrypto digests) and answers through the bridge
+// them in web/js/model_switch.js (progress, WebCrypto digests) and answers through the bridge
 // (web_bridge.cpp: attnlab_model_progress / attnlab_model_file / attnlab_model_done /
 // attnlab_model_failed); the desktop program reads the folder at once, and the built-in texts
 // (web/tune) beside it.

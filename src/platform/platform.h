@@ -19,7 +19,7 @@ namespace platform {
 // sets up the clipboard and reports readiness. No-ops natively.
 void ConnectPage(app::AppState& state);
 void NotifyPageReady();
-// No WebGL2 context could be made: the page shows its own message (web/lab.js does not test for
+// No WebGL2 context could be made: the page shows its own message (web/js/loader.js does not test for
 // WebGL2 with a throw-away context beforehand: on a software renderer that costs ~0.2 s).
 void ReportNoGraphics();
 // Web only: the interface's share popup learns the lab's address (ui.page_url, from the page
@@ -43,13 +43,13 @@ void RequestFrames(int frames);
 void ReportFrame();
 
 // The trained model's files (model_files.cpp), asked for only when the mode is chosen: once a
-// frame, before Tick, if app::WantsModel the files are fetched (page: web/lab.js fetches them
+// frame, before Tick, if app::WantsModel the files are fetched (page: web/js/model_switch.js fetches them
 // with progress and hands the bytes and their WebCrypto SHA-256 to the bridge's attnlab_model_*
 // functions; desktop: read from $ATTNLAB_MODEL_DIR or the repository's web/model, at once).
 void FetchModelIfWanted(app::AppState& state);
 
 // Web only (main.cpp): the default page's build hands the lab over to the build with the model's
-// code (web/lab.js, model mode): this program stops for good on the same canvas: no more frames,
+// code (web/js/model_switch.js, model mode): this program stops for good on the same canvas: no more frames,
 // its GL objects freed, its event handlers removed. Its state stays readable (getState) so the
 // page can carry it over. No-op natively.
 void StopForSwitch();

@@ -1,4 +1,4 @@
-// The bridge between the page's JavaScript (web/lab.js, window.attentionLab) and the app.
+// The bridge between the page's JavaScript (web/js/, window.attentionLab) and the app.
 // Web only: natively every function here is a no-op.
 #include "platform/platform.h"
 
@@ -47,7 +47,7 @@ EM_JS(void, js_take_model_bytes, (std::uint8_t* dst), {
   HEAPU8.set(Module.labModelBytes, dst);
 });
 
-// Module.labCarriedState: the state of the page's previous build (web/lab.js, the switch to the
+// Module.labCarriedState: the state of the page's previous build (web/js/model_switch.js, the switch to the
 // build with the model's code), or none.
 EM_JS(int, js_carried_state_length, (), {
   return typeof Module.labCarriedState === 'string' ? lengthBytesUTF8(Module.labCarriedState) : 0;
@@ -84,7 +84,7 @@ EM_JS(void, js_frame, (const float* areas, int count, int popup, int active, int
   if (Module.onLabFrame) Module.onLabFrame({ areas: a, popup: !!popup, active: !!active,
                                              text: text ? { x: tx, y: ty, h: th, right: tr } : null });
 });
-// Copies through the page (web/lab.js: navigator.clipboard, or the text selected for the user to
+// Copies through the page (web/js/clipboard.js: navigator.clipboard, or the text selected for the user to
 // copy by hand when the browser does not allow it); the answer comes back in attnlab_copy_result.
 EM_JS(void, js_copy, (const char* text), {
   var s = UTF8ToString(text);
@@ -93,7 +93,7 @@ EM_JS(void, js_copy, (const char* text), {
 });
 // Every function of this block is exported to the page: cmake/Emscripten.cmake reads their
 // names from this file for EXPORTED_FUNCTIONS (one keep-alive declaration per function, written
-// as `KEEPALIVE <return type> <name>(`), and checks that web/lab.js wraps no other.
+// as `KEEPALIVE <return type> <name>(`), and checks that the page script (web/js/) wraps no other.
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
@@ -111,12 +111,12 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
   }
 }
 
-// Model mode's files (web/lab.js fetches them when platform::FetchModelIfWanted asks): progress
+// Model mode's files (web/js/model_switch.js fetches them when platform::FetchModelIfWanted asks): progress
 // 0..1; each file's bytes (in Module.labModelBytes) with its SHA-256 from WebCrypto ("" when the
 // page has none); done: loads them (every check) and answers "" or the message; failed: the
 // fetch itself failed (the message is the page's).
 // 1 when this build holds the model's code, 0 in the default page's build (model/absent.cpp):
-// then web/lab.js answers a request for the model by moving the lab to index-model.wasm.
+// then web/js/model_switch.js answers a request for the model by moving the lab to index-model.wasm.
 EMSCRIPTEN_KEEPALIVE int attnlab_model_code() { return attn::model::ModelCodeInBuild() ? 1 : 0; }
 
 // The default page's build hands over to index-model.wasm: stops for good (platform.h).
@@ -205,7 +205,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
 }
 
 // "Train it more" (app tune.cpp): start a run ({steps?}), its status, Stop, Reset to the
-// shipped weights, and the built-in texts (lab.js fetches them with the model's files).
+// shipped weights, and the built-in texts (web/js/model_switch.js fetches them with the model's files).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_tune_model(const char* json) {
   platform::RequestFrames(kPageFrames);
   if (!g_state) return Refusal("", "the lab is not running yet");

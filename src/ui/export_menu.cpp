@@ -1,7 +1,7 @@
 // The export menus (issue 11.5): a small "↓" button beside each picture that can be saved. A
 // choice is queued in UiState::export_clicks; the platform writes the file after the frame
 // (platform/export.cpp: the PNG from the GPU, the texts from app/figure_export.h) and the page
-// downloads it (web/lab.js).
+// downloads it (web/js/export.js).
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
