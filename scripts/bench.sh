@@ -9,9 +9,13 @@
 #       (node), with ratios (tests/bench/bench_kernels.cpp).
 #   scripts/bench.sh --model [--torch] [--steps S]
 #       training the shipped model's configuration (web/model/train-config.json: shapes, batch,
-#       threads; random tokens) for S steps (default 20): tokens/s of the engine; with --torch
+#       threads; random tokens) for S steps (default 20): tokens/s of the engine and the GFLOP/s
+#       it uses next to the products' peak (the same kernels on the model's largest product); with --torch
 #       the same with Debian's PyTorch (python3-torch, installed here on demand; the same number
 #       of threads) and the ratio (tests/bench/bench_model.cpp, bench_model_torch.py).
+#   scripts/bench.sh --model-page [--runs N]
+#       the trained model's forward in the page: the time of setState({sentence}) in model mode
+#       for about 16, 64 and 127 BPE tokens, median of N (tests/browser/bench_model_page.mjs).
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
@@ -19,6 +23,12 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export NODE_PATH=/usr/share/nodejs
+if [ "${1:-}" = "--model-page" ]; then
+  shift
+  cmake --preset wasm-release >/dev/null
+  cmake --build --preset wasm-release -j"$(nproc)"
+  exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site "$@"
+fi
 if [ "${1:-}" = "--payload" ]; then
   shift
   cmake --preset wasm-release >/dev/null
@@ -58,6 +68,13 @@ print(" ".join(f"--{k} {c[j]}" for k, j in [("vocab", "vocab"), ("d-model", "dMo
   cmake --build --preset native-release --target bench_model -j"$(nproc)"
   ours=$(build/native-release/bench_model $shape)
   echo "$ours"
+  /usr/bin/python3 - "$ours" <<'PY'
+import json, sys
+a = json.loads(sys.argv[1])
+print(f"attnlab training: {a['tokens_per_s']:.0f} tokens/s x {a['gflop_per_token'] * 1e3:.1f} MFLOP/token = "
+      f"{a['gflops_used']:.1f} GFLOP/s used; the products' peak {a['gflops_peak_one_thread']:.1f} GFLOP/s per "
+      f"thread x {a['threads']} = {a['gflops_peak']:.1f}: {100 * a['share_of_peak']:.0f} % of it")
+PY
   if [ $torch = 1 ]; then
     if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
       SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -11,6 +11,8 @@
 #include "model/heads.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -29,30 +31,52 @@ bool Load(const std::string& command, const std::string& dir, model::Bundle* b, 
   return false;
 }
 
-// The validation streams of both languages, from the same corpus as training.
-bool ValidationStreams(const model::Bundle& b, model::TokenStream* en, model::TokenStream* ru,
-                       std::string* error) {
-  const auto config = Json::parse(b.config_json, nullptr, false);
-  std::string en_folder = "/usr/share/games/fortunes", ru_folder = "/usr/share/games/fortunes/ru";
-  if (config.contains("run") && config["run"].is_object()) {
-    en_folder = config["run"].value("enFolder", en_folder);
-    ru_folder = config["run"].value("ruFolder", ru_folder);
-  }
-  std::vector<model::SourceFile> files;
-  if (!model::ReadFortuneFolder(en_folder, Lang::kEn, &files, error) ||
-      !model::ReadFortuneFolder(ru_folder, Lang::kRu, &files, error))
-    return false;
-  const model::Corpus corpus = model::BuildCorpus(std::move(files));
-  return model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, en, error) &&
-         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, ru, error);
+// The validation text as training saw it: per language all of it (en, ru) and, when the run
+// read documents, its fortunes alone (fortunesEn, fortunesRu; eval.json's rows).
+struct Validation {
+  model::TokenStream en, ru, fortunes_en, fortunes_ru;
+  bool with_docs = false;
+};
+
+// A folder of the run's configuration: as written (absolute, or relative to the working
+// folder), else relative to the repository that holds the model's folder (DIR/../..: web/model).
+std::string RunFolder(const Json& run, const char* key, const std::string& fallback, const std::string& dir) {
+  const std::string f = run.is_object() ? run.value(key, fallback) : fallback;
+  if (f.empty() || f[0] == '/' || std::filesystem::exists(f)) return f;
+  const std::filesystem::path repo = std::filesystem::path(dir) / ".." / "..";
+  return std::filesystem::exists(repo / f) ? (repo / f).lexically_normal().string() : f;
 }
 
-// The folder loaded and both languages' validation streams: eval's and heads' common start.
-bool LoadWithValidation(const std::string& command, const std::string& dir, model::Bundle* b,
-                        model::TokenStream* en, model::TokenStream* ru, int* code) {
+bool ValidationStreams(const model::Bundle& b, const std::string& dir, Validation* v, std::string* error) {
+  const auto config = Json::parse(b.config_json, nullptr, false);
+  const Json run = config.is_object() && config.contains("run") ? config["run"] : Json::object();
+  std::vector<model::SourceFile> files;
+  if (!model::ReadFortuneFolder(RunFolder(run, "enFolder", "/usr/share/games/fortunes", dir), Lang::kEn, &files, error) ||
+      !model::ReadFortuneFolder(RunFolder(run, "ruFolder", "/usr/share/games/fortunes/ru", dir), Lang::kRu, &files, error))
+    return false;
+  for (const auto& [key, lang] : {std::pair{"enDocs", Lang::kEn}, std::pair{"ruDocs", Lang::kRu}}) {
+    const std::string folder = RunFolder(run, key, "", dir);
+    if (folder.empty()) continue;
+    if (!model::ReadDocumentFolder(folder, lang, &files, error)) {
+      *error += " (scripts/corpus.sh makes the documents from Debian's manuals)";
+      return false;
+    }
+    v->with_docs = true;
+  }
+  const model::Corpus corpus = model::BuildCorpus(std::move(files));
+  const auto fortunes = std::optional<model::Source>(model::Source::kFortunes);
+  return model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->en, error) &&
+         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->ru, error) &&
+         model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->fortunes_en, error, fortunes) &&
+         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->fortunes_ru, error, fortunes);
+}
+
+// The folder loaded and its validation streams: eval's and heads' common start.
+bool LoadWithValidation(const std::string& command, const std::string& dir, model::Bundle* b, Validation* v,
+                        int* code) {
   if (!Load(command, dir, b, code)) return false;
   std::string error;
-  if (ValidationStreams(*b, en, ru, &error)) return true;
+  if (ValidationStreams(*b, dir, v, &error)) return true;
   *code = Refuse(command, error);
   return false;
 }
@@ -62,14 +86,16 @@ bool LoadWithValidation(const std::string& command, const std::string& dir, mode
 int RunModelEval(const ModelOptions& o) {
   const std::string cmd = "model eval";
   model::Bundle b;
-  model::TokenStream en, ru;
+  Validation v;
   int code = 0;
-  if (!LoadWithValidation(cmd, o.dir, &b, &en, &ru, &code)) return code;
+  if (!LoadWithValidation(cmd, o.dir, &b, &v, &code)) return code;
   std::string error;
   const auto recorded = Json::parse(b.eval_json, nullptr, false);
   Json out = {{"recorded", recorded}};
   bool same = true;
-  for (const auto& [name, s] : {std::pair<const char*, const model::TokenStream*>{"en", &en}, {"ru", &ru}}) {
+  std::vector<std::pair<const char*, const model::TokenStream*>> rows = {{"en", &v.en}, {"ru", &v.ru}};
+  if (v.with_docs) rows.insert(rows.end(), {{"fortunesEn", &v.fortunes_en}, {"fortunesRu", &v.fortunes_ru}});
+  for (const auto& [name, s] : rows) {
     model::Score full;
     if (!model::ScoreModel(b.params, b.config, *s, o.threads, &full, &error)) return InternalError(cmd, error);
     out[name] = {{"bitsPerChar", full.BitsPerChar()}, {"nats", full.nats}, {"targets", full.targets}, {"chars", full.chars}};
@@ -98,7 +124,7 @@ int RunModelRun(const ModelOptions& o) {
   seq.tokens = ids;
   seq.targets.assign(ids.size(), -1);
   model::SequenceActs<float> acts;
-  if (!model::Forward(acts, b.params, b.config, seq, &error)) return InternalError(cmd, error);
+  if (!model::Forward(acts, b.params, b.config, seq, &error, /*last_only=*/true)) return InternalError(cmd, error);
   Json tokens = Json::array();
   for (int id : ids) tokens.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}});
   Json layers = Json::array();
@@ -136,7 +162,7 @@ int RunModelRun(const ModelOptions& o) {
       model::Sequence s;
       s.tokens = context;
       s.targets.assign(context.size(), -1);
-      if (!model::Forward(acts, b.params, b.config, s, &error)) return InternalError(cmd, error);
+      if (!model::Forward(acts, b.params, b.config, s, &error, /*last_only=*/true)) return InternalError(cmd, error);
       const Eigen::Index r = acts.probs.rows() - 1;
       std::vector<int> ord(static_cast<std::size_t>(b.config.vocab));
       std::iota(ord.begin(), ord.end(), 0);
@@ -198,12 +224,12 @@ int RunModelRun(const ModelOptions& o) {
 int RunModelHeads(const ModelOptions& o) {
   const std::string cmd = "model heads";
   model::Bundle b;
-  model::TokenStream en, ru;
+  Validation v;
   int code = 0;
-  if (!LoadWithValidation(cmd, o.dir, &b, &en, &ru, &code)) return code;
+  if (!LoadWithValidation(cmd, o.dir, &b, &v, &code)) return code;
   std::string error;
   model::HeadReport rep;
-  if (!model::AnalyzeHeads(b.params, b.config, {&en, &ru}, kModelHeadWindows, kModelHeadRepeats,
+  if (!model::AnalyzeHeads(b.params, b.config, {&v.en, &v.ru}, kModelHeadWindows, kModelHeadRepeats,
                            model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
     return InternalError(cmd, error);
   if (o.heads_format == "json") {  // heads.json: model/model_lab.h reads it

@@ -21,7 +21,7 @@ enum class HeatmapSlot {
   kModelHeads,  // model mode's head gallery: layer l, head h is picture l * H + h
   kCount
 };
-constexpr int kHeatmapHeadsPerSlot = 16;
+constexpr int kHeatmapHeadsPerSlot = 64;  // the model gallery holds L x H pictures (the shipped model: 24)
 
 class HeatmapRenderer {
  public:

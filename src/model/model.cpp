@@ -124,7 +124,7 @@ Params<T> InitParams(const ModelConfig& c, std::uint64_t seed) {
 
 template <typename T>
 bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s,
-             std::string* error) {
+             std::string* error, bool last_only) {
   const int n = static_cast<int>(s.tokens.size());
   if (n < 1 || n > c.context) return linalg::Fail(error, "sequence length must be 1 to context");
   if (s.targets.size() != s.tokens.size())
@@ -150,6 +150,12 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     ResidualForward(b.res2, b.res1, b.proj);
   }
   LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
+  if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
+    const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
+    TiedLogitsForward(a.logits, last, p.wte);
+    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
+    return true;
+  }
   TiedLogitsForward(a.logits, a.lnf, p.wte);
   a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
   return true;
@@ -292,7 +298,7 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
   template Params<T> ZeroParams<T>(const ModelConfig&);                                         \
   template Params<T> InitParams<T>(const ModelConfig&, std::uint64_t);                          \
   template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
-                           const Sequence&, std::string*);                                      \
+                           const Sequence&, std::string*, bool);                                \
   template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
                             const ModelConfig&, const Sequence&, T, std::string*);              \
   template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \

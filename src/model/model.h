@@ -126,9 +126,12 @@ MultiHeadConfig BlockAttentionConfig();
 
 // Forward of one sequence (1 <= T <= P, ids in [0, V)); keeps every intermediate.
 // Returns false with an English one-line message on bad input or a non-finite attention.
+// last_only: the logits, probabilities and loss of the last position only (logits and probs are
+// then (1, V), losses (1)), the same bits as that row of the full forward: what the lab and
+// `attnlab model run` show (the next token), without the other T - 1 rows' (C, V) products.
 template <typename T>
 bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
-             std::string* error = nullptr);
+             std::string* error = nullptr, bool last_only = false);
 // Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g.
 template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,

@@ -146,7 +146,7 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   Sequence seq;
   seq.tokens = ids;
   seq.targets.assign(ids.size(), -1);
-  if (!Forward(extra->acts, m.params, c, seq, &why))
+  if (!Forward(extra->acts, m.params, c, seq, &why, /*last_only=*/true))
     return Fail(lab, Refuse(ConfigError::kNumericOverflow, "scores", "scores: " + why, 0));
 
   // 4. the tokens: texts, byte ranges in the sentence, the words they belong to

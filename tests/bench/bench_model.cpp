@@ -5,7 +5,11 @@
 //
 //   bench_model [--vocab V] [--d-model C] [--layers L] [--heads H] [--context P] [--mlp F]
 //               [--batch B] [--steps S] [--warmup W] [--threads N]
-// Prints one line of JSON: {"tokens_per_s": ..., "seconds": ..., "steps": ..., ...}.
+// Prints one line of JSON: {"tokens_per_s": ..., "seconds": ..., "steps": ..., ...}, with the
+// GFLOP/s the training used (the products' multiply-adds of forward and backward, counted below)
+// next to the products' peak: the engine's Gemm on the model's largest product, (T, C) x (C, V),
+// one thread, times the threads.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -81,11 +85,32 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu_seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   const double tokens = static_cast<double>(steps) * cfg.batch * cfg.length;
+  // FLOPs of one token's training step in the products (2 per multiply-add; the forward's
+  // products once, the backward's twice: the input's and the weights' gradients). Per layer and
+  // token: Q, K, V and W_O (4 C^2), the MLP (2 C F); attention: scores and the weighted sum over
+  // the keys a causal row sees, (T + 1) / 2 on average, for every head (2 T' C); the logits (C V).
+  const double C = cfg.model.d_model, F = cfg.model.mlp, V = cfg.model.vocab, T = cfg.length;
+  const double keys = (T + 1) / 2;
+  const double fwd = 2 * (cfg.model.layers * (4 * C * C + 2 * C * F + 2 * keys * C) + C * V);
+  const double flops_per_token = 3 * fwd;
+  // The products' peak: one thread of the same Gemm on (T, C) x (C, V), best of 5.
+  std::vector<float> a(static_cast<std::size_t>(T * C), 0.5f), b(static_cast<std::size_t>(C * V), 0.25f),
+      out(static_cast<std::size_t>(T * V));
+  double best = 1e30;
+  for (int r = 0; r < 5; ++r) {
+    const auto g0 = std::chrono::steady_clock::now();
+    attn::kernels::Gemm<float>(static_cast<long>(T), static_cast<long>(V), static_cast<long>(C), a.data(),
+                               static_cast<long>(C), 1, b.data(), static_cast<long>(V), 1, out.data());
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count());
+  }
+  const double peak_one = 2 * T * C * V / best / 1e9;
   std::printf(
       "{\"impl\": \"attnlab\", \"kernels\": \"%s\", \"threads\": %d, \"tokens_per_s\": %.1f, "
       "\"tokens_per_cpu_s\": %.1f, \"seconds\": %.3f, \"cpu_seconds\": %.3f, \"steps\": %d, \"batch\": %d, \"length\": %d, \"loss_first\": %.4f, "
-      "\"loss_last\": %.4f}\n",
+      "\"loss_last\": %.4f, \"gflop_per_token\": %.6f, \"gflops_used\": %.2f, \"gflops_peak_one_thread\": %.2f, "
+      "\"gflops_peak\": %.2f, \"share_of_peak\": %.3f}\n",
       attn::kernels::KernelIsa(), cfg.threads, tokens / seconds, tokens / cpu_seconds, seconds, cpu_seconds, steps, cfg.batch, cfg.length,
-      first_loss, m.loss);
+      first_loss, m.loss, flops_per_token / 1e9, tokens / seconds * flops_per_token / 1e9, peak_one,
+      peak_one * cfg.threads, tokens / seconds * flops_per_token / 1e9 / (peak_one * cfg.threads));
   return 0;
 }

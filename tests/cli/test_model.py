@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 
-from common import ATTNLAB, FIXTURES, REPO, check, check_refusal, finish, model
+from common import QUICK, ATTNLAB, FIXTURES, REPO, check, check_refusal, finish, model
 TINY = {"vocab": 400, "dModel": 16, "layers": 2, "heads": 2, "context": 16, "mlp": 32, "steps": 60,
         "batch": 4, "lr": 0.01, "warmup": 5, "logEvery": 10, "evalEvery": 30, "evalTargets": 256,
         "checkpointEvery": 20}
@@ -121,11 +121,13 @@ try:
         b = model("run", shipped, "--text", "I love sushi")
         check("model run (shipped model): loads and repeats bit for bit", a[0] == 0 and a == b, a[2])
         # heads.json (the lab's head gallery) is what `model heads --format json` measures now
-        code, stdout, stderr = model("heads", shipped, "--format", "json")
-        with open(os.path.join(shipped, "heads.json"), encoding="utf-8") as f:
-            recorded = f.read()
-        check("model heads --format json: the shipped heads.json, byte for byte", code == 0 and stdout == recorded,
-              stderr[-300:])
+        # (release only: under the sanitizers `model heads` ran on the small model above)
+        if not QUICK:
+            code, stdout, stderr = model("heads", shipped, "--format", "json")
+            with open(os.path.join(shipped, "heads.json"), encoding="utf-8") as f:
+                recorded = f.read()
+            check("model heads --format json: the shipped heads.json, byte for byte", code == 0 and stdout == recorded,
+                  stderr[-300:])
         manifest = open(os.path.join(shipped, "MANIFEST.sha256"), encoding="utf-8").read()
         check("the shipped MANIFEST.sha256 lists heads.json", manifest.rstrip("\n").endswith("  heads.json"), manifest)
     else:

@@ -10,17 +10,17 @@ import json
 import os
 import subprocess
 
-from common import ATTNLAB, FIXTURES, REPO, SHIPPED_MODEL, check, check_refusal, finish, model
+from common import QUICK, ATTNLAB, FIXTURES, REPO, SHIPPED_MODEL, check, check_refusal, finish, model
 
 
 def tune(*args):
     return model("tune", SHIPPED_MODEL, *args)
 
 
-for lang in ("en", "ru"):
+for lang in (("en",) if QUICK else ("en", "ru")):
     text = os.path.join(REPO, "web", "tune", f"{lang}.txt")
     a = tune("--text-file", text, "--steps", "12")
-    b = tune("--text-file", text, "--steps", "12")
+    b = a if QUICK else tune("--text-file", text, "--steps", "12")
     check(f"model tune ({lang}): exit 0 and the same bytes twice", a[0] == 0 and a == b, a[2][-300:])
     r = json.loads(a[1]) if a[0] == 0 else {}
     losses = [s["loss"] for s in r.get("steps", [])]
@@ -28,10 +28,11 @@ for lang in ("en", "ru"):
     check(f"model tune ({lang}): the loss falls (the last three steps below the first three)",
           len(losses) == 12 and sum(losses[-3:]) < sum(losses[:3]) - 0.3, losses)
     check(f"model tune ({lang}): the weights changed", r.get("checksum") and r.get("checksum") != r.get("shippedChecksum"), r)
-    short = tune("--text-file", text, "--steps", "5")
-    s = json.loads(short[1]) if short[0] == 0 else {}
-    check(f"model tune ({lang}): 5 steps are the first 5 of 12, bit for bit",
-          [x["loss"] for x in s.get("steps", [])] == losses[:5], s.get("steps"))
+    if not QUICK:
+        short = tune("--text-file", text, "--steps", "5")
+        s = json.loads(short[1]) if short[0] == 0 else {}
+        check(f"model tune ({lang}): 5 steps are the first 5 of 12, bit for bit",
+              [x["loss"] for x in s.get("steps", [])] == losses[:5], s.get("steps"))
     check(f"model tune ({lang}): the settings it ran with are printed",
           r.get("settings") == {"batch": 4, "length": 32, "lr": 0.001, "seed": 1}, r.get("settings"))
 

@@ -60,9 +60,9 @@ TEST_CASE("head information: on the seed's sentences every head's pattern is rec
         CHECK(hi.from_concat.recoverable);
         CHECK(hi.from_output.recoverable);
         CHECK(hi.from_residual.recoverable);
-        CHECK(hi.w_o.rank == 128);
-        CHECK(hi.w_v.rank == 128);
-        CHECK(hi.mlp.rank == 128);
+        CHECK(hi.w_o.rank == b.config.d_model);
+        CHECK(hi.w_v.rank == b.config.d_model);
+        CHECK(hi.mlp.rank == b.config.d_model);
         if (layer == 0 && head == 0) {
           MESSAGE(text << ": T = " << T << ", cond W_O " << hi.w_o.condition << ", cond [W_V] "
                        << hi.w_v.condition << ", cond MLP Jacobian " << hi.mlp.condition);

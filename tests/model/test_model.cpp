@@ -340,4 +340,15 @@ TEST_CASE("model: the float forward follows the double one within float rounding
   CHECK(w(0, 1) == 0.0f);
   CHECK(w(2, 3) == 0.0f);
   CHECK(w.row(4).sum() == doctest::Approx(1.0f));
+  // The last position alone (what the lab and `model run` show): the same bits as that row.
+  SequenceActs<float> last;
+  REQUIRE(Forward(last, pf, c, s, nullptr, /*last_only=*/true));
+  REQUIRE(last.logits.rows() == 1);
+  REQUIRE(last.probs.rows() == 1);
+  for (Eigen::Index k = 0; k < c.vocab; ++k) {
+    CHECK(std::memcmp(&last.logits(0, k), &af.logits(5, k), sizeof(float)) == 0);
+    CHECK(std::memcmp(&last.probs(0, k), &af.probs(5, k), sizeof(float)) == 0);
+  }
+  CHECK(last.losses(0) == af.losses(5));
+  CHECK(std::memcmp(last.blocks[1].attn.heads[1].weights.data(), w.data(), sizeof(float) * w.size()) == 0);
 }

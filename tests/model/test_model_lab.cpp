@@ -71,7 +71,8 @@ TEST_CASE("model lab: every layer and head is the model's forward pass, bit for 
         CHECK(SameBits(lab.trace.Q, h.Q));
         CHECK(SameBits(lab.trace.V, h.V));
         CHECK(SameBits(lab.trace.X, acts.blocks[static_cast<std::size_t>(layer)].ln1));  // LN(x) of the layer
-        CHECK(SameBits(extra.acts.probs, acts.probs));
+        // The lab keeps the last position's probabilities only (Forward's last_only): that row's bits.
+        CHECK(SameBits(extra.acts.probs, MatF(acts.probs.bottomRows(1))));
         // The steps are the query's row of that head; the weights sum to 1 over the visible keys.
         REQUIRE(lab.steps.rows.size() == ids.size());
         for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -105,7 +106,8 @@ TEST_CASE("model lab: the tokens, their words and the next tokens") {
   CHECK(lab.tokens[3].byte_begin == lab.tokens[2].byte_end);
   REQUIRE(extra.next.size() == 5);
   for (std::size_t k = 1; k < extra.next.size(); ++k) CHECK(extra.next[k - 1].p >= extra.next[k].p);
-  CHECK(extra.next[0].p == extra.acts.probs(5, extra.next[0].id));
+  REQUIRE(extra.acts.probs.rows() == 1);  // the last position only
+  CHECK(extra.next[0].p == extra.acts.probs(0, extra.next[0].id));
 }
 
 TEST_CASE("model lab: refusals in the one wording") {
