@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of Attention Lab on this machine, installing and building what it needs:
-#   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages) and
-#      scripts/corpus.sh (the model's text from Debian's manuals)
+#   1. scripts/setup.sh (Debian packages, source packages, SDL2 for wasm, npm packages)
 #   2. the web bundle (wasm-release) that the browser tests load
 #   3. the native build, then ctest: engine, model, API, app and text unit tests, the CLI, the desktop window (Xvfb), the browser tests
 #   4. the engine, model, API, app, text and CLI tests again under AddressSanitizer + UBSan (native-debug)
@@ -31,7 +30,6 @@ trap timings EXIT
 
 stage "setup (Debian packages, sources, SDL2 for wasm, npm)"
 scripts/setup.sh
-scripts/corpus.sh >/dev/null  # the model's validation text from Debian's manuals (the shipped model's test)
 export NODE_PATH=/usr/share/nodejs
 
 stage "web bundle (wasm-release)"

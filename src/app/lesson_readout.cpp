@@ -116,51 +116,6 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
                      static_cast<int>(n), diag / static_cast<double>(n)));
 }
 
-// Step 4's second demonstration: the shown head of the trained model on a repeated sentence.
-// For every token seen before (its latest earlier occurrence at j), the weight its query puts
-// on the token after that occurrence, j + 1: an induction head's q·k points there, a head that
-// only looks back one token or parks on <|endoftext|> does not.
-void InductionRows(const AppState& s, std::vector<LessonLine>& out) {
-  if (!s.model) {
-    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
-                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
-    return;
-  }
-  const attn::model::ModelLabResult& m = s.model_result;
-  const int layer = s.lab.config.layer, head = s.lab.config.head;
-  if (layer < 0 || layer >= static_cast<int>(m.acts.blocks.size())) return;
-  const auto& heads = m.acts.blocks[static_cast<std::size_t>(layer)].attn.heads;
-  if (head < 0 || head >= static_cast<int>(heads.size())) return;
-  const auto& w = heads[static_cast<std::size_t>(head)].weights;  // (T, T)
-  const auto T = static_cast<Eigen::Index>(m.ids.size());
-  if (w.rows() != T) return;
-  auto shown = [&](Eigen::Index t) { return "«" + m.texts[static_cast<std::size_t>(t)] + "»"; };  // typed text: no line breaks
-  out.push_back(Line("Head %d.%d: a repeated token's query, the weight on the token after its earlier copy (the largest weight):",
-                     "Голова %d.%d: запрос повторного токена, вес на токене после его прошлой копии (наибольший вес):",
-                     layer, head));
-  double sum = 0, even = 0;
-  int rows = 0;
-  for (Eigen::Index t = 1; t < T; ++t) {
-    Eigen::Index j = -1;
-    for (Eigen::Index k = t - 1; k >= 1 && j < 0; --k)
-      if (m.ids[static_cast<std::size_t>(k)] == m.ids[static_cast<std::size_t>(t)] && k + 1 < t) j = k;
-    if (j < 0) continue;
-    Eigen::Index best = 0;
-    for (Eigen::Index k = 1; k <= t; ++k) best = w(t, k) > w(t, best) ? k : best;
-    out.push_back(Line("  %s → %s %.2f  (%s %.2f)", "  %s → %s %.2f  (%s %.2f)", shown(t).c_str(), shown(j + 1).c_str(),
-                       w(t, j + 1), shown(best).c_str(), w(t, best)));
-    sum += w(t, j + 1);
-    even += 1.0 / static_cast<double>(t + 1);
-    ++rows;
-  }
-  if (rows == 0) {
-    out.push_back(Line("  (no token repeats: type a sentence twice)", "  (ни один токен не повторяется: введите предложение дважды)"));
-    return;
-  }
-  out.push_back(Line("mean over %d repeated tokens: %.2f; spread evenly: %.2f", "в среднем по %d повторным токенам: %.2f; поровну было бы %.2f",
-                     rows, sum / rows, even / rows));
-}
-
 std::string VecText(const attn::VecD& v) {
   std::string out = "[";
   for (Eigen::Index i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Format("%.2f", v(i));
@@ -225,10 +180,6 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       break;
     }
     case 4: {
-      if (s.lab.config.projection == attn::Projection::kModel) {  // the second demonstration: the induction head
-        InductionRows(s, out);
-        break;
-      }
       if (!r.error.ok()) break;
       const attn::VecD shifted = ShiftedWeights(r, s.lab.config.normalizer, 5.0);
       out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));

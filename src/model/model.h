@@ -15,7 +15,7 @@
 //
 // Numbers: the template runs in float (the shipped model: fp16 weights widened to float, every
 // operation in float) or double (the finite-difference tests). Float is what a browser can
-// afford for a 4 x 4, d 128 model, and the engine's rules make it exact anyway: every sum in
+// afford for a model of a few million parameters, and the engine's rules make it exact anyway: every sum in
 // one fixed order, no FMA, exp/log/tanh/sqrt in double rounded once (layers.h, linalg.h).
 // The attention has no biases (the engine's MultiHeadWeights); the MLP and LayerNorms do.
 #pragma once

@@ -23,12 +23,12 @@ using attn::fuzz::Check;
 
 namespace {
 
-// The model, made once: the shipped folder's files (its tokenizer, its head labels, its shape of
-// 4 layers x 4 heads and context 64, every structural check of LoadLabModel; SHA-256 is the
-// model tests' business), with d_model 128 -> 16 and mlp 384 -> 32 and random weights
-// (model::InitParams, seed 1). The lab's code paths are those of the shipped model at a
-// sixteenth of the arithmetic (the forward pass was most of an input's time under the
-// sanitizers); the shipped weights are the model tests', the soak's and the browser tests'.
+// The model, made once: the shipped folder's files (its tokenizer, its head labels, its layers,
+// heads and context, every structural check of LoadLabModel; SHA-256 is the model tests'
+// business), with d_model -> 4 per head (d_head 4) and mlp -> 32 and random weights
+// (model::InitParams, seed 1). The lab's code paths are those of the shipped model at a small
+// part of the arithmetic (the forward pass was most of an input's time under the sanitizers);
+// the shipped weights are the model tests', the soak's and the browser tests'.
 // Each input borrows it (LendModel/ReturnModel) instead of copying it.
 std::unique_ptr<model::LabModel>& Shipped() {
   static std::unique_ptr<model::LabModel> m = [] {
@@ -44,7 +44,7 @@ std::unique_ptr<model::LabModel>& Shipped() {
     std::string error;
     if (!model::LoadLabModel(files, {}, out.get(), &error)) attn::fuzz::Fail("the shipped model did not load: " + error);
     model::ModelConfig small = out->shipped.config;
-    small.d_model = 16;  // 4 heads of 4
+    small.d_model = 4 * small.heads;  // heads of 4
     small.mlp = 32;
     Check(model::CheckModelConfig(small).empty(), "the small config: " + model::CheckModelConfig(small));
     out->shipped.config = small;
