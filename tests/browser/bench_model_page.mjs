@@ -9,7 +9,7 @@
 //   node tests/browser/bench_model_page.mjs --site build/wasm-release/site [--runs 7] [--browser /usr/bin/chromium]
 //
 // scripts/bench.sh --model-page builds the web bundle and runs this.
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { startServer } from './server.mjs';
 
 function parseArgs(argv) {
@@ -40,11 +40,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const server = await startServer(o.site);
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({
-    executablePath: o.browser, headless: true,
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchChromium(o.browser);
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(base + 'index.html#lang=en');

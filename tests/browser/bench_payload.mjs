@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { startServer } from './server.mjs';
 
 function parseArgs(argv) {
@@ -40,11 +40,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const server = await startServer(o.site);
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({
-    executablePath: o.browser, headless: true,
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchChromium(o.browser);
   const times = [];
   let files = null;
   try {
