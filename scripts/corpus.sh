@@ -23,7 +23,7 @@ if [ -f "$OUT/stamp" ] && [ "$(head -n1 "$OUT/stamp")" = "$stamp" ]; then echo "
 mkdir -p "$DEBS"
 updated=0 unpinned=()
 download() {  # $1 = package, $2 = version or "": the .deb into $DEBS, quietly
-  (cd "$DEBS" && apt-get download -q "${2:+$1=$2}${2:-$1}" 2>&1 | grep -v 'Download is performed unsandboxed' >&2)
+  (cd "$DEBS" && apt-get download -q "$1${2:+=$2}" 2>&1 | grep -v 'Download is performed unsandboxed' >&2)
 }
 for pin in "${pins[@]}"; do
   p=${pin%%=*} v=${pin#*=}

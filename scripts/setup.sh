@@ -53,8 +53,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-[ $want_wasm = 1 ] || [ $want_browser = 1 ] || { log "native dependencies ready"; exit 0; }
-
 # --- 2. Debian source packages: imgui (both builds) and libsdl2 (wasm build) --------------
 mkdir -p "$DEPS/src"
 fetch_source() { # $1 = source package, $2 = orig tarball glob, $3 = folder to unpack into
@@ -84,7 +82,7 @@ SRC
   tar -xf "$tarball" -C "$dest" --strip-components=1
   touch "$dest/.unpacked"
 }
-fetch_source imgui 'imgui_1.86*.orig.tar.*' "$DEPS/imgui"
+fetch_source imgui 'imgui_1.86*.orig.tar.*' "$DEPS/imgui"  # every build, native too
 [ $want_wasm = 1 ] && fetch_source libsdl2 'libsdl2_2.26.5*.orig.tar.*' "$DEPS/sdl2-src"
 
 # --- 3. SDL2 for WebAssembly, built once per set of options ---------------------------------

@@ -118,6 +118,7 @@ int RunModelTrain(const ModelOptions& o) {
   }
   const model::Corpus corpus = model::BuildCorpus(std::move(files));
   std::cerr << model::DescribeCorpus(corpus) << "\n";
+  const std::vector<model::CorpusEntry> train_entries = model::WeightedTrain(corpus, rc.fortune_copies);
 
   // --- the tokenizer (kept when resuming) ------------------------------------------------
   model::Bpe bpe;
@@ -127,7 +128,7 @@ int RunModelTrain(const ModelOptions& o) {
     if (!model::BpeFromJson(tok_json, &bpe, &error)) return Refuse(kCmd, tok_path + ": " + error);
   } else {
     std::vector<std::string> texts;
-    for (const model::CorpusEntry& e : corpus.train) texts.push_back(e.text);
+    for (const model::CorpusEntry& e : train_entries) texts.push_back(e.text);
     std::cerr << "training the tokenizer (" << rc.vocab << " tokens at most)...\n";
     if (!bpe.Train(texts, rc.vocab, 2, &error)) return Refuse(kCmd, "tokenizer: " + error);
     tok_json = model::BpeToJson(bpe);
@@ -135,7 +136,7 @@ int RunModelTrain(const ModelOptions& o) {
     std::cerr << "tokenizer: " << bpe.size() << " tokens, " << Clock(seconds()) << "\n";
   }
   model::TokenStream train, val_en, val_ru, fortunes_en, fortunes_ru;
-  if (!model::EncodeEntries(bpe, corpus.train, Lang::kEn, true, &train, &error) ||
+  if (!model::EncodeEntries(bpe, train_entries, Lang::kEn, true, &train, &error) ||
       !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &val_en, &error) ||
       !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &val_ru, &error) ||
       !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &fortunes_en, &error, model::Source::kFortunes) ||

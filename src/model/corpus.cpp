@@ -267,5 +267,15 @@ std::string DescribeCorpus(const Corpus& c) {
   return out;
 }
 
+std::vector<CorpusEntry> WeightedTrain(const Corpus& c, int fortune_copies) {
+  std::vector<CorpusEntry> out = c.train;
+  for (int k = 1; k < fortune_copies; ++k) {
+    for (const CorpusEntry& e : c.train) {
+      if (e.source == Source::kFortunes) out.push_back(e);
+    }
+  }
+  return out;
+}
+
 }  // namespace model
 }  // namespace attn

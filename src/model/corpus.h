@@ -75,6 +75,10 @@ struct SourceFile {
 // Cleans, deduplicates and splits the files' entries (files in the order above).
 Corpus BuildCorpus(std::vector<SourceFile> files);
 
+// The training entries with the fortunes `fortune_copies` times (the rest once): how a run
+// weights its mix towards the fortunes (RunConfig::fortune_copies). Same order every time.
+std::vector<CorpusEntry> WeightedTrain(const Corpus& c, int fortune_copies);
+
 // Reads every fortune file of a folder: regular files, sorted by name, without the index files
 // (*.dat) and the *.u8 links; not recursive. Returns false with a message when the folder
 // cannot be read or holds no file.

@@ -13,6 +13,8 @@ const FieldTable<RunConfig>& RunFields() {
       TextField<C>("ruFolder", &C::ru_folder, "folder of the Russian fortune files (UTF-8)"),
       TextField<C>("enDocs", &C::en_docs, "folder of English documents, *.txt (scripts/corpus.sh; empty: none)"),
       TextField<C>("ruDocs", &C::ru_docs, "folder of Russian documents, *.txt (scripts/corpus.sh; empty: none)"),
+      IntegerField<C>("fortuneCopies", &C::fortune_copies, 1, 16,
+                      "times the fortunes enter the training text and the tokenizer's (weights the mix)"),
       IntegerField<C>("vocab", &C::vocab, 258, 16384, "BPE vocabulary size (at most)"),
       IntegerField<C>("dModel", &C::d_model, 8, 1024, "width of the residual stream"),
       IntegerField<C>("layers", &C::layers, 1, 16, "transformer blocks"),

@@ -90,3 +90,24 @@ TEST_CASE("corpus: documents keep their option lines, sort after the fortunes an
   CHECK(doc_chars > 0);
   CHECK(DescribeCorpus(c).find("(documents: train ") != std::string::npos);
 }
+
+TEST_CASE("corpus: WeightedTrain repeats the fortunes, the documents once, validation untouched") {
+  std::string docs, fortunes;
+  for (int i = 0; i < 30; ++i) docs += "Document page " + std::to_string(i) + "\n%\n";
+  for (int i = 0; i < 20; ++i) fortunes += "Fortune " + std::to_string(i) + "\n%\n";
+  const Corpus c = BuildCorpus({{Lang::kEn, "~docs/manual.txt", docs, Source::kDocs},
+                                {Lang::kEn, "zzz", fortunes}});
+  int fortunes_once = 0, docs_once = 0;
+  for (const CorpusEntry& e : c.train) (e.source == Source::kFortunes ? fortunes_once : docs_once)++;
+  REQUIRE(fortunes_once > 0);
+  REQUIRE(docs_once > 0);
+  CHECK(WeightedTrain(c, 1).size() == c.train.size());
+  const std::vector<CorpusEntry> w = WeightedTrain(c, 3);
+  REQUIRE(w.size() == c.train.size() + 2 * static_cast<std::size_t>(fortunes_once));
+  int fortunes_w = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (i < c.train.size()) CHECK(w[i].text == c.train[i].text);  // the original order first
+    fortunes_w += w[i].source == Source::kFortunes;
+  }
+  CHECK(fortunes_w == 3 * fortunes_once);
+}
