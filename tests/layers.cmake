@@ -2,7 +2,10 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # Checks that includes point one way (ARCHITECTURE.md): engine <- api <- app <- ui <- platform,
 # gfx <- ui, platform. Run by ctest as `layers`: cmake -DSRC=<repo>/src -P tests/layers.cmake
 # For each folder of src/: the project folders its files may include, and system headers it
-# must not include (the app layer is tested without a window).
+# must not include (the app layer is tested without a window). Sub-folders follow their folder.
+# Inside src/app/, the rooms (one sub-folder each) stand side by side: a room's header includes
+# no other room and not app/app.h (AppState, in app.h, is composed of the rooms' states); a
+# room's .cpp works on the whole AppState and may include any of them.
 set(allowed_engine   "engine")
 set(allowed_model    "engine;model")
 set(allowed_api      "engine;model;api")  # model: the tune rows of the state (finetune.h, issue 13)
@@ -18,10 +21,19 @@ set(banned_model "${banned_app}")
 
 set(problems "")
 foreach(layer engine model api app gfx ui platform cli)
-  file(GLOB files "${SRC}/${layer}/*.h" "${SRC}/${layer}/*.cpp")
+  file(GLOB_RECURSE files "${SRC}/${layer}/*.h" "${SRC}/${layer}/*.cpp")
   foreach(f IN LISTS files)
     file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+    set(room "")
+    if(layer STREQUAL "app" AND f MATCHES "/app/([a-z_]+)/[^/]+\\.h$")
+      set(room "${CMAKE_MATCH_1}")
+    endif()
     foreach(line IN LISTS includes)
+      if(room AND line MATCHES "#[ \t]*include[ \t]*\"app/([a-z_.]+)")
+        if(NOT CMAKE_MATCH_1 STREQUAL room)
+          list(APPEND problems "a room's header may include only its own room (src/app/${room}/): ${f}: ${line}")
+        endif()
+      endif()
       if(line MATCHES "#[ \t]*include[ \t]*\"([a-z_]+)/")
         if(NOT CMAKE_MATCH_1 IN_LIST allowed_${layer})
           list(APPEND problems "src/${layer}/ may not include src/${CMAKE_MATCH_1}/: ${f}: ${line}")
@@ -39,4 +51,4 @@ if(problems)
   list(JOIN problems "\n  " text)
   message(FATAL_ERROR "includes against the layering of ARCHITECTURE.md:\n  ${text}")
 endif()
-message(STATUS "includes point one way (engine <- api <- app <- ui <- platform; gfx <- ui, platform)")
+message(STATUS "includes point one way (engine <- api <- app <- ui <- platform; gfx <- ui, platform; app's rooms side by side)")

@@ -47,15 +47,49 @@ static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
 // Hiding removes the part from the screen (the layout gives its space to the others); locking
 // shows its controls disabled: the learner cannot change them, the page API and postMessage
 // still can (the course author is the one in control).
+//
+// The parts form one tree, written here once: a part is hidden (locked) when it or a part that
+// holds it is named (hiding "attention" hides its panels; locking "settings" locks its groups).
+struct LabPart {
+  const char* name;
+  const char* parent;  // the part that holds it; nullptr at the top
+};
+inline const std::vector<LabPart>& LabPartTree() {
+  static const std::vector<LabPart> tree = {
+      {"header", nullptr}, {"share", "header"}, {"lesson", nullptr},  // the header and its buttons
+      {"attention", nullptr}, {"training", nullptr}, {"normalization", nullptr},  // the tabs
+      // the attention tab's panels
+      {"sentence", "attention"}, {"settings", "attention"}, {"steps", "attention"},
+      {"weights", "attention"}, {"vectors", "attention"}, {"information", "attention"},
+      // the settings panel's groups
+      {"projection", "settings"}, {"scaling", "settings"}, {"positional", "settings"},
+      {"normalizer", "settings"}, {"mask", "settings"}, {"heads", "settings"}, {"sizes", "settings"},
+      {"seed", "settings"},
+      // the Training tab's groups
+      {"train.task", "training"}, {"train.optimizer", "training"}, {"train.layer", "training"},
+      {"train.compare", "training"},
+      {"tune", nullptr}};  // model mode's "Train it more" panel
+  return tree;
+}
+// The parts' names, in the tree's order (the rows `hide` and `lock` accept these).
 inline const std::vector<std::string>& LabParts() {
-  static const std::vector<std::string> parts = {
-      "header", "share", "lesson",                                    // the header and its buttons
-      "attention", "training", "normalization",                       // the tabs
-      "sentence", "settings", "steps", "weights", "vectors", "information",  // the attention tab's panels
-      "projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed",  // settings groups
-      "train.task", "train.optimizer", "train.layer", "train.compare",  // the Training tab's groups
-      "tune"};  // model mode's "Train it more" panel
+  static const std::vector<std::string> parts = [] {
+    std::vector<std::string> names;
+    for (const LabPart& p : LabPartTree()) names.push_back(p.name);
+    return names;
+  }();
   return parts;
+}
+// The one rule of the tree: `set` (a `hide` or `lock` value) names `part` or a part holding it.
+inline bool PartInSet(const std::string& set, std::string_view part) {
+  while (!part.empty()) {
+    if (attn::NameSetHas(set, part)) return true;
+    std::string_view parent;
+    for (const LabPart& p : LabPartTree())
+      if (part == p.name) parent = p.parent ? p.parent : "";
+    part = parent;
+  }
+  return false;
 }
 
 // What the page calls "state": the engine's configuration plus the interface language.

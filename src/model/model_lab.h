@@ -78,5 +78,12 @@ bool ModelCodeInBuild();
 // is at least kHeadLabelAt, induction when its induction score is.
 constexpr double kHeadLabelAt = 0.2;
 
+// The chosen layer's numbers in a forward pass, or null when `layer` is not one of its layers:
+// whoever reads a layer of a result asks here, never indexes blocks[layer] unchecked.
+inline const BlockActs<float>* ChosenBlock(const SequenceActs<float>& acts, int layer) {
+  if (layer < 0 || layer >= static_cast<int>(acts.blocks.size())) return nullptr;
+  return &acts.blocks[static_cast<std::size_t>(layer)];
+}
+
 }  // namespace model
 }  // namespace attn

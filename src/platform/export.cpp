@@ -8,7 +8,7 @@
 //   CSV, JSON  from AppState (app/figure_export.h)
 // and is answered to the page through Module.onLabExport. Natively (the desktop window) a
 // menu's text files are written to the current folder.
-#include "app/figure_export.h"
+#include "app/exports/figure_export.h"
 #include "gfx/gl.h"
 #include "platform/platform.h"
 #include "ui/ui.h"

@@ -9,7 +9,7 @@
 // probe, the experiments), a tab being brought to the front, a resize or a restored GL context.
 // Otherwise: no drawing at all (the text caret does not blink, so that it never needs a frame).
 #include "app/app.h"
-#include "app/colormap.h"
+#include "app/exports/colormap.h"
 #include "gfx/heatmap_renderer.h"
 #include "gfx/gl.h"
 #include "platform/platform.h"
@@ -121,7 +121,7 @@ bool Frame(Runtime& rt) {
   g_requested_frames = 0;
   platform::FetchModelIfWanted(rt.state);  // model mode chosen: its files, once
   const bool busy = app::NeedsFrames(rt.state);  // before Tick: its last step must be drawn too
-  app::Tick(rt.state);  // background work in small pieces, even while the context is lost
+  rt.ui.frame_work = app::Tick(rt.state);  // background work in small pieces, even while the context is lost
   if (rt.context_lost) return false;
   // Render on demand: nothing changed, nothing to draw (no GL call at all).
   if (!busy && rt.ui.bring_frames == 0 && rt.frames_to_draw <= 0) return false;

@@ -162,7 +162,7 @@ EMSCRIPTEN_KEEPALIVE void attnlab_model_failed(const char* message) {
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
   if (!g_state) return Refusal("", "the lab is not running yet");
   static const char* const kLoad[] = {"not requested", "loading", "ready", "failed"};
-  const app::ModelStatus& st = g_state->model_status;
+  const app::ModelStatus& st = g_state->model.status;
   attn::api::Json thumbs = attn::api::Json::array();
   if (g_ui)
     for (std::size_t i = 0; i + 3 < g_ui->head_thumbs.size(); i += 4)
@@ -198,7 +198,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
   platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
-    return Hand(app::TrainJson(*g_state, steps));
+    return Hand(app::TrainStepsJson(*g_state, steps));
   } catch (const std::exception& e) {
     return Refusal("", e.what());
   }
@@ -242,7 +242,7 @@ EMSCRIPTEN_KEEPALIVE void attnlab_tune_texts(const char* en, const char* ru) {
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_training() {
   if (!g_state) return Refusal("", "the lab is not running yet");
   try {
-    return Hand(app::TrainingJson(*g_state));
+    return Hand(app::TrainingJson(*g_state, app::TrainingJsonOf::kHistory));
   } catch (const std::exception& e) {
     return Refusal("", e.what());
   }

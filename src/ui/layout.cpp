@@ -1,5 +1,5 @@
 // Arranges the panels: a grid on a laptop or projector, tabs on a phone.
-#include "app/lesson.h"
+#include "app/lesson/lesson.h"
 #include "ui/i18n.h"
 #include "ui/plot.h"
 #include "ui/ui.h"
@@ -17,25 +17,6 @@ namespace ui {
 namespace {
 
 constexpr float kPhoneWidth = 820.0f;  // narrower than this (CSS px): one panel at a time, in tabs
-
-// The part a part belongs to: hiding or locking it hides or locks what it holds.
-const char* ParentPart(std::string_view part) {
-  static const char* const kAttention[] = {"sentence", "settings", "steps", "weights", "vectors", "information"};
-  static const char* const kSettings[] = {"projection", "scaling", "positional", "normalizer", "mask", "heads", "sizes", "seed"};
-  for (const char* p : kAttention)
-    if (part == p) return "attention";
-  for (const char* p : kSettings)
-    if (part == p) return "settings";
-  if (part.substr(0, 6) == "train.") return "training";
-  if (part == "share") return "header";
-  return nullptr;
-}
-
-bool InPartSet(const std::string& set, const char* part) {
-  for (const char* p = part; p; p = ParentPart(p))
-    if (attn::NameSetHas(set, p)) return true;
-  return false;
-}
 
 void DrawHeader(Context& ctx, bool phone) {
   app::AppState& s = ctx.state;
@@ -102,7 +83,7 @@ void DrawHeader(Context& ctx, bool phone) {
 // "Train it more" is shown: model mode with the model loaded, and not hidden by a lesson.
 bool TuneShown(const Context& ctx) {
   const app::AppState& s = ctx.state;
-  return s.lab.config.projection == attn::Projection::kModel && s.model && !Hidden(ctx, "tune");
+  return s.lab.config.projection == attn::Projection::kModel && s.model.loaded && !Hidden(ctx, "tune");
 }
 
 // The settings panel, the heads' gallery (model mode) and, on a phone, "Train it more" under
@@ -194,8 +175,8 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
 
 }  // namespace
 
-bool Hidden(const Context& ctx, const char* part) { return InPartSet(ctx.state.lab.hide, part); }
-bool Locked(const Context& ctx, const char* part) { return InPartSet(ctx.state.lab.lock, part); }
+bool Hidden(const Context& ctx, const char* part) { return app::IsHidden(ctx.state.lab, part); }
+bool Locked(const Context& ctx, const char* part) { return app::IsLocked(ctx.state.lab, part); }
 
 LockScope::LockScope(const Context& ctx, const char* part) : locked_(Locked(ctx, part)) {
   if (locked_) ImGui::BeginDisabled();

@@ -28,19 +28,19 @@ bool ModelMode(const Context& ctx) {
   const app::AppState& s = ctx.state;
   // ModelCodeInBuild() first: a constant false in the default page's build (absent.cpp), where
   // the model never loads, so the optimizer (LTO) drops every model-mode drawing from it.
-  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model && s.result.error.ok() &&
-         !s.model_result.acts.blocks.empty();
+  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded && s.attention.result.error.ok() &&
+         !s.model.result.acts.blocks.empty();
 }
 
 const attn::LabConfig& Shown(const Context& ctx) {
-  return ModelMode(ctx) ? ctx.state.model_result.config : ctx.state.lab.config;
+  return ModelMode(ctx) ? ctx.state.model.result.config : ctx.state.lab.config;
 }
 
 bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
   app::AppState& s = ctx.state;
-  if (s.lab.config.projection != attn::Projection::kModel || s.result.error.ok()) return false;
+  if (s.lab.config.projection != attn::Projection::kModel || s.attention.result.error.ok()) return false;
   if (BeginPanel(ctx, title, id, ImVec2(0, 0))) {
-    const app::ModelStatus& st = s.model_status;
+    const app::ModelStatus& st = s.model.status;
     char buf[512];
     if (st.load == app::ModelLoad::kFailed) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
@@ -51,7 +51,7 @@ bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
       if (ImGui::Button(Label(tr::kModelRetry, "model_retry"))) app::RetryModel(s);
       ImGui::SameLine();
       if (ImGui::Button(Label(tr::kModelBack, "model_back"))) app::ApplyPatch(s, {{"projection", "identity"}, {"query", 1}});
-    } else if (s.model) {  // loaded, but the settings are refused (the header says why)
+    } else if (s.model.loaded) {  // loaded, but the settings are refused (the header says why)
       ImGui::TextWrapped("%s", RefusalMessage(s.refusal).c_str());
     } else {
       std::snprintf(buf, sizeof buf, L(tr::kModelLoading), st.fraction * 100.0);
@@ -67,7 +67,7 @@ void DrawHeadsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   ctx.ui.head_thumbs.clear();
   if (!ModelMode(ctx)) return;
-  const attn::model::ModelLabResult& m = s.model_result;
+  const attn::model::ModelLabResult& m = s.model.result;
   const int layers = static_cast<int>(m.acts.blocks.size());
   const int heads = static_cast<int>(m.acts.blocks[0].attn.heads.size());
   // The thumbnails' side: as wide as the panel allows, and short enough for all the layers to
@@ -125,7 +125,7 @@ void DrawHeadsPanel(Context& ctx) {
         // The label: what the analysis measured (heads.json). On a small thumbnail (40 px on a
         // phone) "prev 0.43" becomes "prev .43", then a smaller size (down to 70%) until it fits;
         // only then is it clipped. The tooltip has the full scores.
-        std::string label = static_cast<int>(s.model->heads.size()) > k ? HeadLabel(s.model->heads[static_cast<std::size_t>(k)]) : "";
+        std::string label = static_cast<int>(s.model.loaded->heads.size()) > k ? HeadLabel(s.model.loaded->heads[static_cast<std::size_t>(k)]) : "";
         float label_size = ImGui::GetFontSize();
         if (ImGui::CalcTextSize(label.c_str()).x + 4 > side) {
           const std::size_t zero = label.find(" 0.");
@@ -139,7 +139,7 @@ void DrawHeadsPanel(Context& ctx) {
         dl->AddText(ImGui::GetFont(), label_size, ImVec2(c.x + 2, c.y + 1), IM_COL32(230, 230, 235, 255), label.c_str());
         dl->PopClipRect();
         if (hovered) {
-          const auto& sc = static_cast<int>(s.model->heads.size()) > k ? s.model->heads[static_cast<std::size_t>(k)] : attn::model::HeadScores{};
+          const auto& sc = static_cast<int>(s.model.loaded->heads.size()) > k ? s.model.loaded->heads[static_cast<std::size_t>(k)] : attn::model::HeadScores{};
           char scores[160];
           std::snprintf(scores, sizeof scores, L(tr::kHeadScoresTip), sc.previous, sc.first, sc.self, sc.induction,
                         sc.entropy);

@@ -18,8 +18,8 @@ constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities: one fix
 void DrawHeatmapPanel(Context& ctx) {
   if (ModelPendingPanel(ctx, L(tr::kHeatmap), "heatmap")) return;
   app::AppState& s = ctx.state;
-  const attn::AttentionTrace<float>& t = s.result.trace;
-  const auto& tokens = s.result.tokens;
+  const attn::AttentionTrace<float>& t = s.attention.result.trace;
+  const auto& tokens = s.attention.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
   if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0), PanelExport{"weights", true, true})) {
     const attn::Normalizer nz = Shown(ctx).normalizer;  // sigmoid's and none's rows need not sum to 1
@@ -28,14 +28,14 @@ void DrawHeatmapPanel(Context& ctx) {
     ctx.heatmap.Upload(gfx::HeatmapSlot::kLab, 0, attn::ToRowMajor(t.weights), n, n);
 
     // Several heads: all of them small, side by side; a click follows that head.
-    const int heads = static_cast<int>(s.result.mha.heads.size());
+    const int heads = static_cast<int>(s.attention.result.mha.heads.size());
     if (heads > 1) {
       ImGui::TextDisabled("%s", L(tr::kHeadsStrip));
       const float gap = ImGui::GetStyle().ItemSpacing.x;
       const float small = std::min(56.0f, (ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads);
       ImDrawList* sdl = ImGui::GetWindowDrawList();
       for (int h = 0; h < heads; ++h) {
-        ctx.heatmap.Upload(gfx::HeatmapSlot::kLabHeads, h, attn::ToRowMajor(s.result.mha.heads[h].weights), n, n);
+        ctx.heatmap.Upload(gfx::HeatmapSlot::kLabHeads, h, attn::ToRowMajor(s.attention.result.mha.heads[h].weights), n, n);
         if (h) ImGui::SameLine();
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
@@ -118,7 +118,7 @@ void DrawHeatmapPanel(Context& ctx) {
         }
     }
     // Masked cells: hatched, so that a 0 from the mask reads differently from a learned 0.
-    const attn::Mask& mask = s.result.mha.mask;
+    const attn::Mask& mask = s.attention.result.mha.mask;
     if (mask.rows() == n && mask.cols() == n && cell >= 6.0f) {
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
@@ -130,7 +130,7 @@ void DrawHeatmapPanel(Context& ctx) {
           }
     }
     // Each row's entropy, from the engine (nats): how spread out that query's attention is.
-    const attn::Vec<float>& entropy = s.result.mha.heads[s.lab.config.head].entropy;
+    const attn::Vec<float>& entropy = s.attention.result.mha.heads[s.lab.config.head].entropy;
     if (entropy.size() == n) {
       if (cell >= ImGui::GetTextLineHeight() * 0.8f)
         for (int i = 0; i < n; ++i)

@@ -24,8 +24,8 @@ struct Drag {
 };
 void DrawBars(Context& ctx, const char* id, const attn::VecD& w, const attn::MatD& contributions, ImU32 colour,
               float width, Drag* drag = nullptr) {
-  const auto& tokens = ctx.state.result.tokens;
-  const std::vector<char>& visible = ctx.state.result.visible;  // a masked key: no bar, no dragging
+  const auto& tokens = ctx.state.attention.result.tokens;
+  const std::vector<char>& visible = ctx.state.attention.result.visible;  // a masked key: no bar, no dragging
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   ImGui::PushID(id);
@@ -68,7 +68,7 @@ void DrawBars(Context& ctx, const char* id, const attn::VecD& w, const attn::Mat
 
 // The simplex for 3 tokens (a triangle) or 4 (a tetrahedron seen from above one face).
 void DrawSimplex(Context& ctx, float size) {
-  const attn::LabResult& r = ctx.state.result;
+  const attn::LabResult& r = ctx.state.attention.result;
   if (r.information.set != attn::FeasibleSet::kSimplex) {
     ImGui::TextDisabled("%s", L(tr::kSimplexNotHere));
     return;
@@ -102,7 +102,7 @@ void DrawSimplex(Context& ctx, float size) {
                 r.tokens[keys[i]].text.c_str());
   // The weights that give the same A: a point, a segment or a polygon through alpha.
   std::vector<ImVec2> poly;
-  for (const attn::VecD& v : ctx.state.custom.active ? ctx.state.custom.vertices : r.same_output_vertices)
+  for (const attn::VecD& v : ctx.state.attention.custom.active ? ctx.state.attention.custom.vertices : r.same_output_vertices)
     poly.push_back(at(v));
   if (poly.size() >= 2) {
     // Order the vertices around their centre so the outline is convex.
@@ -115,9 +115,9 @@ void DrawSimplex(Context& ctx, float size) {
     dl->AddPolyline(poly.data(), static_cast<int>(poly.size()), IM_COL32(120, 210, 120, 220),
                     poly.size() >= 3 ? ImDrawFlags_Closed : 0, 3.0f);
   }
-  const bool custom = ctx.state.custom.active;
-  const attn::InformationReport& info = custom ? ctx.state.custom.info : r.information;
-  const attn::VecD alpha = custom ? ctx.state.custom.alpha
+  const bool custom = ctx.state.attention.custom.active;
+  const attn::InformationReport& info = custom ? ctx.state.attention.custom.info : r.information;
+  const attn::VecD alpha = custom ? ctx.state.attention.custom.alpha
                                   : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   dl->AddCircleFilled(at(alpha), 6.0f, kAlphaCol);
   if (info.collision.alpha2.size() == alpha.size()) dl->AddCircle(at(info.collision.alpha2), 7.0f, kAlpha2Col, 0, 2.5f);
@@ -166,13 +166,13 @@ void DrawLayerInformation(Context& ctx) {
   const app::AppState& s = ctx.state;
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0f);
-  if (!s.model_info_ok) {
+  if (!s.model.info.ok) {
     ImGui::TextDisabled("%s", L(tr::kLayerNotReady));
     ImGui::PopTextWrapPos();
     return;
   }
-  const attn::model::HeadInformation& hi = s.model_info;
-  const auto& tokens = s.result.tokens;
+  const attn::model::HeadInformation& hi = s.model.info.value;
+  const auto& tokens = s.attention.result.tokens;
   char buf[900];
   std::snprintf(buf, sizeof buf, L(tr::kLayerInfoTitle), hi.layer, hi.head);
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", buf);
@@ -204,7 +204,7 @@ void DrawLayerInformation(Context& ctx) {
     const double was = hi.from_a.ranges.rows() > t ? hi.from_a.collision.alpha2(t) : 0.0;
     std::snprintf(buf, sizeof buf, L(tr::kLayerResidualScenario), tokens[t].text.c_str(),
                   Num(static_cast<float>(res.alpha2(t)), 3), Num(static_cast<float>(was), 3),
-                  Num(static_cast<float>(res.ranges.rows() > t ? s.result.trace.weights(s.result.steps.query, t) : 0.0f), 3));
+                  Num(static_cast<float>(res.ranges.rows() > t ? s.attention.result.trace.weights(s.attention.result.steps.query, t) : 0.0f), 3));
     ImGui::TextWrapped("%s", buf);
     bool header = false;
     for (int i = 0; i < res.ranges.rows() && i < hi.from_a.ranges.rows() && i < static_cast<int>(tokens.size()); ++i) {
@@ -214,7 +214,7 @@ void DrawLayerInformation(Context& ctx) {
       if (!header) ImGui::TextWrapped("%s", L(tr::kLayerResidualRanges));
       header = true;
       std::snprintf(buf, sizeof buf, L(tr::kRangeLine), tokens[i].text.c_str(), Num(static_cast<float>(lo), 3),
-                    Num(static_cast<float>(up), 3), Num(s.result.trace.weights(s.result.steps.query, i), 3));
+                    Num(static_cast<float>(up), 3), Num(s.attention.result.trace.weights(s.attention.result.steps.query, i), 3));
       WrappedBullet(buf);
     }
   }
@@ -226,19 +226,19 @@ void DrawLayerInformation(Context& ctx) {
 void DrawModelProbe(Context& ctx) {
   app::AppState& s = ctx.state;
   // Not in the default page's build (a constant there: the optimizer drops this section).
-  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !s.model) return;
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !s.model.loaded) return;
   ImGui::Separator();
-  const bool queued = s.model_probe.wait >= 0;
-  ImGui::BeginDisabled(queued || !s.tune.texts_loaded);
+  const bool queued = s.model.probe.wait >= 0;
+  ImGui::BeginDisabled(queued || !s.model.tune.texts_loaded);
   if (ImGui::Button(Label(tr::kHeadProbeRun, "headProbe"))) app::StartModelProbe(s);
   ImGui::EndDisabled();
-  if (s.model_probe.wait >= 0) {  // queued now or by the click above
+  if (s.model.probe.wait >= 0) {  // queued now or by the click above
     ImGui::SameLine();
     ImGui::TextDisabled("%s", L(tr::kHeadProbeRunning));
     return;
   }
   if (!app::ModelProbeCurrent(s)) return;
-  const app::AppState::ModelProbe& p = s.model_probe;
+  const app::ModelProbe& p = s.model.probe;
   ImGui::PushTextWrapPos(0.0f);
   if (!p.error.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.4f, 1.0f), "%s", p.error.c_str());
@@ -246,7 +246,7 @@ void DrawModelProbe(Context& ctx) {
     return;
   }
   const attn::model::HeadProbeResult& r = p.result.result;
-  const int limit = s.model->config().d_model / s.model->config().heads + 1;
+  const int limit = s.model.loaded->config().d_model / s.model.loaded->config().heads + 1;
   char buf[900];
   std::snprintf(buf, sizeof buf, L(tr::kHeadProbeExplain), limit, p.result.tokens);
   ImGui::TextWrapped("%s", buf);
@@ -266,10 +266,10 @@ void DrawModelProbe(Context& ctx) {
 void DrawInformationPanel(Context& ctx) {
   if (ModelPendingPanel(ctx, L(tr::kInformation), "information")) return;
   app::AppState& s = ctx.state;
-  const attn::LabResult& r = s.result;
+  const attn::LabResult& r = s.attention.result;
   // Scenario 1 is the query's own weights, or the ones the learner dragged.
-  const bool custom = s.custom.active;
-  const attn::InformationReport& info = custom ? s.custom.info : r.information;
+  const bool custom = s.attention.custom.active;
+  const attn::InformationReport& info = custom ? s.attention.custom.info : r.information;
   const int n = static_cast<int>(r.tokens.size());
   const int dv = r.trace.d_v;
   if (!BeginPanel(ctx, L(tr::kInfoTitle), "information", ImVec2(0, 0))) {
@@ -353,13 +353,13 @@ void DrawInformationPanel(Context& ctx) {
   const bool narrow = ImGui::GetContentRegionAvail().x < 640.0f;
   const float col = narrow ? ImGui::GetContentRegionAvail().x
                            : (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-  const attn::VecD alpha = custom ? s.custom.alpha
+  const attn::VecD alpha = custom ? s.attention.custom.alpha
                                   : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   ImGui::BeginGroup();  // both scenarios: the exportable "contributions" picture
   ImGui::BeginGroup();
   ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", L(custom ? tr::kScenario1Custom : tr::kScenario1));
   Drag drag;
-  DrawBars(ctx, "alpha", alpha, custom ? s.custom.contributions : r.contributions, kAlphaCol, col, &drag);
+  DrawBars(ctx, "alpha", alpha, custom ? s.attention.custom.contributions : r.contributions, kAlphaCol, col, &drag);
   if (drag.token >= 0) app::SetCustomWeight(s, drag.token, drag.value);
   if (custom && ImGui::SmallButton(Label(tr::kBackToQuery, "uncustom"))) app::ClearCustomWeights(s);
   if (!custom) {
@@ -378,7 +378,7 @@ void DrawInformationPanel(Context& ctx) {
   std::snprintf(buf, sizeof buf, L(set == attn::FeasibleSet::kAffine ? tr::kScenario2Affine : tr::kScenario2),
                 r.tokens[r.target].text.c_str());
   ImGui::TextColored(ImVec4(0.47f, 0.82f, 0.47f, 1.0f), "%s", buf);
-  DrawBars(ctx, "alpha2", info.collision.alpha2, custom ? s.custom.contributions2 : r.contributions2, kAlpha2Col, col);
+  DrawBars(ctx, "alpha2", info.collision.alpha2, custom ? s.attention.custom.contributions2 : r.contributions2, kAlpha2Col, col);
   ImGui::PushFont(ctx.fonts.mono);
   ImGui::TextWrapped("A′ = %s", VectorText(info.collision.output2.cast<float>(), 6).c_str());
   ImGui::PopFont();
@@ -435,20 +435,20 @@ void DrawInformationPanel(Context& ctx) {
   // The seed's answer, and the probe: measured, not only argued.
   ImGui::Separator();
   ImGui::TextWrapped("%s", L(tr::kSeedAnswer));
-  const bool running = !s.probe_queue.empty();
+  const bool running = !s.attention.probe.queue.empty();
   ImGui::BeginDisabled(running);
   if (ImGui::Button(Label(tr::kProbeRun, "probe"))) app::StartProbeSweep(s);
   ImGui::EndDisabled();
   if (running) {
     ImGui::SameLine();
-    const float done = static_cast<float>(s.probe.size()) / static_cast<float>(std::max(1, s.probe_total));
+    const float done = static_cast<float>(s.attention.probe.points.size()) / static_cast<float>(std::max(1, s.attention.probe.total));
     ImGui::ProgressBar(done, ImVec2(160, 0));
   }
-  if (!s.probe.empty()) {
-    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), Count(s.probe.front().tokens, tr::kTokensOf).c_str());
+  if (!s.attention.probe.points.empty()) {
+    std::snprintf(buf, sizeof buf, L(tr::kProbeExplain), Count(s.attention.probe.points.front().tokens, tr::kTokensOf).c_str());
     ImGui::TextWrapped("%s", buf);
     ImGui::PushFont(ctx.fonts.mono);
-    for (const auto& p : s.probe) {
+    for (const auto& p : s.attention.probe.points) {
       std::snprintf(buf, sizeof buf, L(tr::kProbeRow), p.d_v, Count(p.heads, tr::kHeadsCount).c_str(), Num(static_cast<float>(p.accuracy), 3),
                     Num(static_cast<float>(p.chance), 3));
       ImGui::TextUnformatted(buf);

@@ -2,7 +2,7 @@
 // with the engine's numbers. Every move goes through the app (GoToLesson, AnswerLesson, ...), which
 // applies patches; this file only draws. Keys while the panel has focus: N / → next, B / ← back,
 // 1-3 answer (Russian layout: Т and И are the same keys as N and B).
-#include "app/lesson.h"
+#include "app/lesson/lesson.h"
 #include "ui/i18n.h"
 #include "ui/ui.h"
 

@@ -2,7 +2,7 @@
 // or the learner's own, for a chosen number of steps, with a progress bar, Stop, and Reset to
 // the shipped weights. It sits under the settings (the sentence tab on a phone), so on a laptop
 // the chosen head's weights change on the right while it trains. Every number comes from the
-// app's TuneSession (app::AppState::tune).
+// app's TuneSession (the model room's app::Tune).
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
@@ -69,7 +69,7 @@ void DrawRunSettings(Context& ctx) {
   }
 }
 
-std::string RefusalText(const app::AppState::Tune& t) {
+std::string RefusalText(const app::Tune& t) {
   char buf[256];
   using Code = attn::model::TuneTextProblem::Code;
   switch (t.refusal) {
@@ -97,7 +97,7 @@ std::string RefusalText(const app::AppState::Tune& t) {
 
 void DrawTransport(Context& ctx) {
   app::AppState& s = ctx.state;
-  app::AppState::Tune& t = s.tune;
+  app::Tune& t = s.model.tune;
   const bool running = app::TuneRunning(s);
   char buf[160];
   if (running) {
@@ -125,8 +125,9 @@ void DrawTransport(Context& ctx) {
     if (!h.empty()) std::snprintf(buf, sizeof buf, L(tr::kTuneProgress), t.session.step() - t.run_from, total, h.back().loss);
     else std::snprintf(buf, sizeof buf, L(tr::kTuneProgressFirst), t.session.step() - t.run_from, total);
     ImGui::ProgressBar(total > 0 ? done / static_cast<float>(total) : 1.0f, ImVec2(-1, 0), buf);
-    if (t.frame_units > 0) {
-      std::snprintf(buf, sizeof buf, L(tr::kTuneFrame), t.frame_units, t.session.length(), t.frame_ms);
+    const app::FrameWork& w = ctx.ui.frame_work;
+    if (w.tune_units > 0) {
+      std::snprintf(buf, sizeof buf, L(tr::kTuneFrame), w.tune_units, t.session.length(), w.tune_ms);
       ImGui::TextDisabled("%s", buf);
     }
   }
@@ -156,7 +157,7 @@ void DrawTransport(Context& ctx) {
 
 void DrawModelTrainPanel(Context& ctx) {
   app::AppState& s = ctx.state;
-  if (s.lab.config.projection != attn::Projection::kModel || !s.model) return;
+  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded) return;
   // The rest of the column, but at least room for its controls (the column scrolls then).
   const float h = std::fmax(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 12.0f);
   if (!BeginPanel(ctx, L(tr::kTuneTitle), "tune", ImVec2(0, h))) {

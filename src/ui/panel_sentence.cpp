@@ -38,7 +38,7 @@ std::string ChipText(const std::string& piece) {
 // the model's top 5 next tokens.
 void DrawModelChips(Context& ctx) {
   app::AppState& s = ctx.state;
-  const attn::model::ModelLabResult& m = s.model_result;
+  const attn::model::ModelLabResult& m = s.model.result;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", L(tr::kModelTokensHint));
   ImGui::PopStyleColor();
@@ -91,7 +91,7 @@ void DrawModelChips(Context& ctx) {
 void DrawWordChips(Context& ctx) {
   app::AppState& s = ctx.state;
     ImGui::TextDisabled("%s", L(tr::kTokensHint));
-    const auto& tokens = s.result.tokens;
+    const auto& tokens = s.attention.result.tokens;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
       const bool is_query = i == s.lab.config.query;
@@ -127,7 +127,7 @@ void DrawSentencePanel(Context& ctx) {
   const float inner_w = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
   int chip_rows = 1;
   float x = 0;
-  for (const auto& tok : s.result.tokens) {
+  for (const auto& tok : s.attention.result.tokens) {
     const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
     if (x > 0 && x + w > inner_w) { ++chip_rows; x = 0; }
     x += w;

@@ -35,9 +35,9 @@ void DrawSettingsPanel(Context& ctx) {
         app::ApplyPatch(s, {{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}});
     }
     if (model) {  // the layer and head to follow; everything else is the model's
-      const int layers = s.model ? s.model->config().layers : 1, heads = s.model ? s.model->config().heads : 1;
+      const int layers = s.model.loaded ? s.model.loaded->config().layers : 1, heads = s.model.loaded ? s.model.loaded->config().heads : 1;
       LockScope lock(ctx, "heads");
-      ImGui::BeginDisabled(!s.model);
+      ImGui::BeginDisabled(!s.model.loaded);
       const float w = ImGui::GetContentRegionAvail().x * 0.55f;
       int layer = c.layer, head = c.head;
       ImGui::SetNextItemWidth(w);
@@ -47,8 +47,8 @@ void DrawSettingsPanel(Context& ctx) {
       if (ImGui::SliderInt(Label(tr::kModelHead, "model_head"), &head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
         app::ApplyPatch(s, {{"head", head}});
       ImGui::EndDisabled();
-      if (s.model) {
-        const attn::model::ModelConfig& mc = s.model->config();
+      if (s.model.loaded) {
+        const attn::model::ModelConfig& mc = s.model.loaded->config();
         char buf[512];
         std::snprintf(buf, sizeof buf, L(tr::kModelFixed), mc.d_model, mc.d_model / mc.heads, mc.heads);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

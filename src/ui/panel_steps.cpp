@@ -26,8 +26,8 @@ const Text& NumeratorHeader(attn::Normalizer n) {
 
 void DrawTable(Context& ctx, float width, float max_height) {
   app::AppState& s = ctx.state;
-  const attn::StepTable& st = s.result.steps;
-  const int dv = s.result.trace.d_v;
+  const attn::StepTable& st = s.attention.result.steps;
+  const int dv = s.attention.result.trace.d_v;
   const int shown = dv <= 4 ? dv : 3;  // entries of αᵢ·vᵢ that fit; the tooltip has them all
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit;
@@ -86,10 +86,12 @@ void FormulaLine(const char* fmt, Args... args) {
 // Model mode, before the table: the real computation of the query's q from the residual stream.
 void DrawModelBefore(Context& ctx) {
   const app::AppState& s = ctx.state;
-  const auto& block = s.model_result.acts.blocks[static_cast<std::size_t>(s.lab.config.layer)];
+  const auto* chosen = attn::model::ChosenBlock(s.model.result.acts, s.lab.config.layer);
   const int q = s.lab.config.query;
+  if (!chosen || q < 0 || q >= chosen->ln1.rows()) return;
+  const auto& block = *chosen;
   const attn::VecF ln = block.ln1.row(q).transpose();
-  const attn::VecF qv = s.result.trace.Q.row(q).transpose();
+  const attn::VecF qv = s.attention.result.trace.Q.row(q).transpose();
   char buf[1024];
   ImGui::PushFont(ctx.fonts.mono);
   std::snprintf(buf, sizeof buf, L(tr::kModelStepsLn), s.lab.config.layer, VectorText(ln, 4).c_str());
@@ -103,8 +105,10 @@ void DrawModelBefore(Context& ctx) {
 // Model mode, after the formula: where A goes (W_O, the residual stream).
 void DrawModelAfter(Context& ctx) {
   const app::AppState& s = ctx.state;
-  const auto& block = s.model_result.acts.blocks[static_cast<std::size_t>(s.lab.config.layer)];
+  const auto* chosen = attn::model::ChosenBlock(s.model.result.acts, s.lab.config.layer);
   const int q = s.lab.config.query;
+  if (!chosen || q < 0 || q >= chosen->res1.rows()) return;
+  const auto& block = *chosen;
   const int heads = static_cast<int>(block.attn.heads.size());
   const int width = static_cast<int>(block.attn.concat.cols());
   const attn::VecF res = block.res1.row(q).transpose();
@@ -117,9 +121,9 @@ void DrawModelAfter(Context& ctx) {
 
 void DrawFormula(Context& ctx) {
   app::AppState& s = ctx.state;
-  const attn::StepTable& st = s.result.steps;
-  const attn::AttentionTrace<float>& t = s.result.trace;
-  const auto& tok = s.result.tokens;
+  const attn::StepTable& st = s.attention.result.steps;
+  const attn::AttentionTrace<float>& t = s.attention.result.trace;
+  const auto& tok = s.attention.result.tokens;
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kFormula));
   char buf[512];
   if (Shown(ctx).scaled)
@@ -173,7 +177,7 @@ void DrawStepsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   char title[256];
   const int q = s.lab.config.query;
-  int used = std::snprintf(title, sizeof title, L(tr::kStepsFor), s.result.tokens[q].text.c_str(), q);
+  int used = std::snprintf(title, sizeof title, L(tr::kStepsFor), s.attention.result.tokens[q].text.c_str(), q);
   if (ModelMode(ctx) && used > 0 && used < static_cast<int>(sizeof title)) {
     used += std::snprintf(title + used, sizeof title - used, " · %s %d, %s %d", L(tr::kModelLayer), s.lab.config.layer,
                           L(tr::kModelHead), s.lab.config.head);

@@ -14,8 +14,8 @@ namespace ui {
 void DrawVectorsPanel(Context& ctx) {
   if (ModelPendingPanel(ctx, L(tr::kVectors), "vectors")) return;
   app::AppState& s = ctx.state;
-  const attn::Pca2D& pca = s.result.vectors;
-  const auto& tokens = s.result.tokens;
+  const attn::Pca2D& pca = s.attention.result.vectors;
+  const auto& tokens = s.attention.result.tokens;
   const int n = static_cast<int>(tokens.size());
   if (BeginPanel(ctx, L(tr::kVectors), "vectors", ImVec2(0, 0), PanelExport{"vectors", false, false})) {
     char caption[512];
@@ -57,7 +57,7 @@ void DrawVectorsPanel(Context& ctx) {
     if (m == 2 * n + 1 && n > 0) {
       // The hull of the values: every convex combination of them lies inside.
       std::vector<ImVec2> hull;
-      for (int idx : s.result.value_hull) hull.push_back(pt(idx));
+      for (int idx : s.attention.result.value_hull) hull.push_back(pt(idx));
       if (hull.size() >= 3) {
         dl->AddConvexPolyFilled(hull.data(), static_cast<int>(hull.size()), IM_COL32(90, 140, 220, 55));
         dl->AddPolyline(hull.data(), static_cast<int>(hull.size()), IM_COL32(90, 140, 220, 160), ImDrawFlags_Closed, 1.5f);

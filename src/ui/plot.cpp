@@ -2,7 +2,7 @@
 #include "ui/plot.h"
 
 #include "ui/ui.h"
-#include "app/figure_export.h"
+#include "app/exports/figure_export.h"
 
 #include <algorithm>
 #include <array>

@@ -42,6 +42,7 @@ struct UiState {
   int layout = -1;            // the layout of the last frame: 1 phone, 0 laptop (-1: none yet)
   int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
   float text_scale = 1.0f;    // 1 on a laptop; larger on a projector ("teacher mode", A−/A+)
+  app::FrameWork frame_work;  // what the last Tick ran (training steps, tune units) and its time
   bool log_loss = true;       // training panel: the loss curve on a log scale
   int bp_head = 0;            // training panel: the head whose query row the backprop tables show
   int curve_metric = 0;       // normalization panel's curves: 0 loss, 1 accuracy, 2 attention
@@ -106,7 +107,8 @@ const char* LessonEntryLabel();                   // panel_lesson.cpp: the heade
 
 void DrawShareButton(Context& ctx);    // panel_share.cpp: the header's Share button and its popup
 
-// A lab configured for a lesson (the state's hide and lock rows, app::IsHidden / IsLocked).
+// A lab configured for a lesson: app::IsHidden / IsLocked on the state (the one rule: a part or
+// a part that holds it is named).
 bool Hidden(const Context& ctx, const char* part);
 bool Locked(const Context& ctx, const char* part);
 // The controls drawn in its scope are disabled while `part` is locked (ImGui::BeginDisabled).

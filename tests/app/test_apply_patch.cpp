@@ -38,7 +38,7 @@ TEST_SUITE("app") {
 TEST_CASE("the app starts on the default state with a result and a training run") {
   TestApp t;
   CHECK(app::StateJson(t.s) == attn::api::Dump(attn::api::StateToJson(attn::api::LabState{})));
-  CHECK(t.s.result.error.ok());
+  CHECK(t.s.attention.result.error.ok());
   CHECK(t.s.sentence_edit == t.s.lab.config.sentence);
   CHECK(t.s.training.a.trainer.ready());
   CHECK(t.s.training.a.has_view);
@@ -52,7 +52,7 @@ TEST_CASE("an accepted patch changes the state, recomputes the result and notifi
   const attn::api::PatchResult r = app::ApplyPatch(t.s, Patch(R"({"temperature": 0.5, "query": 2})"));
   REQUIRE(r.ok);
   CHECK(t.s.lab.config.temperature == 0.5);
-  CHECK(t.s.result.steps.query == 2);
+  CHECK(t.s.attention.result.steps.query == 2);
   CHECK_FALSE(t.s.has_refusal);
   CHECK(t.notified == 1);
   CHECK(t.last_notified == app::StateJson(t.s));
@@ -83,10 +83,10 @@ TEST_CASE("a refused patch keeps the previous state, result, runs and dragged we
     REQUIRE(app::ApplyPatch(t.s, Patch(R"({"sentence": "the cat sat on the mat", "query": 3})")).ok);
     app::TrainSteps(t.s, 3);
     app::SetCustomWeight(t.s, 0, 0.7);
-    REQUIRE(t.s.custom.active);
+    REQUIRE(t.s.attention.custom.active);
     const std::string state = app::StateJson(t.s);
     const std::string trace = app::TraceJson(t.s);
-    const attn::VecD alpha = t.s.custom.alpha;
+    const attn::VecD alpha = t.s.attention.custom.alpha;
     const int notified = t.notified;
 
     const attn::api::PatchResult r = app::ApplyPatchText(t.s, c.patch);
@@ -96,8 +96,8 @@ TEST_CASE("a refused patch keeps the previous state, result, runs and dragged we
     CHECK(app::StateJson(t.s) == state);
     CHECK(app::TraceJson(t.s) == trace);
     CHECK(TrainStep(t.s) == 3);
-    CHECK(t.s.custom.active);
-    CHECK(t.s.custom.alpha == alpha);
+    CHECK(t.s.attention.custom.active);
+    CHECK(t.s.attention.custom.alpha == alpha);
     CHECK(t.s.has_refusal);
     CHECK(t.s.refusal.message == r.message);
     CHECK(t.notified == notified);
@@ -156,15 +156,15 @@ TEST_CASE("a patch that leaves the attention settings alone keeps the lab result
     CAPTURE(p);
     TestApp t;
     app::SetCustomWeight(t.s, 0, 0.8);
-    REQUIRE(t.s.custom.active);
-    const attn::VecD alpha = t.s.custom.alpha;
-    const attn::MatF weights = t.s.result.trace.weights;
-    const attn::MatF outputs = t.s.result.mha.output;
+    REQUIRE(t.s.attention.custom.active);
+    const attn::VecD alpha = t.s.attention.custom.alpha;
+    const attn::MatF weights = t.s.attention.result.trace.weights;
+    const attn::MatF outputs = t.s.attention.result.mha.output;
     REQUIRE(app::ApplyPatch(t.s, Patch(p)).ok);
-    CHECK(t.s.custom.active);
-    CHECK(t.s.custom.alpha == alpha);
-    CHECK(t.s.result.trace.weights == weights);
-    CHECK(t.s.result.mha.output == outputs);
+    CHECK(t.s.attention.custom.active);
+    CHECK(t.s.attention.custom.alpha == alpha);
+    CHECK(t.s.attention.result.trace.weights == weights);
+    CHECK(t.s.attention.result.mha.output == outputs);
   }
 }
 
@@ -176,7 +176,7 @@ TEST_CASE("a patch that changes an attention setting recomputes the result and f
     app::SetCustomWeight(t.s, 0, 0.8);
     const std::string trace = app::TraceJson(t.s);
     REQUIRE(app::ApplyPatch(t.s, Patch(p)).ok);
-    CHECK_FALSE(t.s.custom.active);
+    CHECK_FALSE(t.s.attention.custom.active);
     CHECK(app::TraceJson(t.s) != trace);
   }
 }
@@ -249,18 +249,18 @@ TEST_CASE("query, head and target move to valid values when the sentence shrinks
     REQUIRE(app::ApplyPatch(t.s, Patch(R"({"sentence": "one two"})")).ok);
     CHECK(t.s.lab.config.query == 1);
     CHECK(t.s.lab.config.target == -1);
-    CHECK(t.s.result.steps.query == 1);
-    CHECK(t.s.result.target >= 0);
-    CHECK(t.s.result.target < 2);
+    CHECK(t.s.attention.result.steps.query == 1);
+    CHECK(t.s.attention.result.target >= 0);
+    CHECK(t.s.attention.result.target < 2);
   }
   SUBCASE("typed in the sentence box, token by token") {
     for (const char* text : {"one two three four five", "one two three", "one"}) {
       CAPTURE(text);
       REQUIRE(app::ApplyPatch(t.s, {{"sentence", text}}, app::Source::kSentenceBox).ok);
-      const int n = static_cast<int>(t.s.result.tokens.size());
+      const int n = static_cast<int>(t.s.attention.result.tokens.size());
       CHECK(t.s.lab.config.query < n);
       CHECK(t.s.lab.config.target < n);
-      CHECK(t.s.result.steps.query == t.s.lab.config.query);
+      CHECK(t.s.attention.result.steps.query == t.s.lab.config.query);
     }
   }
   SUBCASE("a query that still exists stays") {
@@ -271,7 +271,7 @@ TEST_CASE("query, head and target move to valid values when the sentence shrinks
   SUBCASE("fewer heads: the chosen head moves to the last one") {
     REQUIRE(app::ApplyPatch(t.s, Patch(R"({"heads": 2})")).ok);
     CHECK(t.s.lab.config.head == 1);
-    CHECK(t.s.result.mha.heads.size() == 2);
+    CHECK(t.s.attention.result.mha.heads.size() == 2);
     REQUIRE(app::ApplyPatch(t.s, Patch(R"({"heads": 1})")).ok);
     CHECK(t.s.lab.config.head == 0);
   }
@@ -288,24 +288,24 @@ TEST_CASE("query, head and target move to valid values when the sentence shrinks
 TEST_CASE("dragged weights stay on the simplex and are cleared on request") {
   TestApp t;
   app::SetCustomWeight(t.s, 0, 0.9);
-  REQUIRE(t.s.custom.active);
-  CHECK(t.s.custom.alpha(0) == doctest::Approx(0.9));
-  CHECK(t.s.custom.alpha.sum() == doctest::Approx(1.0));
-  CHECK(t.s.custom.alpha.minCoeff() >= 0.0);
+  REQUIRE(t.s.attention.custom.active);
+  CHECK(t.s.attention.custom.alpha(0) == doctest::Approx(0.9));
+  CHECK(t.s.attention.custom.alpha.sum() == doctest::Approx(1.0));
+  CHECK(t.s.attention.custom.alpha.minCoeff() >= 0.0);
   app::ClearCustomWeights(t.s);
-  CHECK_FALSE(t.s.custom.active);
+  CHECK_FALSE(t.s.attention.custom.active);
 }
 
 TEST_CASE("the page's train(steps) runs whole steps and refuses anything else") {
   TestApp t;
   for (double bad : {-1.0, 1.5, 1e9, static_cast<double>(app::kMaxApiSteps + 1)}) {
     CAPTURE(bad);
-    const Json r = Json::parse(app::TrainJson(t.s, bad));
+    const Json r = Json::parse(app::TrainStepsJson(t.s, bad));
     CHECK(r["ok"] == false);
     CHECK(r["field"] == "steps");
   }
   CHECK(TrainStep(t.s) == 0);
-  const Json r = Json::parse(app::TrainJson(t.s, 3));
+  const Json r = Json::parse(app::TrainStepsJson(t.s, 3));
   CHECK(r["ok"] == true);
   CHECK(TrainStep(t.s) == 3);
 }
@@ -315,10 +315,10 @@ TEST_CASE("Tick trains while playing, at most `speed` steps a frame, and not whe
   app::Tick(t.s);
   CHECK(TrainStep(t.s) == 0);
   REQUIRE(app::ApplyPatch(t.s, Patch(R"({"train": {"play": true, "speed": 2}})")).ok);
-  app::Tick(t.s);
-  CHECK(t.s.training.frame_steps >= 1);
-  CHECK(t.s.training.frame_steps <= 2);
-  CHECK(TrainStep(t.s) == t.s.training.frame_steps);
+  const app::FrameWork w = app::Tick(t.s);
+  CHECK(w.train_steps >= 1);
+  CHECK(w.train_steps <= 2);
+  CHECK(TrainStep(t.s) == w.train_steps);
 }
 
 TEST_CASE("a long run stops at its last step") {

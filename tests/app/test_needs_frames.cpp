@@ -37,7 +37,7 @@ TEST_CASE("playing, a long run, the probe and the normalization work keep the fr
   CHECK(app::NeedsFrames(s));
   for (int i = 0; i < 100 && app::NeedsFrames(s); ++i) app::Tick(s);
   CHECK_FALSE(app::NeedsFrames(s));
-  CHECK(s.probe.size() == static_cast<size_t>(s.probe_total));
+  CHECK(s.attention.probe.points.size() == static_cast<size_t>(s.attention.probe.total));
 
   // The normalization panel computes its experiments one per frame once shown.
   CHECK(app::StepNormalization(s));

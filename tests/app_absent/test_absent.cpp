@@ -3,7 +3,7 @@
 // build in model mode (the page's files, a tune request) is refused with a message; the lab
 // keeps its state and keeps working.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include "../app/shipped_model.h"
+#include "../app/model/shipped_model.h"
 #include "app/app.h"
 #include "model/model_lab.h"
 
@@ -21,14 +21,14 @@ TEST_CASE("the default page's build: model mode asks for the model, and its file
   REQUIRE_MESSAGE(r.ok, r.message);
   CHECK(app::WantsModel(s));  // the platform is asked: in the page, lab.js switches builds
   app::ModelRequested(s);
-  CHECK(s.result.error.code == attn::ConfigError::kModelNotLoaded);
+  CHECK(s.attention.result.error.code == attn::ConfigError::kModelNotLoaded);
 
   // Should the files reach this build anyway, it says it has no model code.
   std::string error;
   CHECK_FALSE(app::ModelFilesArrived(s, testing_model::ShippedFiles(), {}, &error));
   CHECK(error.find("no model code") != std::string::npos);
-  CHECK(s.model_status.load == app::ModelLoad::kFailed);
-  CHECK(s.model == nullptr);
+  CHECK(s.model.status.load == app::ModelLoad::kFailed);
+  CHECK(s.model.loaded == nullptr);
 
   // Tuning has nothing to tune; the lab goes back to identity and computes as ever.
   CHECK_FALSE(app::StartTune(s));
@@ -39,6 +39,6 @@ TEST_CASE("the default page's build: model mode asks for the model, and its file
   CHECK_FALSE(Json::parse(app::ProbeHeadJson(s))["ok"].get<bool>());
   const auto back = app::ApplyPatch(s, Json{{"projection", "identity"}});
   REQUIRE_MESSAGE(back.ok, back.message);
-  CHECK(s.result.error.ok());
-  CHECK(s.result.trace.weights.rows() > 0);
+  CHECK(s.attention.result.error.ok());
+  CHECK(s.attention.result.trace.weights.rows() > 0);
 }

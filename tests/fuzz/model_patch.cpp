@@ -58,17 +58,17 @@ std::unique_ptr<model::LabModel>& Shipped() {
 // As app::ModelFilesArrived leaves the lab, without parsing the files again for every input.
 void LendModel(app::AppState& s) {
   Check(Shipped() != nullptr, "the shipped model was not returned by the last input");
-  s.model = std::move(Shipped());
-  s.model_status.load = app::ModelLoad::kReady;
-  s.model_status.fraction = 1;
+  s.model.loaded = std::move(Shipped());
+  s.model.status.load = app::ModelLoad::kReady;
+  s.model.status.fraction = 1;
 }
 
 // Takes the model back; an input that tuned it ("Train it more") gets the shipped weights back,
 // so every input starts from the same model.
 void ReturnModel(app::AppState& s) {
-  Check(s.model != nullptr, "the lab lost its model");
-  if (s.tune.session.started() || s.tune.trained) s.model->params = s.model->shipped.params;
-  Shipped() = std::move(s.model);
+  Check(s.model.loaded != nullptr, "the lab lost its model");
+  if (s.model.tune.session.started() || s.model.tune.trained) s.model.loaded->params = s.model.loaded->shipped.params;
+  Shipped() = std::move(s.model.loaded);
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Check(app::ApplyPatch(s, api::Json{{"projection", "model"}}).ok, "model mode refused");
     LendModel(s);
     app::RefreshModelResult(s);
-    Check(s.result.error.ok(), "the seed's sentence in model mode: " + s.result.error.message);
+    Check(s.attention.result.error.ok(), "the seed's sentence in model mode: " + s.attention.result.error.message);
     ReturnModel(s);
     return true;
   }();
@@ -110,12 +110,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string trace = app::TraceJson(s);
     Check(trace.size() > 2 && trace.front() == '{' && trace.back() == '}', "the trace is not a JSON object");
   }
-  if (!s.result.error.ok()) {
-    attn::fuzz::CheckMessage(s.result.error.message, "the result's refusal");
+  if (!s.attention.result.error.ok()) {
+    attn::fuzz::CheckMessage(s.attention.result.error.message, "the result's refusal");
     return 0;
   }
   if (s.lab.config.projection == Projection::kModel) {
-    const auto& w = s.result.trace.weights;  // (T, T) causal
+    const auto& w = s.attention.result.trace.weights;  // (T, T) causal
     for (int i = 0; i < w.rows(); ++i) {
       double sum = 0;
       for (int j = 0; j < w.cols(); ++j) {

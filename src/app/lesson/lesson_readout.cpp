@@ -1,0 +1,250 @@
+// The lesson's readout: the numbers under each step's answer, read from the engine's results in
+// the AppState (the lab, the training runs, the normalization experiments, the trained model);
+// the few small computations the steps show are the engine's (engine/lab_readout.h).
+#include "app/lesson/lesson.h"
+
+#include "app/app.h"
+#include "engine/lab_readout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace app {
+
+namespace {
+
+std::string Format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+// A line in both languages from two formats with the same arguments.
+template <class... A>
+LessonLine Line(const char* en, const char* ru, A... args) {
+  return {Format(en, args...), Format(ru, args...)};
+}
+
+std::string Tok(const std::vector<attn::Token>& tokens, int i) {
+  return i >= 0 && i < static_cast<int>(tokens.size()) ? "«" + tokens[i].text + "»" : "?";
+}
+
+void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
+  const attn::LabResult& r = s.attention.result;
+  if (!r.error.ok()) return;
+  const std::string q = Tok(r.tokens, r.steps.query);
+  out.push_back(Line("Query %s, head %d. Word: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ", "Запрос %s, голова %d. Слово: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ",
+                     q.c_str(), s.lab.config.head + 1));
+  for (std::size_t i = 0; i < r.steps.rows.size(); ++i) {
+    const attn::StepRow& row = r.steps.rows[i];
+    out.push_back(Line("  %s: %.3f;  %.3f;  %.3f", "  %s: %.3f;  %.3f;  %.3f",
+                       ("«" + row.token + "»").c_str(), row.score, row.scaled, row.weight));
+  }
+}
+
+// The training example's query row (run A): the weights, and the gradient into each weight.
+void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradients) {
+  const TrainRun& a = s.training.a;
+  if (!a.has_view || a.view.forward.attn.heads.empty()) return;
+  const int q = s.training.query;
+  const auto& w = a.view.forward.attn.heads[0].weights;
+  if (q < 0 || q >= w.rows()) return;
+  out.push_back(Line("Trained layer, step %d, query «%s».", "Обученный слой, шаг %d, запрос «%s».",
+                     a.trainer.step(), a.view.tokens[q].c_str()));
+  out.push_back(gradients ? Line("Word: αᵢ;  ∂L/∂αᵢ (backward);  vᵢ·∂L/∂A", "Слово: αᵢ;  ∂L/∂αᵢ (обратный проход);  vᵢ·∂L/∂A")
+                          : Line("Word: αᵢ", "Слово: αᵢ"));
+  const attn::VecD via_values = attn::WeightGradientFromValues(a.view, 0, q);
+  for (Eigen::Index j = 0; j < w.cols(); ++j) {
+    const std::string t = "«" + a.view.tokens[j] + "»";
+    if (gradients && j < via_values.size())
+      out.push_back(Line("  %s: %.3f;  %.3g;  %.3g", "  %s: %.3f;  %.3g;  %.3g", t.c_str(), w(q, j),
+                         a.view.grads.heads[0].dweights(q, j), via_values(j)));
+    else
+      out.push_back(Line("  %s: %.3f", "  %s: %.3f", t.c_str(), w(q, j)));
+  }
+}
+
+// Step 7: the trained model's weight on the token itself on this sentence (every layer and head,
+// the rows t >= 1: row 0 can only attend to itself), against q = k = x on the lab's words.
+void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
+  if (!s.model.loaded) {
+    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
+                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
+    return;
+  }
+  const auto& blocks = s.model.result.acts.blocks;
+  double sum = 0, even = 0;
+  int rows = 0;
+  std::vector<double> per_layer;
+  for (const auto& block : blocks) {
+    double layer_sum = 0;
+    int layer_rows = 0;
+    for (const auto& h : block.attn.heads) {
+      for (Eigen::Index t = 1; t < h.weights.rows(); ++t) {
+        layer_sum += h.weights(t, t);
+        even += 1.0 / static_cast<double>(t + 1);
+        ++layer_rows;
+      }
+    }
+    per_layer.push_back(layer_rows > 0 ? layer_sum / layer_rows : 0.0);
+    sum += layer_sum;
+    rows += layer_rows;
+  }
+  if (rows == 0) return;
+  int heads = 0;
+  for (const auto& block : blocks) heads += static_cast<int>(block.attn.heads.size());
+  out.push_back(Line("Trained model, the mean weight a token puts on itself (%d heads, rows t ≥ 1): %.3f; spread evenly: %.3f",
+                     "Обученная модель, средний вес токена на самом себе (голов: %d, строки t ≥ 1): %.3f; поровну было бы %.3f",
+                     heads, sum / rows, even / rows));
+  for (std::size_t l = 0; l < per_layer.size(); ++l)
+    out.push_back(Line("  layer %d: %.3f", "  слой %d: %.3f", static_cast<int>(l), per_layer[l]));
+  attn::LabConfig c;  // the lab's defaults: identity projections, q = k = v = x
+  c.sentence = s.lab.config.sentence;
+  const attn::LabResult id = attn::ComputeLab(c);
+  if (!id.error.ok()) return;
+  double diag = 0;
+  const Eigen::Index n = id.trace.weights.rows();
+  for (Eigen::Index i = 0; i < n; ++i) diag += id.trace.weights(i, i);
+  out.push_back(Line("q = k = x (identity projections, the lab's %d words): %.3f on the word itself",
+                     "q = k = x (тождественные проекции, %d слова лаборатории): %.3f на самом слове",
+                     static_cast<int>(n), diag / static_cast<double>(n)));
+}
+
+std::string VecText(const attn::VecD& v) {
+  std::string out = "[";
+  for (Eigen::Index i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Format("%.2f", v(i));
+  return out + "]";
+}
+
+}  // namespace
+
+std::vector<LessonLine> LessonReadout(const AppState& s) {
+  std::vector<LessonLine> out;
+  if (!CurrentLessonStep(s) || !LessonRevealed(s)) return out;
+  const attn::LabResult& r = s.attention.result;
+  switch (s.lab.lesson) {
+    case 1:
+      QueryRows(s, out);
+      if (r.error.ok() && r.steps.query < static_cast<int>(r.steps.rows.size())) {
+        float other = -1e30f;
+        for (std::size_t i = 0; i < r.steps.rows.size(); ++i)
+          if (static_cast<int>(i) != r.steps.query) other = std::max(other, r.steps.rows[i].score);
+        out.push_back(Line("q·q = %.3f, the largest other q·k = %.3f", "q·q = %.3f, наибольшее другое q·k = %.3f",
+                           r.steps.rows[r.steps.query].score, other));
+      }
+      if (s.training.a.trainer.step() > 0) TrainingRows(s, out, false);
+      break;
+    case 2: {
+      if (!r.error.ok()) break;
+      const attn::InformationReport& info = r.information;
+      out.push_back(Line("tokens: %d, d_v = %d; affine rank of the values: %d; patterns with the same A: a family of dimension %d",
+                         "токенов: %d, d_v = %d; аффинный ранг значений: %d; паттерны с тем же A: семейство размерности %d",
+                         static_cast<int>(r.tokens.size()), r.trace.d_v, info.info.affine_rank,
+                         info.info.same_output_dim));
+      const attn::VecD alpha = r.trace.weights.row(r.steps.query).transpose().cast<double>();
+      out.push_back(Line("scenario 1: α  = %s", "сценарий 1: α  = %s", VecText(alpha).c_str()));
+      out.push_back(Line("scenario 2: α′ = %s (the most weight on %s)", "сценарий 2: α′ = %s (больше всего веса на %s)",
+                         VecText(info.collision.alpha2).c_str(), Tok(r.tokens, r.target).c_str()));
+      out.push_back(Line("max |A − A′| = %.1e", "max |A − A′| = %.1e", info.collision.max_output_diff));
+      break;
+    }
+    case 3: {
+      if (!r.error.ok()) break;
+      const int q = r.steps.query;
+      out.push_back(Line("heads: %d, d_v = %d each; [A¹; …] has length %d, W_O maps it to d_model = %d",
+                         "голов: %d, у каждой d_v = %d; длина [A¹; …]: %d, W_O переводит её в d_model = %d",
+                         static_cast<int>(r.mha.heads.size()), r.trace.d_v, static_cast<int>(r.mha.concat.cols()),
+                         static_cast<int>(r.mha.output.cols())));
+      for (std::size_t h = 0; h < r.mha.heads.size(); ++h) {
+        Eigen::Index top = 0;
+        r.mha.heads[h].weights.row(q).maxCoeff(&top);
+        out.push_back(Line("  head %d: %s → %s (α = %.3f)", "  голова %d: %s → %s (α = %.3f)", static_cast<int>(h) + 1,
+                           Tok(r.tokens, q).c_str(), Tok(r.tokens, static_cast<int>(top)).c_str(),
+                           r.mha.heads[h].weights(q, top)));
+      }
+      out.push_back(Line("x      = %s", "x      = %s", VecText(r.trace.X.row(q).transpose().cast<double>()).c_str()));
+      out.push_back(Line("x + W_O·[A¹; …] = %s", "x + W_O·[A¹; …] = %s", VecText(attn::ResidualOutput(r)).c_str()));
+      if (!s.attention.probe.points.empty() || !s.attention.probe.queue.empty())
+        out.push_back(Line("Probe (%d of %d runs): a readout sees only A", "Зонд (%d из %d запусков): классификатор видит только A",
+                           static_cast<int>(s.attention.probe.points.size()), s.attention.probe.total));
+      for (const ProbePoint& p : s.attention.probe.points)
+        out.push_back(Line("  words: %d, d_v = %d, heads: %d: right %.0f%% (chance %.0f%%)",
+                           "  слов: %d, d_v = %d, голов: %d — верно %.0f%% (наугад %.0f%%)", p.tokens, p.d_v, p.heads,
+                           100 * p.accuracy, 100 * p.chance));
+      break;
+    }
+    case 4: {
+      if (!r.error.ok()) break;
+      const attn::VecD shifted = attn::ShiftedWeights(r, s.lab.config.normalizer, 5.0);
+      out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));
+      out.push_back(Line("Word: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)", "Слово: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)"));
+      double diff = 0;
+      for (std::size_t i = 0; i < r.steps.rows.size() && static_cast<Eigen::Index>(i) < shifted.size(); ++i) {
+        const attn::StepRow& row = r.steps.rows[i];
+        diff = std::max(diff, std::abs(shifted(i) - row.weight));
+        out.push_back(Line("  %s: %.3f → %.3f;  %.4f → %.4f", "  %s: %.3f → %.3f;  %.4f → %.4f",
+                           ("«" + row.token + "»").c_str(), row.scaled, row.scaled + 5.0, row.weight, shifted(i)));
+      }
+      out.push_back(Line("largest change of a weight: %.1e (rounding)", "наибольшее изменение веса: %.1e (округление)", diff));
+      break;
+    }
+    case 5: TrainingRows(s, out, true); break;
+    case 6: {
+      const Normalization& n = s.normalization;
+      if (!n.computed) break;
+      if (!n.output_norm.empty() && !n.normalizers.empty()) {
+        const attn::OutputNormPoint& p = n.output_norm.back();
+        const attn::OutputNormPoint& p0 = n.output_norm.front();
+        for (std::size_t k = 0; k < n.normalizers.size() && k < p.norm.size(); ++k) {
+          const attn::Normalizer z = n.normalizers[k];
+          if (z != attn::Normalizer::kSoftmax && z != attn::Normalizer::kNone) continue;
+          out.push_back(Line("%s: ‖A‖ = %.2f (scores × %g), %.2f (× %g)", "%s: ‖A‖ = %.2f (оценки × %g), %.2f (× %g)",
+                             attn::NormalizerName(z), p0.norm[k], p0.magnitude, p.norm[k], p.magnitude));
+        }
+      }
+      if (!n.output_norm.empty())
+        out.push_back(Line("bound: the longest ‖vᵢ‖, %.2f on average", "граница: самый длинный ‖vᵢ‖, в среднем %.2f",
+                           n.output_norm.back().bound));
+      for (const attn::ScoreVariancePoint& v : n.variance)
+        if (v.d_k == 64)
+          out.push_back(Line("d_k = 64: Var(q·k) = %.1f; with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f; с ÷√d_k %.2f",
+                             v.var_unscaled, v.var_scaled));
+      for (const attn::SaturationPoint& p : n.saturation)
+        if (p.d_k == 4 || p.d_k == 64)
+          out.push_back(Line("d_k = %d: entropy %.2f without ÷√d_k, %.2f with", "d_k = %d: энтропия %.2f без ÷√d_k, %.2f с ним",
+                             p.d_k, p.entropy_unscaled, p.entropy_scaled));
+      if (!n.saturation.empty())
+        out.push_back(Line("(rows of %d keys; uniform: ln %d = %.2f)", "(строки из %d ключей; равномерно: ln %d = %.2f)", n.keys,
+                           n.keys, std::log(static_cast<double>(n.keys))));
+      break;
+    }
+    case 7: ModelSelfRows(s, out); break;
+    case 8: {
+      if (r.error.ok())
+        out.push_back(Line("Σⱼ α for the query %s: %.6f", "Σⱼ α для запроса %s: %.6f", Tok(r.tokens, r.steps.query).c_str(),
+                           r.steps.weight_sum));
+      int answered = 0, right = 0;
+      for (int k = 1; k <= kLessonSteps; ++k) {
+        const int p = LessonPrediction(s.lab, k);
+        if (p < 0) continue;
+        ++answered;
+        right += p == LessonSteps()[k - 1].right ? 1 : 0;
+      }
+      out.push_back(Line("Your predictions: %d right of %d made", "Ваши прогнозы: верно %d из %d", right, answered));
+      std::string where;
+      for (int k = 1; k <= kLessonSteps; ++k)
+        if (LessonPrediction(s.lab, k) == LessonSteps()[k - 1].right) where += (where.empty() ? "" : ", ") + std::to_string(k);
+      if (!where.empty()) out.push_back(Line("right at steps %s", "верно на шагах %s", where.c_str()));
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+}  // namespace app

@@ -1,0 +1,116 @@
+// The model room's loading (model.h): the load status, the files handed over by the platform,
+// and the result computed through model::ComputeModelLab.
+#include "app/app.h"
+
+namespace app {
+
+namespace {
+
+bool ModelMode(const attn::LabConfig& c) { return c.projection == attn::Projection::kModel; }
+
+}  // namespace
+
+bool WantsModel(const AppState& s) {
+  return ModelMode(s.lab.config) && s.model.status.load == ModelLoad::kNotRequested;
+}
+
+void ModelRequested(AppState& s) {
+  s.model.status = ModelStatus{};
+  s.model.status.load = ModelLoad::kLoading;
+}
+
+void ModelProgress(AppState& s, double fraction) {
+  if (s.model.status.load != ModelLoad::kLoading) return;
+  s.model.status.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+}
+
+void ModelLoadFailed(AppState& s, const std::string& message) {
+  s.model.status.load = ModelLoad::kFailed;
+  s.model.status.message = message;
+}
+
+void RetryModel(AppState& s) {
+  if (s.model.status.load == ModelLoad::kFailed) s.model.status = ModelStatus{};
+}
+
+bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::map<std::string, std::string>& digests, std::string* error) {
+  auto m = std::make_unique<attn::model::LabModel>();
+  std::string why;
+  if (!attn::model::LoadLabModel(files, digests, m.get(), &why)) {
+    ModelLoadFailed(s, why);
+    if (error) *error = why;
+    return false;
+  }
+  s.model.loaded = std::move(m);
+  s.model.status = ModelStatus{};
+  s.model.status.load = ModelLoad::kReady;
+  s.model.status.fraction = 1;
+  RefreshModelResult(s);
+  return true;
+}
+
+bool ModelNeedsFrames(const AppState& s) {
+  return s.model.status.load == ModelLoad::kLoading || s.model.probe.wait >= 0 || s.model.tune.run_to > 0;
+}
+
+attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
+                              attn::model::ModelLabResult* model_result) {
+  if (!ModelMode(config) || !s.model.loaded) {
+    *model_result = attn::model::ModelLabResult{};
+    return attn::ComputeLab(config);
+  }
+  attn::LabResult r;
+  attn::model::ComputeModelLab(*s.model.loaded, config, &r, model_result);
+  return r;
+}
+
+void RefreshModelResult(AppState& s) {
+  if (!ModelMode(s.lab.config)) return;
+  s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
+  ClearCustomWeights(s);
+  // Settings accepted before the files came (a link's layer 7 of 4) are refused now: shown in
+  // the header like any refusal; the panels say what the result's error says.
+  if (!s.attention.result.error.ok() && s.attention.result.error.code != attn::ConfigError::kModelNotLoaded)
+    Refuse(s, EngineRefusal(s.attention.result.error));
+  Notify(s);
+}
+
+Json ModelTraceJson(const AppState& s) {
+  const attn::model::ModelLabResult& m = s.model.result;
+  Json out;
+  out["ids"] = m.ids;
+  out["tokens"] = m.texts;
+  out["words"] = m.word;
+  Json starts = Json::array();
+  for (char c : m.word_start) starts.push_back(c != 0);
+  out["wordStart"] = starts;
+  out["layer"] = s.lab.config.layer;
+  out["head"] = s.lab.config.head;
+  Json layers = Json::array();  // as `attnlab model run`: [layer][head][t][0..t]
+  for (const auto& block : m.acts.blocks) {
+    Json heads = Json::array();
+    for (const auto& h : block.attn.heads) {
+      Json rows = Json::array();
+      for (Eigen::Index t = 0; t < h.weights.rows(); ++t) {
+        Json row = Json::array();
+        for (Eigen::Index u = 0; u <= t; ++u) row.push_back(static_cast<double>(h.weights(t, u)));
+        rows.push_back(row);
+      }
+      heads.push_back(rows);
+    }
+    layers.push_back(heads);
+  }
+  out["weights"] = layers;
+  Json next = Json::array();
+  for (const auto& n : m.next) next.push_back({{"id", n.id}, {"text", n.text}, {"p", static_cast<double>(n.p)}});
+  out["next"] = next;
+  if (s.model.loaded) {
+    const auto& c = s.model.loaded->config();
+    out["shape"] = {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model},
+                    {"context", c.context}, {"vocab", c.vocab}};
+  }
+  return out;
+}
+
+}  // namespace app

@@ -1,0 +1,162 @@
+// The model room: the trained model (issue 13; projection "model") in the app. Its files are
+// fetched only when the mode is first chosen; then the lab's result is the model's chosen layer
+// and head. Around it: Information on a real head (model_info.cpp), "Probe this head"
+// (model_probe.cpp) and "Train it more" (tune.cpp).
+//
+// One cache idiom for everything computed from the model and kept: the cache holds the `key` of
+// what it was computed from, a function of the state (InformationKey, ProbeKey, SessionKey); it
+// is current while that function gives the same key.
+// No ImGui, SDL or GL (library attn_app; tests/app/model).
+#pragma once
+
+#include "api/state_json.h"
+#include "model/finetune.h"
+#include "model/head_information.h"
+#include "model/head_probe.h"
+#include "model/model_lab.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace app {
+
+using attn::api::Json;
+struct AppState;
+
+enum class ModelLoad {
+  kNotRequested,  // nobody asked for the model yet (no request has been made)
+  kLoading,       // the platform is fetching the files (ModelStatus::fraction)
+  kReady,         // Model::loaded holds it
+  kFailed         // ModelStatus::message says why; RetryModel asks again
+};
+struct ModelStatus {
+  ModelLoad load = ModelLoad::kNotRequested;
+  double fraction = 0;   // kLoading: bytes received / expected, 0..1
+  std::string message;   // kFailed: English, one line (the UI adds a translated sentence)
+};
+
+// Information, on a real head: the chosen head seen through its layer (concat, W_O, the
+// residual, the MLP), computed by EnsureModelInformation when the Information panel shows a
+// model result.
+struct ModelInformation {
+  attn::model::HeadInformation value;
+  bool ok = false;
+  std::string key;  // InformationKey: the layer, head, query, target and the numbers it read
+};
+
+// "Probe this head": model::ProbeHeadOnText on the chosen layer and head, on the built-in text of
+// the interface language. Queued by the button, it runs in Tick after one frame that says
+// "probing…" (~0.6 s natively, ~1 s in the page); the result is shown while its layer, head,
+// language and weights (Train it more) are the current ones.
+struct ModelProbe {
+  int wait = -1;               // >= 0: queued; Tick counts down to 0, then runs it
+  bool has = false;            // result / error hold the last probe's
+  int layer = 0, head = 0;
+  std::string lang;            // "en" / "ru": the text it ran on
+  std::string key;             // ProbeKey: the layer, head, language and weights it ran on
+  attn::model::TextProbe result;
+  std::string error;           // the refusal ("" = ok)
+  double ms = 0;               // how long it took
+};
+
+// Why "Train it more" did not start (Tune::refusal).
+enum class TuneRefusal { kNone, kNoModel, kNoText, kText, kDiverged };
+
+// "Train it more": the loaded model's training continued on a text in the page's frames; the
+// weights it changes are loaded->params (ResetTune copies the shipped ones back).
+struct Tune {
+  attn::model::TuneSession session;
+  std::string key;             // SessionKey: the settings and text the session started with: the
+                               // same again continues it (N then M steps = N + M), others restart
+  int run_from = 0, run_to = 0;  // a run from step run_from until session.step() == run_to
+                                 // (0: none), with a progress bar
+  bool trained = false;        // loaded->params differ from the shipped weights
+  TuneRefusal refusal = TuneRefusal::kNone;  // why the last start failed (the UI says it)
+  attn::model::TuneTextProblem problem;      // refusal kText: what is wrong with the text
+  std::string error;           // the same in English, one line ("" = none)
+  bool texts_loaded = false;   // the built-in texts (web/tune/en.txt, ru.txt), handed over by
+  std::string text_en, text_ru;  // the platform with the model's files
+};
+
+struct Model {
+  std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
+  ModelStatus status;
+  attn::model::ModelLabResult result;  // projection "model": tokens, every layer's
+                                       // intermediates, the next tokens (valid when the
+                                       // attention room's result is)
+  ModelInformation info;
+  ModelProbe probe;
+  Tune tune;
+};
+
+// ---- loading (model.cpp) --------------------------------------------------------------------
+// Model mode asks for the files once: WantsModel is true while projection is "model" and the
+// model was never requested (or RetryModel was called after a failure); the platform then calls
+// ModelRequested and starts fetching (page: web/js/model_switch.js; desktop: the folder). Progress and
+// failure come back through ModelProgress / ModelLoadFailed; the files through
+// ModelFilesArrived, which loads them (model::LoadLabModel: every check; `digests` are the
+// SHA-256s the platform computed, name -> hex, possibly none in a page without WebCrypto) and
+// recomputes the result. Returns false with the message (then the status is kFailed).
+bool WantsModel(const AppState& s);
+void ModelRequested(AppState& s);
+void ModelProgress(AppState& s, double fraction);
+void ModelLoadFailed(AppState& s, const std::string& message);
+bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::map<std::string, std::string>& digests, std::string* error = nullptr);
+void RetryModel(AppState& s);
+bool ModelNeedsFrames(const AppState& s);  // loading, a probe queued or a tune running
+// The lab's result for `config`: ComputeModelLab when projection is "model" and the model is
+// loaded (filling *model_result), else attn::ComputeLab (kModelNotLoaded in model mode).
+attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
+                              attn::model::ModelLabResult* model_result);
+// After the model's files arrived: the result again (settings accepted before the files came,
+// a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.
+void RefreshModelResult(AppState& s);
+// ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
+Json ModelTraceJson(const AppState& s);
+
+// ---- Information, on a real head (model_info.cpp) -------------------------------------------
+// Fills model.info for the result shown, unless it already holds it (the same key); in other
+// modes or without a model it clears info.ok. A few ms; up to ~0.4 s natively for a query that
+// sees 50+ keys (the residual's 2n + 1 LPs).
+void EnsureModelInformation(AppState& s);
+
+// ---- "Probe this head" (model_probe.cpp) ------------------------------------------------------
+// StartModelProbe queues the probe (Tick runs it after a frame that says "probing…");
+// RunModelProbe runs it now (false: probe.error). ModelProbeCurrent: the last probe is of
+// the current layer, head, language and weights. ModelProbeJson: null without a probe, else
+// {ok, error} or `attnlab model probe`'s JSON with ok, lang, current and ms added (getModelStatus().probe);
+// ProbeHeadJson is the page API's probeHead(): runs it now and returns that.
+void StartModelProbe(AppState& s);
+bool RunModelProbe(AppState& s);
+void TickModelProbe(AppState& s);
+bool ModelProbeCurrent(const AppState& s);
+Json ModelProbeJson(const AppState& s);
+std::string ProbeHeadJson(AppState& s);
+
+// ---- "Train it more" (tune.cpp) -------------------------------------------------------------
+// The built-in texts, handed over by the platform (page: fetched with the model's files; the
+// desktop: read from web/tune/).
+void TuneTextsArrived(AppState& s, const std::string& en, const std::string& ru);
+// The text the state names (tuneText, tuneOwn; "auto" = the interface language's).
+std::string TuneText(const AppState& s);
+// Starts a run of lab.tune_steps steps in the coming frames (Tick), continuing the session when
+// the text and settings are the ones it started with, else a new one from the current weights.
+// False (tune.refusal, tune.error) without the model, before the built-in texts came, or for a
+// text model::TuneStream refuses.
+bool StartTune(AppState& s, std::string* error = nullptr);
+void StopTune(AppState& s);   // ends the run after the current unit (the step's work so far waits)
+void ResetTune(AppState& s);  // the shipped weights back, the session and history gone
+bool TuneRunning(const AppState& s);
+// Tick's part: units until `budget_ms` (at least one); returns the units run, *ms their time.
+int TickTune(AppState& s, double budget_ms, double* ms);
+// The page API: tuneModel({steps?}) starts a run ({ok, ...status} or {ok: false, field, error});
+// the status: {loaded, running, step, runFrom, runTo, unit, unitsPerStep, tokens, length,
+// trained, losses, error, checksum, shippedChecksum} (checksums: model::ParamsChecksum).
+std::string TuneModelJson(AppState& s, const std::string& json_options);
+Json TuneStatusJson(const AppState& s);
+
+}  // namespace app

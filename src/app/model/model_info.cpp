@@ -1,0 +1,45 @@
+// Information, on a real head (model.h; issue 13): the chosen head of the trained model seen
+// through its layer (model/head_information.h), computed when the Information panel shows a
+// model result.
+#include "app/app.h"
+
+namespace app {
+
+namespace {
+
+// What the analysis depends on: the layer, head, query, target and the numbers it reads (the
+// head's output and the residual stream at the query change with the sentence and the weights),
+// their bytes as the key.
+std::string InformationKey(const AppState& s) {
+  const attn::LabConfig& c = s.lab.config;
+  std::vector<float> key = {static_cast<float>(c.layer), static_cast<float>(c.head),
+                            static_cast<float>(c.query), static_cast<float>(c.target)};
+  const auto done = [&] { return std::string(reinterpret_cast<const char*>(key.data()), key.size() * sizeof(float)); };
+  const attn::model::BlockActs<float>* b = attn::model::ChosenBlock(s.model.result.acts, c.layer);
+  if (!b) return done();
+  key.push_back(static_cast<float>(b->x.rows()));
+  if (c.query < 0 || c.query >= b->x.rows()) return done();
+  for (Eigen::Index k = 0; k < b->x.cols(); ++k) key.push_back(b->x(c.query, k));
+  for (Eigen::Index k = 0; k < b->res1.cols(); ++k) key.push_back(b->res1(c.query, k));
+  return done();
+}
+
+}  // namespace
+
+void EnsureModelInformation(AppState& s) {
+  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded || !s.attention.result.error.ok()) {
+    s.model.info.ok = false;
+    s.model.info.key.clear();
+    return;
+  }
+  std::string key = InformationKey(s);
+  if (key == s.model.info.key) return;
+  s.model.info.key = std::move(key);
+  std::string error;
+  // The target the lab resolved (config -1 = automatic), so the panel's two analyses agree.
+  s.model.info.ok = attn::model::AnalyzeHead(s.model.loaded->params, s.model.result.acts, s.lab.config.layer,
+                                             s.lab.config.head, s.attention.result.steps.query, s.attention.result.target,
+                                             &s.model.info.value, &error);
+}
+
+}  // namespace app

@@ -1,0 +1,176 @@
+// "Train it more" in the app (model.h): the loaded model's training continued on
+// a text, one unit of model::TuneSession at a time, as many as fit the frame's budget (Tick).
+// The weights trained are the model room's loaded->params, so every panel shows the head as it changes;
+// ResetTune copies the shipped ones back.
+#include "app/app.h"
+
+#include <chrono>
+
+namespace app {
+
+namespace {
+
+double MsFrom(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The result of the lab at the model's current weights, without telling the page that the
+// state changed (it did not: only the weights did).
+void RecomputeAtWeights(AppState& s) {
+  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded) return;
+  s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
+  ClearCustomWeights(s);
+}
+
+std::string SessionKey(const AppState& s, const std::string& text) {
+  Json settings = Json::object();
+  attn::api::FieldsToJson(attn::model::TuneFields(), s.lab.tune, settings);
+  return settings.dump() + "\n" + text;
+}
+
+}  // namespace
+
+void TuneTextsArrived(AppState& s, const std::string& en, const std::string& ru) {
+  s.model.tune.texts_loaded = true;
+  s.model.tune.text_en = en;
+  s.model.tune.text_ru = ru;
+}
+
+std::string TuneText(const AppState& s) {
+  const std::string& which = s.lab.tune_text;
+  if (which == "own") return s.lab.tune_own;
+  const bool ru = which == "ru" || (which == "auto" && s.lab.lang == "ru");
+  return ru ? s.model.tune.text_ru : s.model.tune.text_en;
+}
+
+bool StartTune(AppState& s, std::string* error) {
+  Tune& t = s.model.tune;
+  t.error.clear();
+  t.problem = {};
+  auto refuse = [&](TuneRefusal code, const std::string& message) {
+    t.refusal = code;
+    t.error = message;
+    if (error) *error = message;
+    return false;
+  };
+  t.refusal = TuneRefusal::kNone;
+  if (!s.model.loaded) return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");
+  const bool own = s.lab.tune_text == "own";
+  if (!own && !t.texts_loaded) return refuse(TuneRefusal::kNoText, "tune: the built-in texts are not loaded yet");
+  const std::string text = TuneText(s);
+  const std::string key = SessionKey(s, text);
+  if (!t.session.started() || key != t.key) {
+    std::vector<int> ids;
+    std::string why;
+    if (!attn::model::TuneStream(s.model.loaded->shipped.bpe, text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
+      return refuse(TuneRefusal::kText, why);
+    if (!t.session.Start(s.model.loaded->config(), std::move(ids), s.lab.tune, &why)) return refuse(TuneRefusal::kText, why);
+    t.key = key;
+  }
+  t.run_from = t.session.step();
+  t.run_to = t.session.step() + s.lab.tune_steps;
+  return true;
+}
+
+void StopTune(AppState& s) { s.model.tune.run_to = 0; }
+
+void ResetTune(AppState& s) {
+  Tune& t = s.model.tune;
+  t.run_to = 0;
+  t.session.Clear();
+  t.key.clear();
+  t.trained = false;
+  t.error.clear();
+  t.refusal = TuneRefusal::kNone;
+  if (!s.model.loaded) return;
+  s.model.loaded->params = s.model.loaded->shipped.params;
+  RecomputeAtWeights(s);
+}
+
+bool TuneRunning(const AppState& s) { return s.model.tune.run_to > 0; }
+
+int TickTune(AppState& s, double budget_ms, double* ms) {
+  Tune& t = s.model.tune;
+  int units = 0;
+  *ms = 0;
+  if (t.run_to <= 0) return 0;
+  if (!s.model.loaded || !t.session.started()) {
+    t.run_to = 0;
+    return 0;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  bool stepped = false;
+  // At least one unit per frame (a unit of the shipped model is ~0.1 s in the page), then as
+  // many as fit the budget.
+  do {
+    bool done = false;
+    std::string why;
+    if (!t.session.Work(s.model.loaded->params, &done, nullptr, &why)) {
+      t.run_to = 0;
+      t.refusal = TuneRefusal::kDiverged;
+      t.error = "tune: " + why;
+      break;
+    }
+    ++units;
+    if (done) {
+      stepped = true;
+      t.trained = true;
+      if (t.session.step() >= t.run_to) {
+        t.run_to = 0;
+        break;
+      }
+    }
+  } while (MsFrom(t0) < budget_ms);
+  *ms = MsFrom(t0);
+  if (stepped) RecomputeAtWeights(s);
+  return units;
+}
+
+Json TuneStatusJson(const AppState& s) {
+  const Tune& t = s.model.tune;
+  Json losses = Json::array();
+  for (const attn::model::StepMetrics& m : t.session.history()) losses.push_back(m.loss);
+  Json out = {{"loaded", s.model.loaded != nullptr},
+              {"running", t.run_to > 0},
+              {"step", t.session.step()},
+              {"runFrom", t.run_from},
+              {"runTo", t.run_to},
+              {"unit", t.session.unit()},
+              {"unitsPerStep", t.session.units_per_step()},
+              {"tokens", t.session.stream().size()},
+              {"length", t.session.length()},
+              {"trained", t.trained},
+              {"losses", losses},
+              {"error", t.error.empty() ? Json(nullptr) : Json(t.error)}};
+  if (s.model.loaded) {
+    out["checksum"] = attn::model::ParamsChecksum(s.model.loaded->params);
+    out["shippedChecksum"] = attn::model::ParamsChecksum(s.model.loaded->shipped.params);
+  }
+  return out;
+}
+
+std::string TuneModelJson(AppState& s, const std::string& json_options) {
+  // {steps?} overrides tuneSteps for this run only; the rest comes from the state.
+  Json options = json_options.empty() ? Json::object() : Json::parse(json_options, nullptr, false);
+  if (!options.is_object())
+    return Json{{"ok", false}, {"field", ""}, {"error", "tuneModel: expected an object such as {\"steps\": 20}"}}.dump();
+  const int saved = s.lab.tune_steps;
+  if (options.contains("steps")) {
+    const Json& v = options["steps"];
+    const double x = v.is_number() ? v.get<double>() : -1;
+    if (!v.is_number() || x != static_cast<int>(x) || x < 1 || x > attn::model::kMaxTuneSteps)
+      return Json{{"ok", false}, {"field", "steps"},
+                  {"error", "steps: expected an integer from 1 to " + std::to_string(attn::model::kMaxTuneSteps) +
+                                ", got " + attn::api::DescribeJson(v)}}.dump();
+    s.lab.tune_steps = static_cast<int>(x);
+  }
+  std::string error;
+  const bool ok = StartTune(s, &error);
+  s.lab.tune_steps = saved;
+  if (!ok) return Json{{"ok", false}, {"field", s.model.tune.refusal == TuneRefusal::kText ? (s.lab.tune_text == "own" ? "tuneOwn" : "tuneText") : ""}, {"error", error}}.dump();
+  Json out = TuneStatusJson(s);
+  out["ok"] = true;
+  return out.dump();
+}
+
+}  // namespace app

@@ -1,0 +1,133 @@
+// The normalization room (normalization.h): the experiments, their slices of Tick, their JSON.
+#include "api/fields_json.h"
+#include "api/train_json.h"
+#include "app/app.h"
+
+#include <chrono>
+
+namespace app {
+
+bool StepNormalization(AppState& s) {
+  Normalization& n = s.normalization;
+  if (n.computed) return false;
+  // One experiment per call (a frame each on the page): the longest takes ~0.2 s in wasm.
+  switch (n.stage) {
+    case 0:
+      n.d_ks = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+      n.keys = 16;
+      n.d_v = 16;
+      n.samples = 2000;
+      n.saturation_samples = 400;
+      n.variance = attn::ScoreVarianceExperiment(n.d_ks, n.samples, 1);
+      break;
+    case 1:
+      n.saturation = attn::SoftmaxSaturationExperiment(n.d_ks, n.keys, n.saturation_samples, 2);
+      break;
+    default:
+      n.magnitudes = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
+      n.normalizers = {attn::Normalizer::kSoftmax, attn::Normalizer::kSparsemax, attn::Normalizer::kReluNorm,
+                       attn::Normalizer::kSigmoid, attn::Normalizer::kNone};
+      n.output_norm = attn::OutputNormExperiment(n.magnitudes, n.normalizers, n.keys, n.d_v, n.saturation_samples, 3);
+      n.computed = true;
+      break;
+  }
+  ++n.stage;
+  return !n.computed;
+}
+
+void EnsureNormalization(AppState& s) {
+  while (StepNormalization(s)) {
+  }
+}
+
+bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
+  Normalization& n = s.normalization;
+  attn::TrainConfig base = s.lab.train.config;
+  base.example = ResolveExample(s.lab);
+  // The standard comparison (its last curve, softmax ÷√d_k at the base d_k, is the reference).
+  if (!n.curves.Start(attn::DefaultCurveSpecs(base), seeds, steps, error)) {
+    n.curves_error = *error;
+    return false;
+  }
+  n.curve_seeds = seeds;
+  n.curve_steps = steps;
+  n.curves_base = base;
+  n.curves_started = true;
+  n.curves_running = true;
+  n.curves_error.clear();
+  return true;
+}
+
+void TickNormalization(AppState& s, double budget_ms) {
+  Normalization& n = s.normalization;
+  if (!n.curves_running) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
+  while (ms() < budget_ms)
+    if (!n.curves.Advance(4)) {
+      n.curves_running = false;
+      break;
+    }
+}
+
+bool NormalizationNeedsFrames(const AppState& s) {
+  const Normalization& n = s.normalization;
+  return n.curves_running || (n.stage > 0 && !n.computed);
+}
+
+// ---- the page API ------------------------------------------------------------------------------
+
+std::string NormalizationJson(AppState& s) {
+  EnsureNormalization(s);
+  const Normalization& n = s.normalization;
+  Json out = {{"ok", true},
+              {"scoreVariance", attn::api::ScoreVarianceToJson(n.variance)},
+              {"saturation", attn::api::SaturationToJson(n.saturation)},
+              {"outputNorm", attn::api::OutputNormToJson(n.output_norm, n.normalizers)},
+              {"keys", n.keys}, {"dV", n.d_v}, {"samples", n.samples},
+              {"saturationSamples", n.saturation_samples}};
+  if (n.curves_started) {
+    out["curves"] = attn::api::CurvesToJson(n.curves);
+    out["curves"]["running"] = n.curves_running;
+    out["curves"]["seeds"] = n.curve_seeds;
+  } else {
+    out["curves"] = nullptr;
+  }
+  return attn::api::Dump(out);
+}
+
+namespace {
+// runNormalization's options: the page runs at most kMaxPageCurveSeeds × kMaxPageCurveSteps.
+struct CurveOptions {
+  int seeds = 3, steps = 200;
+};
+const attn::FieldTable<CurveOptions>& CurveOptionFields() {
+  static const attn::FieldTable<CurveOptions> table = {
+      attn::IntegerField<CurveOptions>("seeds", &CurveOptions::seeds, 1, kMaxPageCurveSeeds, "seeds per curve"),
+      attn::IntegerField<CurveOptions>("steps", &CurveOptions::steps, 1, kMaxPageCurveSteps, "steps per run"),
+  };
+  return table;
+}
+}  // namespace
+
+std::string RunCurvesJson(AppState& s, const std::string& json_options) {
+  Json opts = Json::parse(json_options, nullptr, /*allow_exceptions=*/false);
+  auto refuse = [](const std::string& field, const std::string& error) {
+    return attn::api::Dump(Json{{"ok", false}, {"field", field}, {"error", error}});
+  };
+  if (opts.is_discarded() || !opts.is_object())
+    return refuse("", "expected an object such as {seeds: 3, steps: 300}, got " +
+                          (opts.is_discarded() ? std::string("text that is not JSON") : attn::api::DescribeJson(opts)));
+  CurveOptions o{s.normalization.curve_seeds, s.normalization.curve_steps};
+  for (const auto& [key, v] : opts.items()) {
+    const attn::Field<CurveOptions>* f = attn::FindField(CurveOptionFields(), key);
+    if (!f) return refuse(key, attn::api::ShownName(key) + ": unknown field (expected one of " + attn::api::FieldNames(CurveOptionFields()) + ")");
+    std::string error;
+    if (attn::api::ApplyJsonField(*f, o, v, key, &error) != attn::api::FieldStatus::kOk) return refuse(key, error);
+  }
+  std::string error;
+  if (!StartCurves(s, o.seeds, o.steps, &error)) return refuse("", error);
+  return attn::api::Dump(Json{{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}});
+}
+
+}  // namespace app

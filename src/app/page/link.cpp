@@ -1,0 +1,62 @@
+// The state in a link (page.h): applied through the app (so the result, the runs and the page
+// follow), and written as a share link and an iframe snippet.
+#include "api/url_state.h"
+#include "app/app.h"
+
+namespace app {
+
+std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang) {
+  attn::api::LinkResult link = attn::api::ApplyLink(s.lab, hash);
+  Json patch = link.accepted;
+  bool lang_named = patch.contains("lang");
+  for (const attn::api::LinkError& e : link.errors) lang_named = lang_named || e.field == "lang";
+  if (!lang_named && (fallback_lang == "en" || fallback_lang == "ru")) patch["lang"] = fallback_lang;
+
+  Json errors = Json::array();
+  for (const attn::api::LinkError& e : link.errors) errors.push_back({{"field", e.field}, {"error", e.message}});
+  if (!patch.empty()) {
+    const attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
+    if (!r.ok) errors.push_back({{"field", r.field}, {"error", r.message}});  // the maths refused it
+  }
+  // The header shows the link's last refusal (ApplyPatch cleared it when the rest was accepted).
+  if (!link.last_refusal.ok) {
+    s.has_refusal = true;
+    s.refusal = link.last_refusal;
+    s.refusal.state = s.lab;
+  }
+  return attn::api::Dump(
+      Json{{"ok", errors.empty()}, {"errors", errors}, {"state", attn::api::StateToJson(s.lab)}});
+}
+
+std::string LinkText(const AppState& s) { return attn::api::WriteLink(s.lab, attn::api::TrainState{}); }
+
+std::string ShareLink(const AppState& s, const std::string& page_url) {
+  return page_url.substr(0, page_url.find('#')) + LinkText(s);
+}
+
+namespace {
+std::string HtmlAttribute(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::string EmbedSnippet(const AppState& s, const std::string& page_url) {
+  return "<iframe src=\"" + HtmlAttribute(ShareLink(s, page_url)) +
+         "\" title=\"Attention Lab\" style=\"width:100%;height:780px;border:0\" "
+         "allow=\"clipboard-write\" loading=\"lazy\"></iframe>\n"
+         // Auto-height: the lab posts the height it would like (web/embed-example.html).
+         "<script>addEventListener('message',function(e){var d=e.data;"
+         "if(!d||d.type!=='attentionLab:height'||typeof d.height!=='number')return;"
+         "document.querySelectorAll('iframe').forEach(function(f){"
+         "if(f.contentWindow===e.source)f.style.height=Math.round(d.height)+'px'})})</script>";
+}
+
+}  // namespace app

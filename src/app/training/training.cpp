@@ -1,0 +1,202 @@
+// The training room (training.h): runs A and B, built for the settings, stepped in lockstep.
+#include "app/app.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace app {
+
+namespace {
+
+// lab.train.query against the example: a valid row, or the first row that has a right key.
+int ResolveQuery(const attn::api::LabState& lab, const attn::Example& ex) {
+  const int n = static_cast<int>(ex.tokens.size());
+  if (lab.train.query >= 0 && lab.train.query < n) return lab.train.query;
+  for (int i = 0; i < n && i < static_cast<int>(ex.sources.size()); ++i)
+    if (ex.sources[i] >= 0) return i;
+  return 0;
+}
+
+void RefreshViews(AppState& s) {
+  Training& t = s.training;
+  if (t.a.trainer.ready()) {
+    t.a.view = t.a.trainer.View();
+    t.a.has_view = true;
+  }
+  if (t.compare && t.b.trainer.ready()) {
+    t.b.view = t.b.trainer.View();
+    t.b.has_view = true;
+  }
+}
+
+// Builds runs A and B for `lab` into `out`; false with a message when the engine refuses.
+bool BuildRuns(const attn::api::LabState& lab, Training& out, std::string* error) {
+  attn::TrainConfig a = lab.train.config;
+  a.example = ResolveExample(lab);
+  out.a = TrainRun{};
+  out.b = TrainRun{};
+  attn::TrainError e;
+  if (!out.a.trainer.Reset(a, &e)) {
+    *error = e.message;
+    return false;
+  }
+  attn::TrainConfig b;
+  attn::api::CompareError compare_error;
+  out.compare = attn::api::CompareConfig(lab.train.compare, a, &b, &compare_error);
+  if (!out.compare && !compare_error.message.empty()) {
+    *error = compare_error.message;
+    return false;
+  }
+  if (out.compare && !out.b.trainer.Reset(b, &e)) {
+    *error = "train.compare: " + e.message;
+    return false;
+  }
+  out.query = ResolveQuery(lab, out.a.trainer.example());
+  return true;
+}
+
+// Takes the new runs from `fresh`, keeping the interface's own fields (the example box).
+void AdoptRuns(AppState& s, Training&& fresh) {
+  Training& t = s.training;
+  t.a = std::move(fresh.a);
+  t.b = std::move(fresh.b);
+  t.compare = fresh.compare;
+  t.query = fresh.query;
+  t.stopped_at_cap = false;
+  t.run_to = 0;
+  RefreshViews(s);
+}
+
+// One step of each live run (lockstep). Returns false when run A can go no further.
+bool StepOnce(AppState& s) {
+  Training& t = s.training;
+  if (!t.a.trainer.ready() || t.a.trainer.diverged()) return false;
+  const bool ok = t.a.trainer.Step();
+  if (t.compare && t.b.trainer.ready() && !t.b.trainer.diverged()) t.b.trainer.Step();
+  return ok;
+}
+
+// The example sentence run A watches, as text for the example box.
+std::string ExampleText(const attn::Trainer& t) {
+  if (!t.ready()) return "";
+  return t.config().example.empty() ? t.task().default_example : t.config().example;
+}
+
+void StopPlaying(AppState& s) {
+  s.training.run_to = 0;  // a long run stops with playing (divergence, the step cap)
+  if (!s.lab.train.play) return;
+  s.lab.train.play = false;
+  Notify(s);
+}
+
+// True when runs A and B would train the same way: play, speed and query change only how the
+// runs are stepped and shown, not what they learn.
+bool SameTrainingSettings(const attn::api::TrainState& a, const attn::api::TrainState& b) {
+  return attn::SameFields(attn::TrainFields(), a.config, b.config) && a.compare == b.compare;
+}
+
+double MsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string ResolveExample(const attn::api::LabState& lab) {
+  const attn::TrainConfig& c = lab.train.config;
+  if (!c.example.empty() || c.task != attn::TaskKind::kVerbObject) return c.example;
+  const attn::Task task = attn::MakeTask(c.task, c.length);
+  const std::string wanted = lab.lang == "ru" ? "я люблю суши" : "I love sushi";
+  attn::Example ex;
+  std::string error;
+  return attn::LabelExample(task, wanted, &ex, &error) ? wanted : std::string();
+}
+
+TrainingChange PrepareTraining(const AppState& s, const attn::api::LabState& next) {
+  TrainingChange change;
+  const bool train_changed = !SameTrainingSettings(s.lab.train, next.train);
+  const bool lang_example = next.lang != s.lab.lang && next.train.config.example.empty() &&
+                            s.training.a.trainer.step() == 0;
+  change.rebuild = train_changed || lang_example || !s.training.a.trainer.ready();
+  if (change.rebuild) change.ok = BuildRuns(next, change.runs, &change.error);
+  return change;
+}
+
+void AdoptTraining(AppState& s, TrainingChange&& change, Source source) {
+  if (change.rebuild) {
+    AdoptRuns(s, std::move(change.runs));
+    if (source != Source::kExampleBox) s.training.example_edit = ExampleText(s.training.a.trainer);
+  } else {
+    // Only the query row (or play) changed.
+    s.training.query = ResolveQuery(s.lab, s.training.a.trainer.example());
+  }
+  s.training.example_error.clear();
+}
+
+void InitTraining(AppState& s) {
+  std::string error;
+  if (BuildRuns(s.lab, s.training, &error)) RefreshViews(s);
+  s.training.example_edit = ExampleText(s.training.a.trainer);
+}
+
+void ResetTraining(AppState& s) {
+  Training fresh;
+  std::string error;
+  if (!BuildRuns(s.lab, fresh, &error)) return;  // the settings were accepted: cannot happen
+  AdoptRuns(s, std::move(fresh));
+}
+
+void StartRun(AppState& s, int steps) {
+  Training& t = s.training;
+  if (!t.a.trainer.ready() || t.a.trainer.diverged() || steps < 1) return;
+  const int from = t.a.trainer.step();
+  t.run_from = from;
+  t.run_to = std::min(from + steps, kMaxPlaySteps);
+  if (t.run_to <= from) t.run_to = 0;
+}
+
+void StopRun(AppState& s) { s.training.run_to = 0; }
+
+void TrainSteps(AppState& s, int steps) {
+  s.training.stopped_at_cap = false;
+  for (int i = 0; i < steps; ++i)
+    if (!StepOnce(s)) break;
+  if (s.training.a.trainer.diverged()) StopPlaying(s);
+  RefreshViews(s);
+}
+
+int TickTraining(AppState& s, double budget_ms, double* ms) {
+  // As many steps as fit in the frame's budget, measured here (the engine knows no clocks).
+  // The example views are refreshed once, after the batch.
+  Training& t = s.training;
+  int steps = 0;
+  *ms = 0;
+  bool long_run = t.run_to > 0;  // a long run goes as fast as the budget allows, not at `speed`
+  if (!s.lab.train.play && !long_run) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (MsSince(t0) < budget_ms && (long_run || s.lab.train.speed <= 0 || steps < s.lab.train.speed)) {
+    if (long_run && t.a.trainer.step() >= t.run_to) {
+      t.run_to = 0;
+      long_run = false;
+      if (!s.lab.train.play) break;
+      continue;
+    }
+    if (t.a.trainer.step() >= kMaxPlaySteps) {
+      t.stopped_at_cap = true;
+      StopPlaying(s);
+      break;
+    }
+    if (!StepOnce(s)) {
+      StopPlaying(s);
+      break;
+    }
+    ++steps;
+  }
+  if (long_run && t.a.trainer.step() >= t.run_to) t.run_to = 0;
+  *ms = MsSince(t0);
+  if (steps > 0 || !s.lab.train.play) RefreshViews(s);
+  return steps;
+}
+
+bool TrainingNeedsFrames(const AppState& s) { return s.lab.train.play || s.training.run_to > 0; }
+
+}  // namespace app

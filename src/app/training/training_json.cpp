@@ -1,0 +1,43 @@
+// The page API's training JSON (training.h): one writer for runs A and B.
+#include "api/train_json.h"
+#include "app/app.h"
+
+namespace app {
+
+std::string TrainingJson(const AppState& s, TrainingJsonOf what) {
+  const Training& t = s.training;
+  auto now = [&](const TrainRun& run) { return attn::api::RunToJson(run.trainer, run.view, t.query); };
+  if (what == TrainingJsonOf::kLatest) {
+    Json out = now(t.a);
+    out["ok"] = true;
+    out["b"] = t.compare ? now(t.b) : Json(nullptr);
+    out["compare"] = s.lab.train.compare;
+    return attn::api::Dump(out);
+  }
+  auto history = [&](const TrainRun& run) {
+    Json h = attn::api::HistoryToJson(run.trainer);
+    h["current"] = now(run);
+    return h;
+  };
+  Json out = {{"ok", true}, {"state", attn::api::StateToJson(s.lab)["train"]}, {"query", t.query}};
+  out["a"] = history(t.a);
+  out["b"] = t.compare ? history(t.b) : Json(nullptr);
+  return attn::api::Dump(out);
+}
+
+std::string TrainStepsJson(AppState& s, double steps) {
+  // train(steps)'s one argument, by a row like every setting.
+  struct Call {
+    int steps = 0;
+  };
+  static const attn::Field<Call> row =
+      attn::IntegerField<Call>("steps", &Call::steps, 0, kMaxApiSteps, "training steps to run now");
+  if (!attn::AcceptsNumber(row.rule, steps))
+    return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
+                                {"error", attn::RefusalText("steps", row.rule, attn::FormatShortest(steps)) +
+                                              " (call train() again for more)"}});
+  TrainSteps(s, static_cast<int>(steps));
+  return TrainingJson(s, TrainingJsonOf::kLatest);
+}
+
+}  // namespace app

@@ -1,0 +1,91 @@
+// Model mode in the app: choosing it asks for the files once, the lab keeps working while they
+// come (or fail), and once loaded the result is the model's chosen head.
+#include "app/app.h"
+#include "model/bundle.h"
+#include "shipped_model.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+
+using attn::api::Json;
+using testing_model::Files;
+using testing_model::ShippedFiles;
+
+std::map<std::string, std::string> Digests(const Files& files) {
+  std::map<std::string, std::string> d;
+  for (const auto& [name, bytes] : files) d[name] = attn::model::Sha256Hex(bytes);
+  return d;
+}
+
+}  // namespace
+
+TEST_SUITE("app") {
+
+TEST_CASE("model mode: asked for once, accepted while loading, then the model's head") {
+  app::AppState s;
+  app::InitApp(s);
+  CHECK_FALSE(app::WantsModel(s));  // the default page asks for nothing
+  const auto r = app::ApplyPatch(s, Json{{"projection", "model"}, {"layer", 1}, {"head", 2}, {"query", 3}});
+  REQUIRE_MESSAGE(r.ok, r.message);
+  CHECK(app::WantsModel(s));
+  CHECK(s.attention.result.error.code == attn::ConfigError::kModelNotLoaded);
+  app::ModelRequested(s);
+  CHECK_FALSE(app::WantsModel(s));
+  CHECK(app::NeedsFrames(s));  // the progress bar moves
+  app::ModelProgress(s, 0.5);
+  CHECK(s.model.status.fraction == 0.5);
+  const Files files = ShippedFiles();
+  std::string error;
+  REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, Digests(files), &error), error);
+  CHECK(s.model.status.load == app::ModelLoad::kReady);
+  // heads.json: what each head does, one entry per layer and head
+  REQUIRE(static_cast<int>(s.model.loaded->heads.size()) == s.model.loaded->config().layers * s.model.loaded->config().heads);
+  CHECK(s.model.loaded->heads[0].previous > 0.4);  // layer 0 head 0: the previous-token head
+  REQUIRE(s.attention.result.error.ok());
+  CHECK(s.model.result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
+  CHECK(s.attention.result.trace.weights(3, 4) == 0.0f);  // causal
+  // The trace names the model's settings, and adds the model's own numbers.
+  const Json trace = Json::parse(app::TraceJson(s));
+  CHECK(trace["config"]["heads"] == 4);
+  CHECK(trace["config"]["dK"] == 32);
+  CHECK(trace["state"]["layer"] == 1);
+  CHECK(trace["model"]["weights"].size() == 4);
+  CHECK(trace["model"]["next"].size() == 5);
+  CHECK(trace["weights"][3][2] == trace["model"]["weights"][1][2][3][2]);
+  // A layer the model does not have is refused in the one wording, the state kept.
+  const auto bad = app::ApplyPatch(s, Json{{"layer", 4}});
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.message == "layer: expected a layer index from 0 to 3, got 4");
+  CHECK(s.lab.config.layer == 1);
+  // Back to the identity: the seed's lab, the model stays loaded.
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "identity"}, {"head", 0}, {"query", 1}}).ok);
+  CHECK(s.attention.result.error.ok());
+  CHECK(s.attention.result.tokens.size() == 3);
+  CHECK(s.model.loaded != nullptr);
+}
+
+TEST_CASE("model mode: a failed load is reported, the lab keeps working, a retry asks again") {
+  app::AppState s;
+  app::InitApp(s);
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "model"}}).ok);
+  app::ModelRequested(s);
+  Files files = ShippedFiles();
+  for (auto& [name, bytes] : files)
+    if (name == "model.safetensors") bytes[1000] ^= 1;  // one bit
+  std::string error;
+  CHECK_FALSE(app::ModelFilesArrived(s, files, Digests(files), &error));
+  CHECK(error.find("model.safetensors: SHA-256 differs") == 0);
+  CHECK(s.model.status.load == app::ModelLoad::kFailed);
+  CHECK(s.model.loaded == nullptr);
+  CHECK_FALSE(app::WantsModel(s));
+  app::RetryModel(s);
+  CHECK(app::WantsModel(s));
+  // Settings still change (the lab works), and going back to identity computes as before.
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "random"}}).ok);
+  CHECK(s.attention.result.error.ok());
+}
+
+}  // TEST_SUITE
