@@ -6,6 +6,8 @@
 #endif
 #include "lab.h"
 
+#include "layer_head.h"
+
 #include "format.h"
 #include "same_output.h"
 
@@ -59,13 +61,8 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
                       std::to_string(cfg.target),
                   cfg.target);
   }
-  if (cfg.head >= cfg.heads) {
-    return Refuse(ConfigError::kHeadOutOfRange, "head",
-                  "head: expected a head index from 0 to " + std::to_string(cfg.heads - 1) + ", got " +
-                      std::to_string(cfg.head),
-                  cfg.head);
-  }
-  return LabError();
+  // The lab is one layer: only its head can be out of range.
+  return CheckLayerHead(1, cfg.heads, 0, cfg.head);
 }
 
 LabError SentenceError(const TokenizeResult& t) {

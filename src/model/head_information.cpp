@@ -5,6 +5,9 @@
 #endif
 #include "head_information.h"
 
+#include "engine/layer_head.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace attn {
@@ -64,13 +67,12 @@ MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t) 
 bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int layer, int head,
                  int query, int target, HeadInformation* out, std::string* error,
                  const HeadInformationOptions& options) {
-  if (layer < 0 || layer >= static_cast<int>(acts.blocks.size()) ||
-      layer >= static_cast<int>(p.blocks.size()))
-    return Fail(error, "layer: out of range");
+  const int L = static_cast<int>(std::min(acts.blocks.size(), p.blocks.size()));
+  const int H = layer >= 0 && layer < L ? static_cast<int>(acts.blocks[static_cast<std::size_t>(layer)].attn.heads.size()) : 0;
+  const LabError chosen = CheckLayerHead(L, H, layer, head);
+  if (!chosen.ok()) return Fail(error, chosen.message);
   const BlockActs<float>& a = acts.blocks[static_cast<std::size_t>(layer)];
   const BlockParams<float>& b = p.blocks[static_cast<std::size_t>(layer)];
-  const int H = static_cast<int>(a.attn.heads.size());
-  if (head < 0 || head >= H) return Fail(error, "head: out of range");
   const int T = static_cast<int>(a.x.rows());
   if (query < 0 || query >= T) return Fail(error, "query: out of range");
   const int n = query + 1;

@@ -5,6 +5,7 @@
 #endif
 #include "head_probe.h"
 
+#include "engine/layer_head.h"
 #include "engine/probe.h"
 #include "finetune.h"
 
@@ -21,8 +22,8 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
     if (error) *error = m;
     return false;
   };
-  if (cfg.layer < 0 || cfg.layer >= c.layers) return fail("layer: out of range");
-  if (cfg.head < 0 || cfg.head >= c.heads) return fail("head: out of range");
+  const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);
+  if (!chosen.ok()) return fail(chosen.message);
   const int nw = static_cast<int>(windows.size());
   if (cfg.train_windows < 1 || cfg.train_windows >= nw) return fail("windows: need training and test windows");
   const int dh = c.d_model / c.heads, classes = c.context;
@@ -98,12 +99,9 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
 
 bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
                      std::string_view field, int layer, int head, TextProbe* out, std::string* error) {
-  if (layer < 0 || layer >= c.layers) {
-    if (error) *error = "layer: expected an integer from 0 to " + std::to_string(c.layers - 1) + ", got " + std::to_string(layer);
-    return false;
-  }
-  if (head < 0 || head >= c.heads) {
-    if (error) *error = "head: expected an integer from 0 to " + std::to_string(c.heads - 1) + ", got " + std::to_string(head);
+  const LabError chosen = CheckLayerHead(c.layers, c.heads, layer, head);
+  if (!chosen.ok()) {
+    if (error) *error = chosen.message;
     return false;
   }
   std::vector<int> ids;

@@ -6,6 +6,7 @@
 
 #include "head_probe.h"
 
+#include "engine/layer_head.h"
 #include "engine/linalg.h"
 #include "engine/tokenizer.h"
 
@@ -133,8 +134,8 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   ids.insert(ids.begin(), Bpe::kEndOfText);
   const int n = static_cast<int>(ids.size());
   // 2. the indices against the model and the tokens
-  if (cfg.layer >= c.layers) return Fail(lab, IndexError(ConfigError::kLayerOutOfRange, "layer", "a layer index", c.layers, cfg.layer));
-  if (cfg.head >= c.heads) return Fail(lab, IndexError(ConfigError::kHeadOutOfRange, "head", "a head index", c.heads, cfg.head));
+  const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);
+  if (!chosen.ok()) return Fail(lab, chosen);
   if (cfg.query >= n) return Fail(lab, IndexError(ConfigError::kQueryOutOfRange, "query", "a token index", n, cfg.query));
   if (cfg.target >= n)
     return Fail(lab, Refuse(ConfigError::kTargetOutOfRange, "target",

@@ -56,7 +56,7 @@ for lang in (("en",) if QUICK else ("en", "ru")):
 
 check_refusal("model probe", "a text too short", "", "--text: expected a text of at least",
               args=["model", "probe", SHIPPED_MODEL, "--text", "I love sushi. You love sushi."], what="bad text")
-check_refusal("model probe", "layer 4", "", "layer: expected an integer from 0 to 3, got 4",
+check_refusal("model probe", "layer 4", "", "layer: expected a layer index from 0 to 3, got 4",
               args=["model", "probe", SHIPPED_MODEL, "--layer", "4", "--text-file", os.path.join(REPO, "web", "tune", "en.txt")],
               what="bad layer")
 check_refusal("model probe", "no text", "", "expected one of --text and --text-file",

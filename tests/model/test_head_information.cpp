@@ -128,7 +128,7 @@ TEST_CASE("head information: bad layer, head, query or target are refused with a
   HeadInformation hi;
   std::string error;
   CHECK_FALSE(AnalyzeHead(b.params, acts, 4, 0, 0, -1, &hi, &error));
-  CHECK(error == "layer: out of range");
+  CHECK(error == "layer: expected a layer index from 0 to 3, got 4");
   CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 4, 0, -1, &hi, &error));
   CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 99, -1, &hi, &error));
   CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 1, 2, &hi, &error));

@@ -112,7 +112,7 @@ TEST_CASE("model probe: a text too short for a window on each side of the split 
   CHECK(error.find(" tokens, got ") != std::string::npos);
   CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, "", "--text", 0, 0, &out, &error));
   CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, std::string(400, 'a'), "--text", 4, 0, &out, &error));
-  CHECK(error.rfind("layer: expected an integer from 0 to 3, got 4", 0) == 0);
+  CHECK(error.rfind("layer: expected a layer index from 0 to 3, got 4", 0) == 0);
   CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, std::string(400, 'a'), "--text", 0, -1, &out, &error));
   CHECK(error.rfind("head: expected", 0) == 0);
 }
