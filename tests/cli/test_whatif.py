@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 
-from common import check, check_refusal, finish, ref_forward, run
+from common import SHIPPED_MODEL, check, check_refusal, finish, model, ref_forward, run
 
 
 def trace(state, *flags):
@@ -113,6 +113,24 @@ if t:
     check("a plain trace: edits.edited is false", t["edits"]["edited"] is False)
     check("a plain trace: the state shows the edit fields at their defaults",
           t["state"]["whatIfToken"] == -1 and t["state"]["knockoutKeys"] == "" and t["state"]["shuffle"] == "off")
+
+# ---- model mode: attnlab model contributions ------------------------------------------------------
+code, out, err = model("contributions", SHIPPED_MODEL, "--text", "I love sushi", "--layer", "1", "--head", "2")
+check("model contributions: exit 0", code == 0, err)
+if code == 0:
+    m = json.loads(out)
+    n = len(m["tokens"])
+    keys = m["contribution"]["keys"]
+    check("model contributions: one row per token, the last token is the query",
+          len(keys) == n and m["query"] == n - 1 and len(m["next"]["delta"]) == n)
+    w = np.array([k["weight"] for k in keys])
+    check("model contributions: the weights are a causal softmax row (sum 1)", abs(w.sum() - 1) < 1e-5, w.sum())
+    d = np.array(m["next"]["delta"])
+    check("model contributions: delta = logpWithout - logp",
+          np.allclose(d, np.array(m["next"]["logpWithout"]) - m["next"]["logp"], atol=0))
+    check("model contributions: some key moves the prediction", np.abs(d).max() > 0)
+check_refusal("model contributions", "head out of range", b"", '"head"',
+              args=["model", "contributions", SHIPPED_MODEL, "--text", "hi", "--head", "9"])
 
 # ---- refusals -----------------------------------------------------------------------------------
 bad = [
