@@ -1,4 +1,5 @@
 #include "api/state_json.h"
+#include "api/whatif_json.h"
 
 #include <cctype>
 #include <cmath>
@@ -246,12 +247,20 @@ Json StateToJson(const LabState& s) {
   return out;
 }
 
+namespace {
+bool IsEditField(const std::string& key) {
+  return key == "whatIfToken" || key == "whatIfWith" || key == "whatIfMode" || key == "shuffle" ||
+         key == "shuffleSeed" || key == "knockoutKeys" || key == "knockoutHeads" || key == "valueToken" ||
+         key == "valueA" || key == "valueB";
+}
+}  // namespace
+
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
   if (!patch.is_object())
     return Refuse(current, ApiError::kNotAnObject, "", "the state must be a JSON object");
   LabState next = current;
   LabConfig& c = next.config;
-  bool query_given = false, head_given = false, target_given = false;
+  bool query_given = false, head_given = false, target_given = false, edits_given = false;
   for (const auto& [key, v] : patch.items()) {
     std::optional<PatchResult> refused;
     if (key == "train") {
@@ -268,7 +277,23 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     query_given = query_given || key == "query";
     head_given = head_given || key == "head";
     target_given = target_given || key == "target";
+    edits_given = edits_given || IsEditField(key);
   }
+  // The edits (engine/whatif.h) name tokens of the sentence: a new sentence without edits drops
+  // them (the shuffle and the knocked-out heads name no token and stay); model mode takes none
+  // yet, so choosing it without edits drops them all.
+  if (!edits_given && c.sentence != current.config.sentence) {
+    const LabConfig none;
+    c.what_if_token = none.what_if_token;
+    c.what_if_with = none.what_if_with;
+    c.what_if_mode = none.what_if_mode;
+    c.knockout_keys = none.knockout_keys;
+    c.value_token = none.value_token;
+    c.value_a = none.value_a;
+    c.value_b = none.value_b;
+  }
+  if (!edits_given && c.projection == Projection::kModel && current.config.projection != Projection::kModel)
+    c = WithoutEdits(c);
   // A new sentence without a query: keep the query word's position when it still exists.
   if (!query_given && c.sentence != current.config.sentence) {
     const TokenizeResult t = Tokenize(c.sentence);
@@ -433,6 +458,9 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
   out["vectors"] = Json{{"points", MatrixToJson(res.vectors.points)},
                         {"explained", res.vectors.explained},
                         {"valueHull", res.value_hull}};
+  // Weight against contribution (the query's keys) and the edits this run carries (whatif.h)
+  out["contribution"] = ContributionToJson(res.contribution);
+  out["edits"] = EditsToJson(res.edits);
   return out;
 }
 

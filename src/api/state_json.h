@@ -166,7 +166,8 @@ Json StateToJson(const LabState& state);
 // depends on several fields. An unknown field, a wrong type (null counts as wrong: JSON has no
 // NaN) or an invalid value refuses the whole patch. When the sentence changes and no query is given, the query is
 // kept if it still exists and moved to the last token otherwise; likewise the chosen head when
-// the number of heads shrinks.
+// the number of heads shrinks. A new sentence without edit fields drops the edits that name its
+// tokens (whatIf*, knockoutKeys, value*); choosing model mode without them drops every edit.
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch);
 PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_text);
 

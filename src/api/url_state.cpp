@@ -239,8 +239,11 @@ std::string WriteLink(const LabState& state, const TrainState& train_defaults) {
   auto text = [](const auto& f, const auto& c) {
     return f.rule.kind == FieldKind::kBoolean ? std::string(f.get_number(c) != 0 ? "1" : "0") : FieldText(f, c);
   };
-  for (const auto& f : LabFields()) add(f.name, text(f, state.config));
   const LabState defaults;
+  for (const auto& f : LabFields()) {
+    if (!f.linked_at_default && text(f, state.config) == text(f, defaults.config)) continue;  // the edits
+    add(f.name, text(f, state.config));
+  }
   for (const auto& f : StateFields()) {
     if (!f.linked_at_default && text(f, state) == text(f, defaults)) continue;
     if (f.rule.kind == FieldKind::kNameSet) {  // names need no escaping: the commas stay readable

@@ -43,8 +43,9 @@ struct LinkResult {
 };
 LinkResult ApplyLink(const LabState& current, std::string_view hash);
 
-// The hash for a state: every top-level field in table order, and the training fields that
-// differ from `train_defaults` (links stay short). Booleans as 1/0; sets of names with their
+// The hash for a state: every top-level field in table order (those marked OnlyLinkedWhenChanged,
+// e.g. the edits, only when changed), and the training fields that differ from `train_defaults`
+// (links stay short). Booleans as 1/0; sets of names with their
 // commas as they are ("hide=training,normalization").
 std::string WriteLink(const LabState& state, const TrainState& train_defaults);
 

@@ -66,14 +66,23 @@ Command RegisterModel(CLI::App& app) {
   probe->add_option("--text", o->text, "the text (UTF-8)");
   probe->add_option("--text-file", o->text_file, "the text from a file (web/tune/en.txt, web/tune/ru.txt: the page's built-in texts)");
 
-  return {model, [o, train, eval, run, heads, tune, probe] {
+  CLI::App* contributions = model->add_subcommand(
+      "contributions", "Weight against contribution in a head: ||a_i v_i||, ||a_i v_i W_O||, ||A - A_-i|| and the next token's log-probability without key i");
+  contributions->add_option("dir", o->dir, "the model's folder")->required();
+  contributions->add_option("--text", o->text, "the text (UTF-8)");
+  contributions->add_option("--layer", o->layer, "the layer (0 = first)");
+  contributions->add_option("--head", o->head, "the head (0 = first)");
+  contributions->add_option("--query", o->query, "the query token (0 = <|endoftext|>); -1 = the last token");
+
+  return {model, [o, train, eval, run, heads, tune, probe, contributions] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
             if (*heads) return RunModelHeads(*o);
             if (*tune) return RunModelTune(*o);
             if (*probe) return RunModelProbe(*o);
-            return Refuse("model", "expected train, eval, run, heads, tune or probe");
+            if (*contributions) return RunModelContributions(*o);
+            return Refuse("model", "expected train, eval, run, heads, tune, probe or contributions");
           }};
 }
 

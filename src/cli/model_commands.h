@@ -21,7 +21,8 @@ struct ModelOptions {
   double seed = 1;
   std::string format = "json";
   std::string heads_format = "text";  // model heads: text or json (heads.json)
-  int layer = 0, head = 0;            // model probe
+  int layer = 0, head = 0;            // model probe, model contributions
+  int query = -1;                     // model contributions: -1 = the last token
 };
 
 // The configuration of `attnlab model train`, every field by its row of model::RunFields();
@@ -33,6 +34,7 @@ int RunModelRun(const ModelOptions& o);
 int RunModelHeads(const ModelOptions& o);
 int RunModelProbe(const ModelOptions& o);  // model_inspect.cpp
 int RunModelTune(const ModelOptions& o);  // model_tune.cpp
+int RunModelContributions(const ModelOptions& o);  // model_whatif.cpp
 
 }  // namespace attn::cli
 

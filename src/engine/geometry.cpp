@@ -175,6 +175,24 @@ Pca2D ProjectPca2D(const MatF& points) {
   return out;
 }
 
+Pca2D ProjectOnto(const Pca2D& plane, const MatF& points) {
+  Pca2D out = plane;
+  const Eigen::Index m = points.rows(), d = points.cols();
+  out.points = MatF::Zero(m, 2);  // (M, 2)
+  if (plane.mean.size() != d || plane.components.rows() != d) return out;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    double x = 0, y = 0;
+    for (Eigen::Index k = 0; k < d; ++k) {
+      const double c = static_cast<double>(points(i, k)) - static_cast<double>(plane.mean(k));
+      x += c * plane.components(k, 0);
+      y += c * plane.components(k, 1);
+    }
+    out.points(i, 0) = static_cast<float>(x);
+    out.points(i, 1) = static_cast<float>(y);
+  }
+  return out;
+}
+
 std::vector<int> ConvexHull2D(const MatF& points) {
   // Finite points only, sorted by (x, y) and then index, so that duplicates keep the first.
   std::vector<int> idx;

@@ -21,6 +21,11 @@ struct Pca2D {
 // PCA over the rows of `points` (M, d), M >= 1, d >= 1. With d == 1 the second coordinate is 0.
 Pca2D ProjectPca2D(const MatF& points);
 
+// The rows of `points` (M, d) in an existing plane: (points - plane.mean) . plane.components in
+// double, as ProjectPca2D projects; components, mean, origin and explained are the plane's (so
+// that edited points are drawn where the unedited view drew the plane).
+Pca2D ProjectOnto(const Pca2D& plane, const MatF& points);
+
 // Convex hull of 2D points (M, 2) by Andrew's monotone chain: indices of the hull vertices in
 // counter-clockwise order, without repetition; collinear points on edges are left out.
 // Degenerate inputs give 1 or 2 indices.

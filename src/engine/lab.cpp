@@ -10,7 +10,9 @@
 
 #include "format.h"
 #include "same_output.h"
+#include "whatif.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -36,6 +38,9 @@ ConfigError CodeOf(const std::string& field) {
   if (field == "head") return ConfigError::kHeadOutOfRange;
   if (field == "target") return ConfigError::kTargetOutOfRange;
   if (field == "layer") return ConfigError::kLayerOutOfRange;
+  if (field == "whatIfToken" || field == "valueToken" || field == "valueA" || field == "valueB" ||
+      field == "shuffleSeed")
+    return ConfigError::kEditInvalid;
   return ConfigError::kDimOutOfRange;  // dModel, dK, dV
 }
 
@@ -48,7 +53,7 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
   }
   // 2. what depends on the sentence and on the number of heads (the model's tokens and heads:
   //    model::ComputeModelLab)
-  if (cfg.projection == Projection::kModel) return LabError();
+  if (cfg.projection == Projection::kModel) return CheckEdits(cfg, n_tokens);
   const std::string last = std::to_string(n_tokens - 1);
   if (cfg.query >= n_tokens) {
     return Refuse(ConfigError::kQueryOutOfRange, "query",
@@ -62,7 +67,9 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
                   cfg.target);
   }
   // The lab is one layer: only its head can be out of range.
-  return CheckLayerHead(1, cfg.heads, 0, cfg.head);
+  if (LabError e = CheckLayerHead(1, cfg.heads, 0, cfg.head); !e.ok()) return e;
+  // 3. the edits (whatif.h), once the indices they follow are known to be tokens
+  return CheckEdits(cfg, n_tokens);
 }
 
 LabError SentenceError(const TokenizeResult& t) {
@@ -112,7 +119,25 @@ LabResult ComputeLab(const LabConfig& cfg) {
   TokenizeResult t = Tokenize(cfg.sentence);
   result.error = t.ok() ? CheckNumbers(cfg, static_cast<int>(t.tokens.size())) : SentenceError(t);
   if (!result.error.ok()) return result;
-  result.tokens = std::move(t.tokens);
+  // The learner's edits (whatif.h): the run's tokens, and the query and target where their
+  // tokens went.
+  LabConfig run = cfg;
+  if (HasEdits(cfg)) {
+    result.edits.edited = true;
+    result.tokens = EditTokens(cfg, t.tokens, &result.edits);
+    const std::vector<int>& to = result.edits.to_run;
+    run.query = to[static_cast<std::size_t>(cfg.query)];
+    run.target = cfg.target >= 0 ? to[static_cast<std::size_t>(cfg.target)] : -1;  // deleted: automatic
+    std::vector<int> keys;
+    ParseIndexList(cfg.knockout_keys, static_cast<int>(t.tokens.size()), &keys);
+    for (int k : keys)
+      if (to[static_cast<std::size_t>(k)] >= 0) result.edits.knocked_keys.push_back(to[static_cast<std::size_t>(k)]);
+    std::sort(result.edits.knocked_keys.begin(), result.edits.knocked_keys.end());
+    ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &result.edits.knocked_heads);
+    result.edits.value_token = cfg.value_token >= 0 ? to[static_cast<std::size_t>(cfg.value_token)] : -1;
+  } else {
+    result.tokens = std::move(t.tokens);
+  }
 
   std::vector<std::string> texts;
   texts.reserve(result.tokens.size());
@@ -139,15 +164,19 @@ LabResult ComputeLab(const LabConfig& cfg) {
   mcfg.head.temperature = cfg.temperature;
   mcfg.head.scaled = cfg.scaled;
   mcfg.causal = cfg.causal;
+  if (!result.edits.knocked_keys.empty())
+    mcfg.mask = KnockoutMask(static_cast<int>(result.tokens.size()), result.edits.knocked_keys);
   std::string why;
-  if (!MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why)) {
+  if (!MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why) ||
+      !ApplyHeadEdits(run, run.query, &result.mha, result.projections, &result.edits, &why)) {
     // Unreachable from valid settings (embedding entries stay below 10, scores far below
     // float's range); kept so that a future change fails loudly instead of drawing NaN.
     result.error = Refuse(ConfigError::kNumericOverflow, "scores", why, 0);
     return result;
   }
 
-  FinishLab(cfg, x, &result);
+  FinishLab(run, x, &result);
+  if (result.edits.edited) FinishEdits(run, &result);
   return result;
 }
 
@@ -165,12 +194,7 @@ void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* out) {
   // Vectors panel: the values, the query's weighted values and its output in one PCA, so that
   // all 2N + 1 arrows share the same plane.
   const AttentionTrace<float>& tr = result.trace;
-  const int dv = tr.d_v;
-  MatF pts(2 * n + 1, dv);                                                         // (2N + 1, Dv)
-  pts.topRows(n) = tr.V;                                                           // (N, Dv) v_i
-  pts.middleRows(n, n) = tr.weighted_values[static_cast<std::size_t>(cfg.query)];  // alpha_i v_i
-  pts.bottomRows(1) = tr.output.row(cfg.query);                                    // (1, Dv) A
-  result.vectors = ProjectPca2D(pts);
+  result.vectors = ProjectPca2D(VectorPoints(tr, cfg.query));
   result.value_hull = ConvexHull2D(result.vectors.points.topRows(n));
 
   // Information panel: the query's weights and the chosen head's values, in double, over the
@@ -199,6 +223,21 @@ void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* out) {
   result.same_output_vertices = SameOutputVerticesIn(values, alpha, scope);
   result.contributions = Contributions(values, alpha);
   result.contributions2 = Contributions(values, result.information.collision.alpha2);
+  // Weight against contribution (contribution.h): the head's rows of W_O start at the sum of the
+  // earlier heads' widths.
+  int head_row = 0;
+  for (std::size_t k = 0; k < h && k < result.mha.heads.size(); ++k)
+    head_row += static_cast<int>(result.mha.heads[k].V.cols());
+  result.contribution = ComputeContributions(tr, cfg.query, result.projections.W_O, head_row);
+}
+
+MatF VectorPoints(const AttentionTrace<float>& tr, int query) {
+  const Eigen::Index n = tr.V.rows();
+  MatF pts(2 * n + 1, tr.V.cols());                                            // (2N + 1, Dv)
+  pts.topRows(n) = tr.V;                                                       // (N, Dv) v_i
+  pts.middleRows(n, n) = tr.weighted_values[static_cast<std::size_t>(query)];  // alpha_i v_i
+  pts.bottomRows(1) = tr.output.row(query);                                    // (1, Dv) A
+  return pts;
 }
 
 StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "attention.h"
+#include "contribution.h"
 #include "fields.h"
 #include "geometry.h"
 #include "information.h"
@@ -18,6 +19,22 @@
 namespace attn {
 
 // The limits the lab accepts (kMinDim, kMaxDim, ..., checked by ValidateConfig): limits.h.
+
+// The learner's edits of a run (issue 23, "what if"; whatif.h applies them and compares the
+// edited run with the plain one).
+enum class WhatIfMode {
+  kReplace,  // the token whatIfToken becomes the word whatIfWith ("" deletes it)
+  kInsert    // the word whatIfWith is inserted before the token whatIfToken
+};
+enum class ShuffleMode {
+  kOff,
+  kReverse,  // the tokens in reverse order
+  kSeeded    // a permutation drawn from shuffleSeed (Fisher-Yates on SplitMix64)
+};
+const char* WhatIfModeName(WhatIfMode m);  // "replace" / "insert"
+bool ParseWhatIfMode(const std::string& name, WhatIfMode* out);
+const char* ShuffleModeName(ShuffleMode m);  // "off" / "reverse" / "seeded"
+bool ParseShuffleMode(const std::string& name, ShuffleMode* out);
 
 struct LabConfig {
   std::string sentence = "я люблю суши";
@@ -41,6 +58,20 @@ struct LabConfig {
                    // -1 = the first key after the one the query leans on most that the query
                    // can see (the seed's t -> t+1; wrapping round). A target the query cannot
                    // see (masked) is moved: the automatic one is used (LabResult::target_moved)
+  // ---- edits (whatif.h). Token indices name the tokens of `sentence` as typed; query and
+  // target too, and they follow their token wherever the edits move it.
+  int what_if_token = -1;           // -1 = no what-if; else the token replaced, deleted or
+                                    // inserted before
+  std::string what_if_with;         // the replacement word (one token); "" deletes the token
+  WhatIfMode what_if_mode = WhatIfMode::kReplace;
+  ShuffleMode shuffle = ShuffleMode::kOff;  // applied after the what-if
+  std::uint64_t shuffle_seed = 1;   // ShuffleMode::kSeeded
+  std::string knockout_keys;        // "1,3": keys no query may attend to (the mask); "" = none
+  std::string knockout_heads;       // "0:1,0:3": layer:head pairs whose output A is set to 0
+                                    // (the lab has one layer: 0); "" = none
+  int value_token = -1;             // -1 = no value edit; else v_i of this token (chosen head)
+  double value_a = 0, value_b = 0;  // ... moves by a p1 + b p2, p1 and p2 the unedited
+                                    // vectors view's PCA directions (LabResult::vectors)
 };
 
 // A refusal: which field, and why (English, one line). `code` lets the UI translate it.
@@ -61,7 +92,9 @@ enum class ConfigError {
   kLayerOutOfRange,     // Projection::kModel: layer not in 0..L-1 of the model
   kModelNotLoaded,      // Projection::kModel without a loaded model (ComputeLab, or while the
                         // page fetches the files): not a refusal of the settings
-  kModelTooManyTokens   // Projection::kModel: more BPE tokens than the context holds (value = count)
+  kModelTooManyTokens,  // Projection::kModel: more BPE tokens than the context holds (value = count)
+  kEditInvalid          // an edit (whatIf*, shuffle*, knockout*, value*) refused; `field` says
+                        // which (value = the offending number, when there is one)
 };
 
 struct LabError {
@@ -101,6 +134,26 @@ struct StepTable {
                          // up to rounding; anything for sigmoid and none; 0 if all masked)
 };
 
+// What a run's edits did (whatif.h fills it): the panels and the trace say the run is edited.
+// "Typed" indices name the tokens of LabConfig::sentence; "run" indices the tokens of this run.
+struct RunEdits {
+  bool edited = false;             // any edit below
+  std::vector<int> from_typed;     // (N) the typed token each token of the run is (or replaces);
+                                   // -1 = inserted
+  std::vector<int> to_run;         // (N_typed) where each typed token went; -1 = deleted
+  int replaced = -1;               // run index of the replaced token; -1 = none
+  int inserted = -1;               // run index of the inserted token; -1 = none
+  int deleted = -1;                // typed index of the deleted token; -1 = none
+  bool shuffled = false;
+  std::vector<int> knocked_keys;   // run indices, ascending: masked for every query and head
+  std::vector<int> knocked_heads;  // head indices, ascending: their output A set to zero
+  int value_token = -1;            // run index of the edited value (chosen head); -1 = none
+  VecF value_offset;               // (Dv) a p1 + b p2, added to that v_i
+  Pca2D plane;                     // the unedited run's vectors plane the offset was read in;
+                                   // the vectors view stays in it (a dragged point moves by
+                                   // exactly (a, b) up to rounding)
+};
+
 struct LabResult {
   LabError error;              // when !error.ok() nothing below is valid
   std::vector<Token> tokens;
@@ -121,6 +174,10 @@ struct LabResult {
                                            // 6 visible keys, simplex only; N entries each)
   MatD contributions;   // (N, Dv) alpha_i v_i of the query's weights (double, as the analysis)
   MatD contributions2;  // (N, Dv) alpha'_i v_i of the second scenario
+  // Weight against contribution (contribution.h): the query's keys, in the chosen head.
+  ContributionTable contribution;
+  // The edits this run carries (whatif.h; all empty/off for a plain run).
+  RunEdits edits;
 };
 
 // The settings table: every field's JSON name, rule (from the limits above) and description.
@@ -147,6 +204,9 @@ LabResult ComputeLab(const LabConfig& cfg);
 // is what the heads read (the embeddings here; LN(x) of the layer in the model); cfg.head,
 // cfg.query and cfg.target must index them (validated) and cfg.normalizer is the heads' own.
 void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* result);
+
+// The vectors panel's points of one query: [v_0..v_{N-1}; alpha_0 v_0..; A], (2N + 1, Dv).
+MatF VectorPoints(const AttentionTrace<float>& trace, int query);
 
 // Step table of one query from a finished trace.
 StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,

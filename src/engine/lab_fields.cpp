@@ -35,6 +35,33 @@ const FieldTable<LabConfig>& LabFields() {
                       "the information panel's second scenario moves weight onto this token; "
                       "-1 = the first token after the most-weighted one that the query can see; "
                       "a token the query cannot see (masked) is moved to the automatic one"),
+      // ---- edits (whatif.h): token indices name the typed sentence's tokens
+      OnlyLinkedWhenChanged(IntegerField<C>("whatIfToken", &C::what_if_token, -1, kMaxTokens - 1,
+                      "what if: the token replaced by whatIfWith, deleted (whatIfWith \"\") or "
+                      "inserted before (whatIfMode insert); -1 = none")),
+      OnlyLinkedWhenChanged(TextField<C>("whatIfWith", &C::what_if_with,
+                   "what if: the replacement or inserted word (one token); \"\" deletes")),
+      OnlyLinkedWhenChanged(NameField<C>("whatIfMode", &C::what_if_mode, WhatIfModeName, ParseWhatIfMode,
+                   {WhatIfMode::kReplace, WhatIfMode::kInsert},
+                   "what if: replace (or delete) the token, or insert the word before it")),
+      OnlyLinkedWhenChanged(NameField<C>("shuffle", &C::shuffle, ShuffleModeName, ParseShuffleMode,
+                   {ShuffleMode::kOff, ShuffleMode::kReverse, ShuffleMode::kSeeded},
+                   "permute the tokens (after the what-if): off, reverse, or seeded by shuffleSeed")),
+      OnlyLinkedWhenChanged(IntegerField<C>("shuffleSeed", &C::shuffle_seed, 0, static_cast<double>(kMaxSeed),
+                      "the seed of shuffle seeded")),
+      OnlyLinkedWhenChanged(TextField<C>("knockoutKeys", &C::knockout_keys,
+                   "knock-out: token indices no query may attend to, comma-separated (\"1,3\"); "
+                   "the normalizer renormalizes the rest")),
+      OnlyLinkedWhenChanged(TextField<C>("knockoutHeads", &C::knockout_heads,
+                   "knock-out: layer:head pairs whose output A is set to zero (\"0:1\"; the lab "
+                   "has layer 0 only)")),
+      OnlyLinkedWhenChanged(IntegerField<C>("valueToken", &C::value_token, -1, kMaxTokens - 1,
+                      "value edit: the token whose value v (chosen head) moves by valueA, valueB "
+                      "in the vectors view's plane; -1 = none")),
+      OnlyLinkedWhenChanged(NumberField<C>("valueA", &C::value_a, -kMaxValueOffset, kMaxValueOffset, false,
+                     "value edit: the offset along the vectors view's first direction")),
+      OnlyLinkedWhenChanged(NumberField<C>("valueB", &C::value_b, -kMaxValueOffset, kMaxValueOffset, false,
+                     "value edit: the offset along the vectors view's second direction")),
   };
   return table;
 }

@@ -21,6 +21,8 @@ constexpr std::uint64_t kMaxSeed = 4294967295ull;  // 2^32 - 1, exact in a JS nu
 constexpr int kMinHeads = 1;                       // fewest attention heads (also training)
 constexpr int kMaxHeads = 8;                       // most attention heads (also training)
 constexpr int kMaxLayers = 16;                     // most layers of a trained model the lab shows
+constexpr double kMaxValueOffset = 100;            // |valueA|, |valueB|: a value dragged in the
+                                                   // vectors view (values are ~1; room to spare)
 
 // ---- training (ValidateTrainConfig) -------------------------------------------------------------
 constexpr int kMinLength = 2;              // shortest example of the previous, reverse, max tasks

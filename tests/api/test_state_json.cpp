@@ -19,7 +19,9 @@ TEST_CASE("state JSON has exactly the page API's field names and the seed defaul
   for (const auto& [k, v] : j["train"].items()) train_keys.insert(k);
   CHECK(keys == std::set<std::string>{"sentence", "query", "projection", "temperature", "scaled", "dModel", "dK",
                                       "seed", "positional", "heads", "head", "normalizer", "causal", "dV",
-                                      "target", "layer", "lang", "view", "lesson", "predictions", "hide", "lock",
+                                      "target", "layer", "whatIfToken", "whatIfWith", "whatIfMode", "shuffle",
+                                      "shuffleSeed", "knockoutKeys", "knockoutHeads", "valueToken", "valueA",
+                                      "valueB", "lang", "view", "lesson", "predictions", "hide", "lock",
                                       "tuneText", "tuneOwn", "tuneSteps", "tuneBatch", "tuneLength", "tuneLr", "tuneSeed", "train"});
   CHECK(train_keys == std::set<std::string>{"task", "length", "optimizer", "lr", "batch", "seed", "normalizer",
                                             "scaled", "dModel", "dK", "dV", "heads", "causal", "example",

@@ -68,7 +68,9 @@ TEST_CASE("fields: the lab's table has one row per setting, each read and writte
   for (const auto& f : table) CHECK_MESSAGE(names.insert(f.name).second, "twice: ", f.name);
   CHECK(names == std::set<std::string>{"sentence", "query", "projection", "temperature", "scaled", "dModel",
                                        "dK", "seed", "positional", "heads", "head", "normalizer", "causal",
-                                       "dV", "target", "layer"});
+                                       "dV", "target", "layer", "whatIfToken", "whatIfWith", "whatIfMode",
+                                       "shuffle", "shuffleSeed", "knockoutKeys", "knockoutHeads", "valueToken",
+                                       "valueA", "valueB"});
   // Every row changes its own member and only it: SameFields sees the change.
   for (const auto& f : table) {
     CAPTURE(f.name);

@@ -1,0 +1,69 @@
+// Issue 23's numbers as JSON: see whatif_json.h.
+#include "api/whatif_json.h"
+
+namespace attn::api {
+
+namespace {
+
+Json Numbers(const VecD& v) {
+  Json a = Json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+  return a;
+}
+
+Json Numbers(const VecF& v) {
+  Json a = Json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+  return a;
+}
+
+Json VerdictToJson(const Verdict& v) {
+  return Json{{"recoverable", v.recoverable}, {"unique", v.unique}, {"affineRank", v.affine_rank},
+              {"sameOutputDim", v.same_output_dim}};
+}
+
+}  // namespace
+
+Json ContributionToJson(const ContributionTable& t) {
+  Json keys = Json::array();
+  for (const KeyContribution& k : t.keys)
+    keys.push_back(Json{{"weight", k.weight}, {"valueNorm", k.value_norm}, {"residualNorm", k.residual_norm},
+                        {"removal", k.removal}, {"outputWithout", Numbers(k.output_without)}, {"masked", k.masked}});
+  return Json{{"query", t.query}, {"valueNormSum", t.value_norm_sum}, {"keys", keys}};
+}
+
+Json EditsToJson(const RunEdits& e) {
+  return Json{{"edited", e.edited},           {"fromTyped", e.from_typed},     {"toRun", e.to_run},
+              {"replaced", e.replaced},       {"inserted", e.inserted},        {"deleted", e.deleted},
+              {"shuffled", e.shuffled},       {"knockedKeys", e.knocked_keys}, {"knockedHeads", e.knocked_heads},
+              {"valueToken", e.value_token},  {"valueOffset", Numbers(e.value_offset)}};
+}
+
+Json ComparisonToJson(const LabComparison& c) {
+  Json dw = Json::array(), gained = Json::array();
+  for (std::size_t h = 0; h < c.d_weights.size(); ++h) {
+    Json rows = Json::array();
+    for (Eigen::Index i = 0; i < c.d_weights[h].rows(); ++i) rows.push_back(Numbers(VecD(c.d_weights[h].row(i).transpose())));
+    dw.push_back(std::move(rows));
+    gained.push_back(Numbers(c.inserted_weight[h]));
+  }
+  std::vector<int> present(c.row_present.begin(), c.row_present.end());
+  const int query_edited = c.query >= 0 && static_cast<std::size_t>(c.query) < c.to_edited.size()
+                               ? c.to_edited[static_cast<std::size_t>(c.query)]
+                               : -1;
+  return Json{{"query", c.query},
+              {"queryEdited", query_edited},
+              {"toEdited", c.to_edited},
+              {"fromPlain", c.from_plain},
+              {"rowPresent", present},
+              {"dWeights", dw},
+              {"insertedWeight", gained},
+              {"maxAbsDWeight", c.max_abs_d_weight},
+              {"dOutput", Numbers(c.d_output)},
+              {"dFinalOutput", Numbers(c.d_final_output)},
+              {"verdict", Json{{"plain", VerdictToJson(c.verdict_plain)},
+                               {"edited", VerdictToJson(c.verdict_edited)},
+                               {"changed", c.verdict_changed}}}};
+}
+
+}  // namespace attn::api

@@ -1,0 +1,50 @@
+// Issue 23 in model mode: knock-outs inside the trained model, and what they do to the next token.
+//
+// The lab's head (layer l, head h) weighs the keys; what reaches the prediction is another matter:
+// a key with a large weight may change nothing after W_O, the MLP and the later layers. Here the
+// model itself is asked: key i masked out for every query of that head (the rest renormalized by
+// its softmax), or whole heads' outputs A set to zero, then the model's own forward pass to the
+// end, and the next token's log-probability compared with the plain run's.
+//
+// ForwardKnockedOut is model::Forward (last_only) with the knock-out applied right after the
+// layer's MultiHeadForward: without a knock-out it gives the same bits as Forward.
+// Shapes: T = tokens with <|endoftext|> first, C = d_model, Dh = C / H, V = vocabulary.
+#pragma once
+
+#include "model.h"
+#include "model_lab.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attn {
+namespace model {
+
+struct ModelKnockout {
+  std::vector<std::pair<int, int>> heads;  // (layer, head) pairs whose output A is set to zero
+  int layer = -1;                          // the head whose keys are masked: (layer, head);
+  int head = -1;                           // -1 = none
+  std::vector<int> keys;                   // token indices (0 = <|endoftext|>) masked for every
+                                           // query of that head
+};
+
+// Forward of one sequence, last position only, with the knock-out. False (and an English line)
+// on bad input or a non-finite result.
+bool ForwardKnockedOut(SequenceActs<float>& acts, const Params<float>& p, const ModelConfig& c,
+                       const Sequence& s, const ModelKnockout& k, std::string* error = nullptr);
+
+// For the lab's head (cfg.layer, cfg.head), every token i: the log-probability of the plain run's
+// likeliest next token (plain.next[0]) with key i masked out in that head, minus the plain one.
+// Masking <|endoftext|> (i = 0) is allowed (it is often the head's sink). (T) entries.
+struct NextTokenEffects {
+  int next_id = 0;              // the token whose log-probability is followed
+  double logp = 0;              // its log-probability in the plain run
+  std::vector<double> delta;    // (T) log p without key i - logp
+  std::vector<double> logp_without;  // (T)
+};
+bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
+                         NextTokenEffects* out, std::string* error = nullptr);
+
+}  // namespace model
+}  // namespace attn
