@@ -61,6 +61,8 @@ Json ComparisonToJson(const LabComparison& c) {
               {"maxAbsDWeight", c.max_abs_d_weight},
               {"dOutput", Numbers(c.d_output)},
               {"dFinalOutput", Numbers(c.d_final_output)},
+              {"dOutputNorm", c.d_output_norm},
+              {"dFinalOutputNorm", c.d_final_output_norm},
               {"verdict", Json{{"plain", VerdictToJson(c.verdict_plain)},
                                {"edited", VerdictToJson(c.verdict_edited)},
                                {"changed", c.verdict_changed}}}};

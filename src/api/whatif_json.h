@@ -19,6 +19,7 @@ Json ContributionToJson(const ContributionTable& t);
 Json EditsToJson(const RunEdits& e);
 // {"query", "queryEdited", "toEdited", "fromPlain", "rowPresent", "dWeights": [H][N][N],
 //  "insertedWeight": [H][N], "maxAbsDWeight", "dOutput": [Dv], "dFinalOutput": [Do],
+//  "dOutputNorm", "dFinalOutputNorm",
 //  "verdict": {"plain": {...}, "edited": {...}, "changed"}}; indices as in whatif.h
 Json ComparisonToJson(const LabComparison& c);
 
