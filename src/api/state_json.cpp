@@ -135,7 +135,8 @@ const FieldTable<LabState>& StateFields() {
   static const FieldTable<S> table = {
       NameTextField<S>("lang", &S::lang, {"en", "ru"}, "the interface language"),
       NameTextField<S>("view", &S::view,
-                       {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
+                       {"sentence", "steps", "weights", "vectors", "information", "whatif", "training",
+                        "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
           "lesson", &S::lesson, 0, kLessonSteps,
