@@ -90,9 +90,9 @@ void DrawHeatmapPanel(Context& ctx) {
       else std::snprintf(label, sizeof label, "%d %s", i, tokens[i].text.c_str());
       const ImVec2 ts = ImGui::CalcTextSize(label);
       const float cy = p0.y + cell * (i + 0.5f);
-      if (cell >= ts.y * 0.8f || i == s.lab.config.query) {
+      if (cell >= ts.y * 0.8f || i == s.attention.result.steps.query) {
         dl->PushClipRect(origin, ImVec2(p0.x - 4, p1.y), true);
-        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.lab.config.query ? query_col : text_col, label);
+        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.attention.result.steps.query ? query_col : text_col, label);
         dl->PopClipRect();
       }
       if (names_fit) {
@@ -140,7 +140,7 @@ void DrawHeatmapPanel(Context& ctx) {
     }
 
     // The query's row.
-    const int q = s.lab.config.query;
+    const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
     dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p1.x + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
 
     // Hover: which cell, and its value; a click on a row makes it the query.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -261,6 +262,83 @@ void DrawModelProbe(Context& ctx) {
   ImGui::PopTextWrapPos();
 }
 
+// Which words mattered (issue 23): beside every weight, what the key contributes
+// (engine/contribution.h: ||alpha_i v_i||, ||alpha_i v_i W_O[h]||, ||A - A_{-i}||), sortable by any
+// column (ImGui's table sort: click a header), and a button that knocks the key out.
+void DrawContributions(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::LabResult& r = s.attention.result;
+  const attn::ContributionTable& t = r.contribution;
+  const int n = static_cast<int>(t.keys.size());
+  if (n == 0 || n > static_cast<int>(r.tokens.size())) return;
+  ImGui::Separator();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kMattered));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("%s", L(tr::kMatteredNote));
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(n + 1) + ImGui::GetStyle().CellPadding.y * 2 * (n + 1) + 24.0f;
+  if (!ImGui::BeginTable("contributions_table", 6, flags, ImVec2(0, rows_h))) return;
+  ImGui::TableSetupColumn(L(tr::kColTokenShort), ImGuiTableColumnFlags_DefaultSort);
+  ImGui::TableSetupColumn("αᵢ", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖αᵢvᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖αᵢvᵢW_O‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖A − A₋ᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn(L(tr::kColKnock), ImGuiTableColumnFlags_NoSort);
+  ImGui::TableHeadersRow();
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+    const int column = specs->Specs[0].ColumnIndex;
+    const bool up = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    auto value = [&](int i) {
+      const attn::KeyContribution& k = t.keys[static_cast<std::size_t>(i)];
+      switch (column) {
+        case 1: return k.weight;
+        case 2: return k.value_norm;
+        case 3: return k.residual_norm;
+        case 4: return k.removal;
+        default: return static_cast<double>(i);
+      }
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return up ? value(a) < value(b) : value(a) > value(b); });
+  }
+  // a key's typed index (the knock-out names tokens as typed); an inserted word has none
+  const std::vector<int>& from_typed = r.edits.from_typed;
+  std::vector<int> knocked;
+  attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
+  for (int i : order) {
+    const attn::KeyContribution& k = t.keys[static_cast<std::size_t>(i)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (i == t.query) ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    else if (k.masked) ImGui::TextDisabled("%s", r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    else ImGui::TextUnformatted(r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    ImGui::PushFont(ctx.fonts.mono);
+    for (const double v : {k.weight, k.value_norm, k.residual_norm, k.removal}) {
+      ImGui::TableNextColumn();
+      if (k.masked) ImGui::TextDisabled("%s", L(tr::kMaskedBar));
+      else ImGui::TextUnformatted(Num(static_cast<float>(v), 3));
+    }
+    ImGui::PopFont();
+    ImGui::TableNextColumn();
+    const int typed = from_typed.empty() ? i : (i < static_cast<int>(from_typed.size()) ? from_typed[static_cast<std::size_t>(i)] : -1);
+    if (typed >= 0) {
+      const bool off = std::find(knocked.begin(), knocked.end(), typed) != knocked.end();
+      ImGui::PushID(4000 + i);
+      ImGui::BeginDisabled(Locked(ctx, "information"));
+      if (ImGui::SmallButton(off ? "↺" : "✕")) app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}});
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(off ? tr::kChipUnknock : tr::kChipKnock));
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void DrawInformationPanel(Context& ctx) {
@@ -308,8 +386,9 @@ void DrawInformationPanel(Context& ctx) {
     std::snprintf(buf, sizeof buf, L(tr::kMaskedKeys), n - seen, n);
     ImGui::TextDisabled("%s", buf);
   }
-  if (r.target_moved) {
-    std::snprintf(buf, sizeof buf, L(tr::kTargetMoved), r.tokens[s.lab.config.target].text.c_str());
+  const auto& typed = app::TypedTokens(s);  // config.target names a token as typed
+  if (r.target_moved && s.lab.config.target >= 0 && s.lab.config.target < static_cast<int>(typed.size())) {
+    std::snprintf(buf, sizeof buf, L(tr::kTargetMoved), typed[static_cast<std::size_t>(s.lab.config.target)].text.c_str());
     ImGui::TextDisabled("%s", buf);
   }
   ImGui::PopTextWrapPos();
@@ -396,6 +475,8 @@ void DrawInformationPanel(Context& ctx) {
     ExportMenu(ctx.ui, "contributions", true, false, &top_right);
     ImGui::SetCursorScreenPos(after);
   }
+
+  DrawContributions(ctx);  // which words mattered: weight against contribution
 
   // What A alone tells about each word, and the simplex picture beside it.
   ImGui::Separator();
