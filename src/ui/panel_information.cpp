@@ -330,7 +330,7 @@ void DrawContributions(Context& ctx) {
       const bool off = std::find(knocked.begin(), knocked.end(), typed) != knocked.end();
       ImGui::PushID(4000 + i);
       ImGui::BeginDisabled(Locked(ctx, "information"));
-      if (ImGui::SmallButton(off ? "↺" : "✕")) app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}});
+      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}});
       ImGui::EndDisabled();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(off ? tr::kChipUnknock : tr::kChipKnock));
       ImGui::PopID();

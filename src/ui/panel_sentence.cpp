@@ -121,7 +121,7 @@ void DrawChipMenu(Context& ctx, int i) {
 }
 
 // The lab's own words as chips, wrapped like words in a paragraph: the sentence as typed (the
-// edits name its tokens); a knocked-out key is red with ✕, the what-if's word is outlined.
+// edits name its tokens); a knocked-out key is red with ×, the what-if's word is outlined.
 void DrawWordChips(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& cfg = s.lab.config;
@@ -135,7 +135,7 @@ void DrawWordChips(Context& ctx) {
   for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
     const bool is_query = i == cfg.query;
     const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
-    const std::string text = (off ? "✕ " : "") + tokens[i].text;
+    const std::string text = (off ? "× " : "") + tokens[i].text;
     ImGui::PushID(i);
     int colours = 0;
     if (is_query) {
@@ -160,7 +160,7 @@ void DrawWordChips(Context& ctx) {
     // Wrap the chips like words in a paragraph.
     if (i + 1 < static_cast<int>(tokens.size())) {
       const float next_w = ImGui::CalcTextSize(tokens[i + 1].text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x +
-                           ImGui::CalcTextSize("✕ ").x;
+                           ImGui::CalcTextSize("× ").x;
       if (chip_right + ImGui::GetStyle().ItemSpacing.x + next_w < right) ImGui::SameLine();
     }
   }

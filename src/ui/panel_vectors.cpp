@@ -91,6 +91,7 @@ void DrawVectorsPanel(Context& ctx) {
         const bool q = i == s.attention.result.steps.query;
         dl->AddCircleFilled(v, q ? 6.0f : 5.0f, value_col);
         if (i == ctx.ui.hovered_key) dl->AddCircle(v, 9.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+        if (i == s.attention.result.edits.value_token) dl->AddCircle(v, 10.0f, IM_COL32(255, 184, 102, 255), 0, 2.0f);  // edited
         dl->AddText(ImVec2(v.x + 7, v.y - 8), q ? a_col : value_col, tokens[i].text.c_str());
         dl->AddCircle(pt(n + i), 4.0f, scaled_col, 0, 1.5f);
       }
@@ -149,7 +150,6 @@ void DrawVectorsPanel(Context& ctx) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
       ImGui::TextWrapped("%s", line);
       ImGui::PopStyleColor();
-      ImGui::SameLine();
       if (ImGui::SmallButton(Label(tr::kValueReset, "value_reset")))
         app::ApplyPatch(s, {{"valueToken", -1}, {"valueA", 0}, {"valueB", 0}});
     } else if (can_drag) {

@@ -108,7 +108,7 @@ void DrawEditControls(Context& ctx) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int i = 0; i < n; ++i) {
     const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
-    const std::string label = (off ? "✕ " : "") + typed[static_cast<std::size_t>(i)].text;
+    const std::string label = (off ? "× " : "") + typed[static_cast<std::size_t>(i)].text;
     const float bw = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + bw < right) ImGui::SameLine();
     ImGui::PushID(1000 + i);
