@@ -115,15 +115,16 @@ void DrawAttentionBottom(Context& ctx, const Front& front) {
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
-      if (whatif && ImGui::BeginTabItem(Label(tr::kWhatIf, "b_whatif"), nullptr, front("whatif"))) {
-        ImGui::BeginChild("row_whatif", ImVec2(0, 0), false);
-        DrawWhatIfPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
       if (tune && ImGui::BeginTabItem(Label(tr::kTuneTitle, "b_tune"))) {
         ImGui::BeginChild("row_tune", ImVec2(0, 0), false);
         DrawModelTrainPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      // after "Train it more" (model mode), so that the tabs before it keep their places
+      if (whatif && ImGui::BeginTabItem(Label(tr::kWhatIf, "b_whatif"), nullptr, front("whatif"))) {
+        ImGui::BeginChild("row_whatif", ImVec2(0, 0), false);
+        DrawWhatIfPanel(ctx);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }

@@ -476,8 +476,6 @@ void DrawInformationPanel(Context& ctx) {
     ImGui::SetCursorScreenPos(after);
   }
 
-  DrawContributions(ctx);  // which words mattered: weight against contribution
-
   // What A alone tells about each word, and the simplex picture beside it.
   ImGui::Separator();
   const float simplex = narrow ? std::min(260.0f, ImGui::GetContentRegionAvail().x * 0.8f)
@@ -510,6 +508,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
+  DrawContributions(ctx);     // which words mattered: weight against contribution
   DrawLayerInformation(ctx);  // model mode only
   DrawModelProbe(ctx);        // model mode only
 
