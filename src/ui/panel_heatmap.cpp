@@ -154,7 +154,10 @@ void DrawHeatmapPanel(Context& ctx) {
                   IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
       ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
       ctx.ui.hovered_key = j;
-      if (ImGui::IsItemClicked() && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"query", i}});
+      // the query names a token as typed: an edited run's row i is typed token from_typed[i]
+      const std::vector<int>& from = s.attention.result.edits.from_typed;
+      const int typed_i = from.empty() ? i : (i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : -1);
+      if (ImGui::IsItemClicked() && !Locked(ctx, "weights") && typed_i >= 0) app::ApplyPatch(s, {{"query", typed_i}});
     }
 
     // Legend: the colour ramp over the fixed range [0, 1].

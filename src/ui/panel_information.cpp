@@ -417,11 +417,15 @@ void DrawInformationPanel(Context& ctx) {
   if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
     if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
     for (int i = 0; i < n; ++i) {
-      const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];
+      // target names a token as typed: an edited run's token i is typed token from_typed[i]
+      // (an inserted word, -1, cannot be the target)
+      const std::vector<int>& from = r.edits.from_typed;
+      const int typed_i = from.empty() ? i : (i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : -1);
+      const bool masked = (i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)]) || typed_i < 0;
       const std::string item = masked ? r.tokens[i].text + " " + L(tr::kMaskedBar) : r.tokens[i].text;
       ImGui::PushID(i);
-      if (ImGui::Selectable(item.c_str(), s.lab.config.target == i, masked ? ImGuiSelectableFlags_Disabled : 0))
-        app::ApplyPatch(s, {{"target", i}});
+      if (ImGui::Selectable(item.c_str(), s.lab.config.target == typed_i && typed_i >= 0, masked ? ImGuiSelectableFlags_Disabled : 0))
+        app::ApplyPatch(s, {{"target", typed_i}});
       ImGui::PopID();
     }
     ImGui::EndCombo();

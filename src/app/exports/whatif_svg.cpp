@@ -22,9 +22,10 @@ const attn::MatD* ChosenDelta(const AppState& s, const attn::LabComparison** c) 
   return &(*c)->d_weights[static_cast<std::size_t>(h)];
 }
 
-std::string NoEdit(const AppState& s) {
-  return Ru(s.lab) ? "what: нет изменений — сначала измените прогон (whatIfToken, shuffle, knockoutKeys, knockoutHeads, valueToken)"
-                   : "what: expected an edited run (whatIfToken, shuffle, knockoutKeys, knockoutHeads or valueToken), got none";
+// The one wording of the exports' refusals (the simplex's, the training example's).
+std::string NoEdit(const AppState&) {
+  return "what: expected a picture the lab draws now, got \"whatif\" (the run has no edit: set whatIfToken, shuffle, "
+         "knockoutKeys, knockoutHeads or valueToken)";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "app/app.h"
 
 #include "api/whatif_json.h"
+#include "app/exports/figure_export.h"
 
 #include <doctest/doctest.h>
 
@@ -86,6 +87,27 @@ TEST_CASE("model mode takes no edits: no comparison") {
   app::InitApp(s);
   REQUIRE(app::ApplyPatch(s, {{"projection", "model"}}).ok);  // the files are not there: not computed
   CHECK(app::CurrentComparison(s) == nullptr);
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("app") {
+
+TEST_CASE("the Δα export: refused without an edit, the CSV's numbers are the comparison's") {
+  app::AppState s;
+  app::InitApp(s);
+  std::string why;
+  CHECK(app::WhatIfCsv(s, &why).empty());
+  CHECK(why.rfind("what: expected a picture the lab draws now, got \"whatif\"", 0) == 0);
+  REQUIRE(app::ApplyPatch(s, {{"whatIfToken", 2}, {"whatIfWith", "рис"}}).ok);
+  why.clear();
+  const std::string csv = app::WhatIfCsv(s, &why);
+  CHECK(why.empty());
+  const attn::LabComparison* c = app::CurrentComparison(s);
+  REQUIRE(c != nullptr);
+  CHECK(csv.find(Json(c->d_weights[0](1, 2)).dump()) != std::string::npos);
+  const std::string svg = app::WhatIfSvg(s, &why);
+  CHECK(svg.find("url(#diverging)") != std::string::npos);
 }
 
 }  // TEST_SUITE
