@@ -117,17 +117,17 @@ TEST_CASE("model lab: refusals in the one wording") {
   CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 4, 0, 1), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kLayerOutOfRange);
   CHECK(lab.error.message == "layer: expected a layer index from 0 to 3, got 4");
-  CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 4, 1), &lab, &extra));
-  CHECK(lab.error.message == "head: expected a head index from 0 to 3, got 4");
+  CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 6, 1), &lab, &extra));
+  CHECK(lab.error.message == "head: expected a head index from 0 to 5, got 6");
   CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 0, 6), &lab, &extra));
   CHECK(lab.error.message == "query: expected a token index from 0 to 5, got 6");
   CHECK_FALSE(ComputeModelLab(m, Model("   ", 0, 0, 0), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kSentenceEmpty);
   std::string longer;
-  for (int i = 0; i < 40; ++i) longer += "сушими ";  // more BPE tokens than 63
+  for (int i = 0; i < 80; ++i) longer += "сушими ";  // more BPE tokens than 127
   CHECK_FALSE(ComputeModelLab(m, Model(longer, 0, 0, 0), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kModelTooManyTokens);
-  CHECK(lab.error.message.rfind("sentence: expected at most 63 model tokens, got ", 0) == 0);
+  CHECK(lab.error.message.rfind("sentence: expected at most 127 model tokens, got ", 0) == 0);
   // The engine alone cannot compute model mode: it says so.
   CHECK(ComputeLab(Model("я люблю суши", 0, 0, 1)).error.code == ConfigError::kModelNotLoaded);
 }

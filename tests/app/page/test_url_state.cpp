@@ -24,6 +24,8 @@ const char* const kEveryField = R"({
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
   "tuneLr": 0.003, "tuneSeed": 5,
+  "whatIfToken": 1, "whatIfWith": "кошка", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
+  "knockoutKeys": "0,2", "knockoutHeads": "0:0", "valueToken": 2, "valueA": 0.5, "valueB": -0.25,
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,
             "normalizer": "relunorm", "scaled": false, "dModel": 16, "dK": 8, "dV": 4, "heads": 2,
             "causal": true, "example": "EXAMPLE", "compare": "lr:0.1", "play": true, "speed": 4,
