@@ -8,30 +8,15 @@
 
 #include "model/bundle.h"
 #include "model/model_lab.h"
+#include "shipped_lab_model.h"
 
 using namespace attn;
 using namespace attn::model;
 
 namespace {
 
-bool SameBits(const MatF& a, const MatF& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
-}
-
-const LabModel& Shipped() {
-  static LabModel m = [] {
-    LabModel lm;
-    Bundle b;
-    std::string error;
-    const std::string dir = std::string(ATTNLAB_SOURCE_DIR) + "/web/model";
-    REQUIRE_MESSAGE(LoadBundle(dir, &b, &error), error);
-    lm.shipped = std::move(b);
-    lm.params = lm.shipped.params;
-    return lm;
-  }();
-  return m;
-}
+using testing_model::SameBits;
+using testing_model::Shipped;
 
 LabConfig Model(const std::string& sentence, int layer, int head, int query) {
   LabConfig c;
