@@ -50,8 +50,8 @@ TEST_CASE("head probe: a readout that sees only a real head's A names its favour
     cfg.train_windows = 150;
     HeadProbeResult r;
     REQUIRE_MESSAGE(ProbeHead(b.params, b.config, windows, cfg, &r, &error), error);
-    CAPTURE(layer);
-    CAPTURE(head);
+    CAPTURE(cfg.layer);  // (not the structured bindings: CAPTURE's lambda cannot capture them)
+    CAPTURE(cfg.head);
     CHECK(r.test_samples == 50 * (W - 1));
     CHECK(r.test_within + r.test_beyond == r.test_samples);
     CHECK(r.train_samples == 150 * (W - 1));

@@ -84,7 +84,9 @@ void TickProbe(AppState& s) {
 
 std::string TraceJson(const AppState& s) {
   const attn::LabResult& result = s.attention.result;
-  if (s.lab.config.projection != attn::Projection::kModel || !result.error.ok())
+  // (ModelCodeInBuild(): a constant false in the default page's build, whose wasm then leaves
+  // the model's part of the trace out.)
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok())
     return attn::api::Dump(attn::api::TraceToJson(s.lab, result));
   attn::api::LabState shown = s.lab;  // the trace's "config": the model's effective settings
   shown.config = s.model.result.config;

@@ -49,12 +49,14 @@ TEST_CASE("URL state: every field of the state, the nested train object included
 
   // The test covers every field: a field added to the state must be added to kEveryField.
   for (const auto& [k, v] : defaults.items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     REQUIRE(state.contains(k));
     if (k != "train") CHECK(state[k] != v);
   }
   for (const auto& [k, v] : defaults["train"].items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     REQUIRE(state["train"].contains(k));
     CHECK(state["train"][k] != v);
   }
@@ -74,7 +76,8 @@ TEST_CASE("URL state: every field of the state, the nested train object included
   REQUIRE_MESSAGE(r["ok"] == true, r.dump());
   const Json back = Json::parse(app::StateJson(reader));
   for (const auto& [k, v] : state.items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     CHECK(back[k] == v);
   }
   CHECK(app::StateJson(reader) == app::StateJson(source));
