@@ -75,9 +75,8 @@ target_link_libraries(attnlab_imgui PUBLIC attnlab_sdl2)
 
 # The UI font: DejaVu (fonts-dejavu-core) has Latin, Cyrillic, Greek and the maths signs the lab
 # uses (Σ √ α · ⟨⟩ ≈ →). Cut with fontTools' subsetter to the letters learners type and the symbols
-# the sources use (cmake/font_subset.py); the monospaced one keeps only Basic Latin and the
-# symbols (the text font's letters are merged into it at start-up, ui/style.cpp): ~37 KB gzipped
-# for both fonts instead of ~165 KB.
+# the sources use (cmake/font_subset.py): ~23 KB gzipped. (Tables used DejaVu Sans Mono until
+# 2026-12-03; the page's budget dropped it: DejaVu Sans's digits share one width.)
 file(GLOB_RECURSE ATTNLAB_TEXT_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.cpp" "${CMAKE_SOURCE_DIR}/src/*.h")
 function(attnlab_subset_font out_var ttf)  # [--symbols-only]
   get_filename_component(base "${ttf}" NAME_WE)
@@ -90,4 +89,3 @@ function(attnlab_subset_font out_var ttf)  # [--symbols-only]
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 attnlab_subset_font(ATTNLAB_FONT_SANS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
-attnlab_subset_font(ATTNLAB_FONT_MONO /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf --symbols-only)

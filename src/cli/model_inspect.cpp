@@ -9,10 +9,9 @@
 #include "model/head_probe.h"
 #include "cli/raw_input.h"
 #include "model/heads.h"
+#include "model/validation.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -31,52 +30,14 @@ bool Load(const std::string& command, const std::string& dir, model::Bundle* b, 
   return false;
 }
 
-// The validation text as training saw it: per language all of it (en, ru) and, when the run
-// read documents, its fortunes alone (fortunesEn, fortunesRu; eval.json's rows).
-struct Validation {
-  model::TokenStream en, ru, fortunes_en, fortunes_ru;
-  bool with_docs = false;
-};
-
-// A folder of the run's configuration: as written (absolute, or relative to the working
-// folder), else relative to the repository that holds the model's folder (DIR/../..: web/model).
-std::string RunFolder(const Json& run, const char* key, const std::string& fallback, const std::string& dir) {
-  const std::string f = run.is_object() ? run.value(key, fallback) : fallback;
-  if (f.empty() || f[0] == '/' || std::filesystem::exists(f)) return f;
-  const std::filesystem::path repo = std::filesystem::path(dir) / ".." / "..";
-  return std::filesystem::exists(repo / f) ? (repo / f).lexically_normal().string() : f;
-}
-
-bool ValidationStreams(const model::Bundle& b, const std::string& dir, Validation* v, std::string* error) {
-  const auto config = Json::parse(b.config_json, nullptr, false);
-  const Json run = config.is_object() && config.contains("run") ? config["run"] : Json::object();
-  std::vector<model::SourceFile> files;
-  if (!model::ReadFortuneFolder(RunFolder(run, "enFolder", "/usr/share/games/fortunes", dir), Lang::kEn, &files, error) ||
-      !model::ReadFortuneFolder(RunFolder(run, "ruFolder", "/usr/share/games/fortunes/ru", dir), Lang::kRu, &files, error))
-    return false;
-  for (const auto& [key, lang] : {std::pair{"enDocs", Lang::kEn}, std::pair{"ruDocs", Lang::kRu}}) {
-    const std::string folder = RunFolder(run, key, "", dir);
-    if (folder.empty()) continue;
-    if (!model::ReadDocumentFolder(folder, lang, &files, error)) {
-      *error += " (scripts/corpus.sh makes the documents from Debian's manuals)";
-      return false;
-    }
-    v->with_docs = true;
-  }
-  const model::Corpus corpus = model::BuildCorpus(std::move(files));
-  const auto fortunes = std::optional<model::Source>(model::Source::kFortunes);
-  return model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->en, error) &&
-         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->ru, error) &&
-         model::EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->fortunes_en, error, fortunes) &&
-         model::EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->fortunes_ru, error, fortunes);
-}
+using model::Validation;
 
 // The folder loaded and its validation streams: eval's and heads' common start.
 bool LoadWithValidation(const std::string& command, const std::string& dir, model::Bundle* b, Validation* v,
                         int* code) {
   if (!Load(command, dir, b, code)) return false;
   std::string error;
-  if (ValidationStreams(*b, dir, v, &error)) return true;
+  if (model::LoadValidation(*b, dir, v, &error)) return true;
   *code = Refuse(command, error);
   return false;
 }
@@ -156,25 +117,26 @@ int RunModelRun(const ModelOptions& o) {
   if (o.generate > 0) {
     rng::SplitMix64 draw(rng::Mix64(static_cast<std::uint64_t>(o.seed)));
     std::vector<int> context = ids, produced;
+    model::SequenceActs<float> step;  // its own: `acts` stays the text's run, which --format text prints
     for (int g = 0; g < o.generate; ++g) {
       if (static_cast<int>(context.size()) > b.config.context)
         context.erase(context.begin(), context.end() - b.config.context);
       model::Sequence s;
       s.tokens = context;
       s.targets.assign(context.size(), -1);
-      if (!model::Forward(acts, b.params, b.config, s, &error, /*last_only=*/true)) return InternalError(cmd, error);
-      const Eigen::Index r = acts.probs.rows() - 1;
+      if (!model::Forward(step, b.params, b.config, s, &error, /*last_only=*/true)) return InternalError(cmd, error);
+      const Eigen::Index r = step.probs.rows() - 1;
       std::vector<int> ord(static_cast<std::size_t>(b.config.vocab));
       std::iota(ord.begin(), ord.end(), 0);
-      std::stable_sort(ord.begin(), ord.end(), [&](int a, int c) { return acts.probs(r, a) > acts.probs(r, c); });
+      std::stable_sort(ord.begin(), ord.end(), [&](int a, int c) { return step.probs(r, a) > step.probs(r, c); });
       const int k = std::min(o.top_k, b.config.vocab);
       double total = 0;
-      for (int i = 0; i < k; ++i) total += acts.probs(r, ord[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < k; ++i) total += step.probs(r, ord[static_cast<std::size_t>(i)]);
       double u = draw.Uniform() * total;
       int pick = ord[0];
       for (int i = 0; i < k; ++i) {
         const int id = ord[static_cast<std::size_t>(i)];
-        u -= acts.probs(r, id);
+        u -= step.probs(r, id);
         pick = id;
         if (u < 0) break;
       }

@@ -39,4 +39,28 @@ VecD WeightGradientFromValues(const ExampleView& v, int head, int query) {
   return out;
 }
 
+std::vector<InductionRow> InductionRows(const std::vector<int>& ids, const MatF& weights) {
+  std::vector<InductionRow> rows;
+  const auto T = static_cast<Eigen::Index>(ids.size());
+  if (weights.rows() != T || weights.cols() != T) return rows;
+  auto id = [&](Eigen::Index t) { return ids[static_cast<std::size_t>(t)]; };
+  for (Eigen::Index t = 1; t < T; ++t) {
+    Eigen::Index j = -1;  // the latest earlier occurrence whose next token is before t
+    for (Eigen::Index k = t - 1; k >= 1 && j < 0; --k)
+      if (id(k) == id(t) && k + 1 < t) j = k;
+    if (j < 0) continue;
+    Eigen::Index best = 1;
+    for (Eigen::Index k = 2; k <= t; ++k) best = weights(t, k) > weights(t, best) ? k : best;
+    InductionRow r;
+    r.query = static_cast<int>(t);
+    r.after_copy = static_cast<int>(j + 1);
+    r.largest = static_cast<int>(best);
+    r.weight_after_copy = weights(t, j + 1);
+    r.weight_largest = weights(t, best);
+    r.spread_evenly = 1.0 / static_cast<double>(t + 1);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
 }  // namespace attn

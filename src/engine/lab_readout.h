@@ -17,4 +17,14 @@ VecD ResidualOutput(const LabResult& r);
 // engine's ∂L/∂αᵢ (dweights) up to rounding: the gradient into each weight.
 VecD WeightGradientFromValues(const ExampleView& v, int head, int query);
 
+// An induction head's signature on a sentence with repeats: for every token t seen before (its
+// latest earlier occurrence j >= 1 with j + 1 < t), the weight its query puts on the token after
+// that occurrence, j + 1, and where its largest weight is (keys 1..t: <|endoftext|> at 0 aside).
+struct InductionRow {
+  int query = 0, after_copy = 0, largest = 0;
+  double weight_after_copy = 0, weight_largest = 0, spread_evenly = 0;  // 1 / (t + 1)
+};
+// ids: the tokens (T); weights: one head's causal weights (T, T). Empty when nothing repeats.
+std::vector<InductionRow> InductionRows(const std::vector<int>& ids, const MatF& weights);
+
 }  // namespace attn

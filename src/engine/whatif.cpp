@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <utility>
 
 namespace attn {
@@ -84,12 +83,16 @@ namespace {
 
 // Splits on commas, trims spaces; empty items are skipped.
 std::vector<std::string> Items(const std::string& text) {
+  // (No istringstream: iostreams would add tens of KB to the default page's wasm.)
   std::vector<std::string> items;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, ',')) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
     const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
     if (b != std::string::npos) items.push_back(item.substr(b, e - b + 1));
+    start = comma + 1;
   }
   return items;
 }

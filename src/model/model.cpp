@@ -142,23 +142,33 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
     LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
     if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error)) return false;
-    ResidualForward(b.res1, b.x, b.attn.output);
-    LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
-    LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
-    GeluForward(b.gelu, b.fc);
-    LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
-    ResidualForward(b.res2, b.res1, b.proj);
+    BlockTailForward(b, w);
   }
+  FinalForward(a, p, s, last_only);
+  return true;
+}
+
+template <typename T>
+void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w) {
+  ResidualForward(b.res1, b.x, b.attn.output);
+  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
+  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
+  GeluForward(b.gelu, b.fc);
+  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
+  ResidualForward(b.res2, b.res1, b.proj);
+}
+
+template <typename T>
+void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only) {
   LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
   if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
     const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
     TiedLogitsForward(a.logits, last, p.wte);
     a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
-    return true;
+    return;
   }
   TiedLogitsForward(a.logits, a.lnf, p.wte);
   a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
-  return true;
 }
 
 template <typename T>
@@ -299,6 +309,8 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
   template Params<T> InitParams<T>(const ModelConfig&, std::uint64_t);                          \
   template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
                            const Sequence&, std::string*, bool);                                \
+  template void BlockTailForward<T>(BlockActs<T>&, const BlockParams<T>&);                       \
+  template void FinalForward<T>(SequenceActs<T>&, const Params<T>&, const Sequence&, bool); \
   template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
                             const ModelConfig&, const Sequence&, T, std::string*);              \
   template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \

@@ -132,6 +132,13 @@ MultiHeadConfig BlockAttentionConfig();
 template <typename T>
 bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
              std::string* error = nullptr, bool last_only = false);
+// Forward's pieces, for a forward that changes a head in between (model_whatif.h's knock-outs)
+// with the same bits: the block after its attention sub-layer (residual, LN2, MLP, residual),
+// and the last LayerNorm, the logits and the loss (last_only as above).
+template <typename T>
+void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w);
+template <typename T>
+void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only);
 // Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g.
 template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,

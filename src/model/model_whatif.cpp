@@ -43,17 +43,9 @@ bool ForwardKnockedOut(SequenceActs<float>& a, const Params<float>& p, const Mod
         changed = true;
       }
     if (changed && !RecombineHeads(&b.attn, w.attn, error)) return false;
-    ResidualForward(b.res1, b.x, b.attn.output);
-    LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
-    LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
-    GeluForward(b.gelu, b.fc);
-    LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
-    ResidualForward(b.res2, b.res1, b.proj);
+    BlockTailForward(b, w);
   }
-  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
-  const Mat<float> last = a.lnf.bottomRows(1);  // (1, C)
-  TiedLogitsForward(a.logits, last, p.wte);
-  a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
+  FinalForward(a, p, s, /*last_only=*/true);
   return true;
 }
 

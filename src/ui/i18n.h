@@ -91,7 +91,7 @@ inline constexpr Text kOrigin{"0", "0"};
 inline constexpr Text kHeads{"heads h", "число голов h"};
 inline constexpr Text kHeadOf{"Head %d of %d", "Голова %d из %d"};
 // The trained model's mode (issue 13)
-inline constexpr Text kModelProjection{"trained model (4 layers × 4 heads)", "обученная модель (4 слоя × 4 головы)"};
+inline constexpr Text kModelProjection{"trained model (4 layers × 6 heads)", "обученная модель (4 слоя × 6 голов)"};
 inline constexpr Text kModelLoading{"Loading the trained model (%.0f%% of 2 MB)…", "Загружается обученная модель (%.0f%% из 2 МБ)…"};
 inline constexpr Text kModelFailed{"The trained model could not be loaded: %s", "Не удалось загрузить обученную модель: %s"};
 inline constexpr Text kModelFailedHint{"The rest of the lab works as before. Try again, or go back to the identity projections.",

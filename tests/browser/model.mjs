@@ -80,7 +80,7 @@ export function modelTests(h) {
           for (let i = 0; i < w.length; i++)
             for (let j = 0; j < w.length; j++)
               assertEq(w[i][j], j <= i ? cli.weights[2][1][i][j] : 0, `${sentence}: weights[${i}][${j}]`);
-          assertEq(trace.config.heads, 4, 'the trace names the model\'s settings');
+          assertEq(trace.config.heads, 6, 'the trace names the model\'s settings');
           assertEq(trace.config.causal, true, 'causal');
         }
         // Everything fetched was checked: no warning about a missing WebCrypto on http://127.0.0.1.
@@ -96,10 +96,10 @@ export function modelTests(h) {
         await waitModel(t);
         await settle(t.page);
         let st = await t.page.evaluate(() => attentionLab.getModelStatus());
-        assertEq(st.thumbnails.length, 16, 'thumbnails drawn');
+        assertEq(st.thumbnails.length, 24, 'thumbnails drawn');  // 4 layers x 6 heads
         const png = decodePNG(await t.page.screenshot({ type: 'png' }));
         const dpr = png.width / 1280;
-        for (let k = 0; k < 16; k++) {
+        for (let k = 0; k < 24; k++) {
           const [x, y, w, hh] = st.thumbnails[k];
           const seen = new Set();
           for (let yy = Math.floor(y + 2); yy < y + hh - 2; yy += 3)
@@ -107,14 +107,14 @@ export function modelTests(h) {
               const i = (Math.floor(yy * dpr) * png.width + Math.floor(xx * dpr)) * 4;
               seen.add((png.data[i] >> 3) + ',' + (png.data[i + 1] >> 3) + ',' + (png.data[i + 2] >> 3));
             }
-          assert(seen.size >= 3, `thumbnail ${k} (layer ${k >> 2}, head ${k & 3}) looks empty: ${seen.size} colours`);
+          assert(seen.size >= 3, `thumbnail ${k} (layer ${Math.floor(k / 6)}, head ${k % 6}) looks empty: ${seen.size} colours`);
         }
-        // A click on layer 1, head 3 follows it.
-        const [x, y, w, hh] = st.thumbnails[7];
+        // A click on layer 1, head 4 (the induction head) follows it.
+        const [x, y, w, hh] = st.thumbnails[10];
         await t.page.mouse.click(x + w / 2, y + hh / 2);
         await settle(t.page, 400);
         const s = await t.page.evaluate(() => attentionLab.getState());
-        assertEq(`${s.layer}.${s.head}`, '1.3', 'the clicked head is followed');
+        assertEq(`${s.layer}.${s.head}`, '1.4', 'the clicked head is followed');
         await shoot(t, 'model-laptop-en.png');
         await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', sentence: 'я люблю суши', query: 4 }));
         await shoot(t, 'model-laptop-ru.png');

@@ -292,7 +292,7 @@ const LESSON = [
     answer: (s) => s.view === 'training' && s.train.task === 'verb_object' },
   { right: 1, question: (s) => s.view === 'steps' && s.heads === 1, answer: (s) => s.view === 'normalization' },
   { right: 1, question: (s) => s.view === 'weights' && s.projection === 'identity' && s.sentence === 'я люблю суши',
-    answer: (s) => s.view === 'weights' && s.projection === 'model' && s.layer === 0 && s.head === 0 },
+    answer: (s) => s.view === 'weights' && s.projection === 'model' && s.layer === 0 && s.head === 1 },
   { right: 2, question: (s) => s.view === 'steps' && s.sentence === 'я люблю суши',
     answer: (s) => s.view === 'weights' && s.sentence === 'я люблю суши' && s.projection === 'identity' },
 ];

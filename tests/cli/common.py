@@ -34,7 +34,7 @@ def run(args, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
-# Under the sanitizers (ctest's native-debug run sets ATTNLAB_TEST_QUICK=1) the slowest checks
+# Under the sanitizers (ctest's fuzz and native-debug runs set ATTNLAB_TEST_QUICK=1) the slowest checks
 # on the shipped model run once and in one language: the release run has already compared every
 # repeat and both languages, and one run is what finds a memory error in the same code.
 QUICK = os.environ.get("ATTNLAB_TEST_QUICK") == "1"

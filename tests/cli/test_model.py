@@ -75,6 +75,12 @@ try:
     check("model run --format text: tokens, every head's rows, the next tokens",
           code == 0 and stdout.startswith("tokens: <eot>") and "layer 1 head 1" in stdout and "\nnext:" in stdout,
           stdout[:300] + stderr)
+    # Sampling after a text for a terminal: the text's own rows, then what was generated (the
+    # sampling's forward passes once overwrote the text's, and the rows read past the tokens).
+    code, stdout, stderr = model("run", out, "--text", "I love sushi", "--generate", "12", "--top-k", "3", "--format", "text")
+    check("model run --generate --format text: the text's rows and the sample",
+          code == 0 and stdout.startswith("tokens: <eot>") and "\nnext:" in stdout and "\ngenerated: " in stdout
+          and stdout.count("\n  <eot>") == 4, stdout[-300:] + stderr)
 
     code, stdout, stderr = model("heads", out)
     rows = [line for line in stdout.splitlines() if line[:5].strip().isdigit()]

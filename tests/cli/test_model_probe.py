@@ -24,6 +24,9 @@ def probe(*args):
 with open(os.path.join(SHIPPED_MODEL, "heads.json"), encoding="utf-8") as f:
     HEADS = json.load(f)["heads"]
 PREV = max(HEADS, key=lambda h: h["previous"])
+with open(os.path.join(SHIPPED_MODEL, "config.json"), encoding="utf-8") as f:
+    CONFIG = json.load(f)
+WINDOW = CONFIG.get("context", CONFIG.get("model", {}).get("context"))  # a window is the model's context
 SPREAD = max(HEADS, key=lambda h: h["entropy"])
 
 for lang in (("en",) if QUICK else ("en", "ru")):
@@ -34,15 +37,15 @@ for lang in (("en",) if QUICK else ("en", "ru")):
     r = json.loads(a[1]) if a[0] == 0 else {}
     n, w, stride, split = r.get("tokens", 0), r.get("window", 0), r.get("stride", 0), r.get("split", 0)
     check(f"model probe ({lang}): the split at 70% and windows on each side of it, none crossing",
-          w == 64 and stride == 32 and split == int(n * 0.7)
+          w == WINDOW and stride == 32 and split == int(n * 0.7)
           and r.get("trainWindows") == (split - w) // stride + 1 and r.get("testWindows") == (n - split - w) // stride + 1, r)
     check(f"model probe ({lang}): a sample per query t >= 1 of each window, split at d_head + 1 = 33 keys",
           r.get("testQueries") == r.get("testWindows", 0) * (w - 1) and r.get("trainQueries") == r.get("trainWindows", 0) * (w - 1)
           and r.get("withinKeys") == 33 and r["within"]["queries"] == r.get("testWindows", 0) * 32
           and r["within"]["queries"] + r["beyond"]["queries"] == r["testQueries"], r)
-    # Chance: the mean of 1 / (t + 1) over the test queries (t = 1..32 within, 33..63 beyond).
+    # Chance: the mean of 1 / (t + 1) over the test queries (t = 1..32 within, 33..w-1 beyond).
     cw = sum(1 / (t + 1) for t in range(1, 33)) / 32
-    cb = sum(1 / (t + 1) for t in range(33, 64)) / 31
+    cb = sum(1 / (t + 1) for t in range(33, w)) / (w - 33)
     check(f"model probe ({lang}): chance is the mean of 1/(t+1)",
           abs(r["within"]["chance"] - cw) < 1e-12 and abs(r["beyond"]["chance"] - cb) < 1e-12, r)
     check(f"model probe ({lang}): the previous-token head {PREV['layer']}.{PREV['head']} is named far above chance on both sides",

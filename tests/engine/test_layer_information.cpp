@@ -28,7 +28,8 @@ VecD RandomSimplex(int n, std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("layer information: the singular values agree with Eigen's SVD (tall, wide, rank-deficient)") {
-  for (const auto& [rows, cols] : {std::pair{20, 7}, std::pair{7, 20}, std::pair{128, 128}}) {
+  for (const auto& [r, c] : {std::pair{20, 7}, std::pair{7, 20}, std::pair{128, 128}}) {
+    const int rows = r, cols = c;  // CAPTURE's lambda cannot capture a structured binding in C++17
     MatD a = Random(rows, cols, 11 + rows);
     const VecD mine = SingularValues(a);
     const VecD ref = Eigen::JacobiSVD<MatD>(a).singularValues();
@@ -36,7 +37,8 @@ TEST_CASE("layer information: the singular values agree with Eigen's SVD (tall, 
     CAPTURE(rows);
     CHECK((mine - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref(0));
   }
-  for (const auto& [rows, cols] : {std::pair{20, 7}, std::pair{7, 20}, std::pair{128, 128}}) {
+  for (const auto& [r, c] : {std::pair{20, 7}, std::pair{7, 20}, std::pair{128, 128}}) {
+    const int rows = r, cols = c;
     const MatD a = Random(rows, cols, 31 + rows);
     const VecD ref = Eigen::JacobiSVD<MatD>(a).singularValues();
     const RankSummary s = SummarizeRank(a);

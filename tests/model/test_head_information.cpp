@@ -95,8 +95,8 @@ TEST_CASE("head information: past d_head + 1 keys, A loses the pattern; concat a
       CHECK_FALSE(hi.from_a.info.recoverable);
       CHECK(hi.from_concat.head_dim == lost);
       CHECK(hi.from_output.head_dim == lost);
-      CHECK(hi.from_concat.dim == 4 * lost);
-      CHECK(hi.from_output.dim == 4 * lost);
+      CHECK(hi.from_concat.dim == b.config.heads * lost);  // every head of the layer loses as many
+      CHECK(hi.from_output.dim == b.config.heads * lost);
       // The ranges: the same polytope, so the same numbers up to the LPs' rounding.
       CHECK((hi.from_concat.ranges - hi.from_a.ranges).cwiseAbs().maxCoeff() <= 1e-7);
       CHECK((hi.from_output.ranges - hi.from_a.ranges).cwiseAbs().maxCoeff() <= 1e-7);
@@ -129,7 +129,7 @@ TEST_CASE("head information: bad layer, head, query or target are refused with a
   std::string error;
   CHECK_FALSE(AnalyzeHead(b.params, acts, 4, 0, 0, -1, &hi, &error));
   CHECK(error == "layer: expected a layer index from 0 to 3, got 4");
-  CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 4, 0, -1, &hi, &error));
+  CHECK_FALSE(AnalyzeHead(b.params, acts, 0, b.config.heads, 0, -1, &hi, &error));
   CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 99, -1, &hi, &error));
   CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 1, 2, &hi, &error));
   CHECK(error == "target: out of range");

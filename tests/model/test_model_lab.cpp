@@ -8,30 +8,15 @@
 
 #include "model/bundle.h"
 #include "model/model_lab.h"
+#include "shipped_lab_model.h"
 
 using namespace attn;
 using namespace attn::model;
 
 namespace {
 
-bool SameBits(const MatF& a, const MatF& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
-}
-
-const LabModel& Shipped() {
-  static LabModel m = [] {
-    LabModel lm;
-    Bundle b;
-    std::string error;
-    const std::string dir = std::string(ATTNLAB_SOURCE_DIR) + "/web/model";
-    REQUIRE_MESSAGE(LoadBundle(dir, &b, &error), error);
-    lm.shipped = std::move(b);
-    lm.params = lm.shipped.params;
-    return lm;
-  }();
-  return m;
-}
+using testing_model::SameBits;
+using testing_model::Shipped;
 
 LabConfig Model(const std::string& sentence, int layer, int head, int query) {
   LabConfig c;
@@ -117,17 +102,17 @@ TEST_CASE("model lab: refusals in the one wording") {
   CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 4, 0, 1), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kLayerOutOfRange);
   CHECK(lab.error.message == "layer: expected a layer index from 0 to 3, got 4");
-  CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 4, 1), &lab, &extra));
-  CHECK(lab.error.message == "head: expected a head index from 0 to 3, got 4");
+  CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 6, 1), &lab, &extra));
+  CHECK(lab.error.message == "head: expected a head index from 0 to 5, got 6");
   CHECK_FALSE(ComputeModelLab(m, Model("я люблю суши", 0, 0, 6), &lab, &extra));
   CHECK(lab.error.message == "query: expected a token index from 0 to 5, got 6");
   CHECK_FALSE(ComputeModelLab(m, Model("   ", 0, 0, 0), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kSentenceEmpty);
   std::string longer;
-  for (int i = 0; i < 40; ++i) longer += "сушими ";  // more BPE tokens than 63
+  for (int i = 0; i < 80; ++i) longer += "сушими ";  // more BPE tokens than 127
   CHECK_FALSE(ComputeModelLab(m, Model(longer, 0, 0, 0), &lab, &extra));
   CHECK(lab.error.code == ConfigError::kModelTooManyTokens);
-  CHECK(lab.error.message.rfind("sentence: expected at most 63 model tokens, got ", 0) == 0);
+  CHECK(lab.error.message.rfind("sentence: expected at most 127 model tokens, got ", 0) == 0);
   // The engine alone cannot compute model mode: it says so.
   CHECK(ComputeLab(Model("я люблю суши", 0, 0, 1)).error.code == ConfigError::kModelNotLoaded);
 }

@@ -10,6 +10,7 @@
 
 #include "model/bundle.h"
 #include "model/model_lab.h"
+#include "shipped_lab_model.h"
 #include "model/model_whatif.h"
 
 using namespace attn;
@@ -17,24 +18,8 @@ using namespace attn::model;
 
 namespace {
 
-bool SameBits(const MatF& a, const MatF& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
-}
-
-const LabModel& Shipped() {
-  static LabModel m = [] {
-    LabModel lm;
-    Bundle b;
-    std::string error;
-    const std::string dir = std::string(ATTNLAB_SOURCE_DIR) + "/web/model";
-    REQUIRE_MESSAGE(LoadBundle(dir, &b, &error), error);
-    lm.shipped = std::move(b);
-    lm.params = lm.shipped.params;
-    return lm;
-  }();
-  return m;
-}
+using testing_model::SameBits;
+using testing_model::Shipped;
 
 }  // namespace
 

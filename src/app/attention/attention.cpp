@@ -84,7 +84,9 @@ void TickProbe(AppState& s) {
 
 std::string TraceJson(const AppState& s) {
   const attn::LabResult& result = s.attention.result;
-  if (s.lab.config.projection != attn::Projection::kModel || !result.error.ok()) {
+  // (ModelCodeInBuild(): a constant false in the default page's build, whose wasm then leaves
+  // the model's part of the trace out.)
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok()) {
     Json out = attn::api::TraceToJson(s.lab, result);
     // an edited run: the comparison with the plain one (attnlab trace --compare's "comparison")
     if (result.error.ok() && CurrentComparison(s)) out["comparison"] = ComparisonJson(s);

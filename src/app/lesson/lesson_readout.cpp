@@ -115,6 +115,41 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
                      static_cast<int>(n), diag / static_cast<double>(n)));
 }
 
+// Step 4's second demonstration: the shown head of the trained model on a repeated sentence,
+// each repeated token's weight on the token after its earlier copy (engine/lab_readout.h): an
+// induction head's q·k points there; a head that only looks back one token does not.
+void InductionReadout(const AppState& s, std::vector<LessonLine>& out) {
+  if (!s.model.loaded) {
+    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
+                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
+    return;
+  }
+  const attn::model::ModelLabResult& m = s.model.result;
+  const auto* block = attn::model::ChosenBlock(m.acts, s.lab.config.layer);
+  const int head = s.lab.config.head;
+  if (!block || head < 0 || head >= static_cast<int>(block->attn.heads.size())) return;
+  const std::vector<attn::InductionRow> rows =
+      attn::InductionRows(m.ids, block->attn.heads[static_cast<std::size_t>(head)].weights);
+  auto shown = [&](int t) { return "«" + m.texts[static_cast<std::size_t>(t)] + "»"; };
+  out.push_back(Line("Head %d.%d: a repeated token's query; its weight on the token after its earlier copy (its largest weight):",
+                     "Голова %d.%d: запрос повторного токена; его вес на токене после прошлой копии (его наибольший вес):",
+                     s.lab.config.layer, head));
+  if (rows.empty()) {
+    out.push_back(Line("  (no token repeats: type a sentence twice)", "  (ни один токен не повторяется: введите предложение дважды)"));
+    return;
+  }
+  double sum = 0, even = 0;
+  for (const attn::InductionRow& r : rows) {
+    out.push_back(Line("  %s → %s %.2f  (%s %.2f)", "  %s → %s %.2f  (%s %.2f)", shown(r.query).c_str(),
+                       shown(r.after_copy).c_str(), r.weight_after_copy, shown(r.largest).c_str(), r.weight_largest));
+    sum += r.weight_after_copy;
+    even += r.spread_evenly;
+  }
+  const double n = static_cast<double>(rows.size());
+  out.push_back(Line("mean over %d repeated tokens: %.2f; spread evenly: %.2f", "в среднем по %d повторным токенам: %.2f; поровну было бы %.2f",
+                     static_cast<int>(rows.size()), sum / n, even / n));
+}
+
 std::string VecText(const attn::VecD& v) {
   std::string out = "[";
   for (Eigen::Index i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Format("%.2f", v(i));
@@ -179,6 +214,10 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       break;
     }
     case 4: {
+      if (s.lab.config.projection == attn::Projection::kModel) {  // the second demonstration
+        InductionReadout(s, out);
+        break;
+      }
       if (!r.error.ok()) break;
       const attn::VecD shifted = attn::ShiftedWeights(r, s.lab.config.normalizer, 5.0);
       out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));

@@ -146,10 +146,15 @@ const std::vector<LessonStep>& LessonSteps() {
         "Ничего не изменится: движок пересчитал веса, прибавив 5 к каждой оценке (ниже). Сама лаборатория "
         "вычитает m = max sᵢ перед exp ради устойчивости — по той же причине. А вот умножение оценок, например "
         "температура, веса меняет."},
-       {"Divide the scores by T = 0.5", "Разделить оценки на T = 0,5"},
-       R"({"temperature": 0.5})", LessonAction::kNone,
-       {"Change the temperature T and watch the steps table: sᵢ, exp(sᵢ − m) and αᵢ.",
-        "Меняйте температуру T и смотрите на таблицу шагов: sᵢ, exp(sᵢ − m) и αᵢ."}},
+       {"Where a trained head's q·k points: the induction head", "Куда указывает q·k обученной головы: индукционная голова"},
+       // The model's strongest induction head (heads.json; test_lesson.cpp checks it is), on a
+       // sentence typed twice: each repeated token's query finds the token after its earlier copy.
+       R"({"projection": "model", "sentence": "я люблю суши, я люблю суши", "layer": 1, "head": 4, "view": "weights"})",
+       LessonAction::kNone,
+       {"Type any sentence twice and watch this head's rows in the second copy; change the temperature T "
+        "(identity or random projections) and watch the steps table: sᵢ, exp(sᵢ − m) and αᵢ.",
+        "Введите любое предложение дважды и смотрите на строки этой головы во второй копии; меняйте "
+        "температуру T (тождественные или случайные проекции) и смотрите на таблицу шагов: sᵢ, exp(sᵢ − m) и αᵢ."}},
       // 5 ------------------------------------------------------------------------------------
       {{"5. Backpropagation learns the relations", "5. Обратное распространение учит отношения"},
        {"A is passed on through a neural network; backpropagation through the scaling and the summation is "
@@ -218,10 +223,10 @@ const std::vector<LessonStep>& LessonSteps() {
         "то, как Трансформер изучает отношения между q и предложением."},
        Verdict::kRight,
        {"Right, and step 1 showed why training is needed: with q = k = x every word attends mostly to itself. "
-        "The lab ships a real trained model (4 layers × 4 heads, d_model 128, trained on English and Russian "
+        "The lab ships a real trained model (4 layers × 6 heads, d_model 192, trained on English and Russian "
         "text by this engine): its W_Q and W_K are learned, not equal.",
         "Верно, и шаг 1 показал, зачем нужно обучение: при q = k = x каждое слово смотрит в основном на себя. "
-        "В лаборатории есть настоящая обученная модель (4 слоя × 4 головы, d_model 128, обучена этим движком "
+        "В лаборатории есть настоящая обученная модель (4 слоя × 6 голов, d_model 192, обучена этим движком "
         "на английских и русских текстах): её W_Q и W_K выучены и не равны."},
        {"On «я люблю суши», how much of its weight does a head of the trained model put on the token itself, on "
         "average over all its heads?",
@@ -231,14 +236,14 @@ const std::vector<LessonStep>& LessonSteps() {
         {"None: a token never attends to itself", "Нисколько: токен никогда не смотрит на себя"}},
        1,
        R"({"projection": "identity", "view": "weights"})", LessonAction::kNone,
-       R"({"projection": "model", "layer": 0, "head": 0, "view": "weights"})", LessonAction::kNone,
-       {"About a fifth (the numbers below, from the model's own weights on this sentence). Layer 0's heads look "
-        "back at the previous token (` су` → ` люб`…); later heads spread their weight or park it on "
+       R"({"projection": "model", "layer": 0, "head": 1, "view": "weights"})", LessonAction::kNone,
+       {"About a fifth (the numbers below, from the model's own weights on this sentence). Layer 0's head 1 looks "
+        "back at the previous token (` су` → `лю`, `лю` → ` люб`); later heads spread their weight or park it on "
         "<|endoftext|>. Training made q·k mean \"this key is useful to me\", not \"this key looks like me\". "
         "In the Information tab the same question as step 2 is asked of this head: with d_head = 32 and "
         "6 tokens the pattern is recoverable; past 33 tokens it is not.",
-        "Около пятой части (числа ниже — из весов самой модели на этом предложении). Головы слоя 0 смотрят "
-        "на предыдущий токен (` су` → ` люб`…); головы выше распределяют вес или складывают его на "
+        "Около пятой части (числа ниже — из весов самой модели на этом предложении). Голова 1 слоя 0 смотрит "
+        "на предыдущий токен (` су` → `лю`, `лю` → ` люб`); головы выше распределяют вес или складывают его на "
         "<|endoftext|>. Обучение сделало q·k мерой «этот ключ мне полезен», а не «этот ключ похож на меня». "
         "На вкладке «Информация» вопрос шага 2 задан этой голове: при d_head = 32 и 6 токенах паттерн "
         "восстанавливается, а после 33 токенов — нет."},

@@ -54,7 +54,10 @@ bool StartTune(AppState& s, std::string* error) {
     return false;
   };
   t.refusal = TuneRefusal::kNone;
-  if (!s.model.loaded) return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");
+  // ModelCodeInBuild() is a constant false in the default page's build (model/absent.cpp): the
+  // rest of the session's code is then left out of its wasm.
+  if (!attn::model::ModelCodeInBuild() || !s.model.loaded)
+    return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");
   const bool own = s.lab.tune_text == "own";
   if (!own && !t.texts_loaded) return refuse(TuneRefusal::kNoText, "tune: the built-in texts are not loaded yet");
   const std::string text = TuneText(s);
@@ -94,7 +97,7 @@ int TickTune(AppState& s, double budget_ms, double* ms) {
   int units = 0;
   *ms = 0;
   if (t.run_to <= 0) return 0;
-  if (!s.model.loaded || !t.session.started()) {
+  if (!attn::model::ModelCodeInBuild() || !s.model.loaded || !t.session.started()) {
     t.run_to = 0;
     return 0;
   }

@@ -52,7 +52,7 @@ TEST_CASE("model information: computed for the head shown, kept while nothing ch
         s.attention.result.information.collision.alpha2(s.attention.result.target));
   CHECK(s.model.info.value.from_a.info.recoverable);
   CHECK(s.model.info.value.from_residual.recoverable);
-  CHECK(s.model.info.value.w_o.rank == 128);
+  CHECK(s.model.info.value.w_o.rank == s.model.loaded->config().d_model);  // W_O is full rank
   const std::string key = s.model.info.key;
   app::EnsureModelInformation(s);
   CHECK(s.model.info.key == key);

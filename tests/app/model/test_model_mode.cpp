@@ -1,11 +1,14 @@
 // Model mode in the app: choosing it asks for the files once, the lab keeps working while they
 // come (or fail), and once loaded the result is the model's chosen head.
 #include "app/app.h"
+#include "app/lesson/lesson.h"
 #include "model/bundle.h"
+#include "engine/lab_readout.h"
 #include "shipped_model.h"
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -43,13 +46,13 @@ TEST_CASE("model mode: asked for once, accepted while loading, then the model's 
   CHECK(s.model.status.load == app::ModelLoad::kReady);
   // heads.json: what each head does, one entry per layer and head
   REQUIRE(static_cast<int>(s.model.loaded->heads.size()) == s.model.loaded->config().layers * s.model.loaded->config().heads);
-  CHECK(s.model.loaded->heads[0].previous > 0.4);  // layer 0 head 0: the previous-token head
+  CHECK(s.model.loaded->heads[1].previous > 0.4);  // layer 0 head 1: the previous-token head
   REQUIRE(s.attention.result.error.ok());
   CHECK(s.model.result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
   CHECK(s.attention.result.trace.weights(3, 4) == 0.0f);  // causal
   // The trace names the model's settings, and adds the model's own numbers.
   const Json trace = Json::parse(app::TraceJson(s));
-  CHECK(trace["config"]["heads"] == 4);
+  CHECK(trace["config"]["heads"] == 6);
   CHECK(trace["config"]["dK"] == 32);
   CHECK(trace["state"]["layer"] == 1);
   CHECK(trace["model"]["weights"].size() == 4);
@@ -86,6 +89,43 @@ TEST_CASE("model mode: a failed load is reported, the lab keeps working, a retry
   // Settings still change (the lab works), and going back to identity computes as before.
   REQUIRE(app::ApplyPatch(s, Json{{"projection", "random"}}).ok);
   CHECK(s.attention.result.error.ok());
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("app") {
+
+TEST_CASE("lesson step 4's second demonstration: the induction head finds the token after the earlier copy") {
+  app::AppState s;
+  app::InitApp(s);
+  REQUIRE(app::GoToLesson(s, 4).ok);
+  REQUIRE(app::AnswerLesson(s, 0).ok);
+  REQUIRE(app::ShowLessonExtra(s).ok);
+  CHECK(s.lab.config.projection == attn::Projection::kModel);
+  const Files files = ShippedFiles();
+  std::string error;
+  REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, Digests(files), &error), error);
+  REQUIRE(s.attention.result.error.ok());
+  // The step's head is the model's strongest induction head (heads.json).
+  const auto& heads = s.model.loaded->heads;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < heads.size(); ++i) best = heads[i].induction > heads[best].induction ? i : best;
+  const int H = s.model.loaded->config().heads;
+  CHECK(static_cast<int>(best) == s.lab.config.layer * H + s.lab.config.head);
+  const std::vector<app::LessonLine> lines = app::LessonReadout(s);
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[0].en.rfind("Head 1.4: a repeated token's query", 0) == 0);
+  // «я люблю суши, я люблю суши»: « люб», «лю», « су», «ши» repeat; the rows and their mean
+  // are the engine's InductionRows on the head's weights, well above spreading evenly.
+  const auto rows = attn::InductionRows(s.model.result.ids, s.model.result.acts.blocks[1].attn.heads[4].weights);
+  REQUIRE(rows.size() == 4);
+  REQUIRE(lines.size() == rows.size() + 2);
+  double mean = 0, even = 0;
+  for (const auto& r : rows) mean += r.weight_after_copy / 4, even += r.spread_evenly / 4;
+  CHECK(mean > 2 * even);
+  char expected[128];
+  std::snprintf(expected, sizeof expected, "mean over 4 repeated tokens: %.2f; spread evenly: %.2f", mean, even);
+  CHECK(lines.back().en == expected);
 }
 
 }  // TEST_SUITE

@@ -26,6 +26,8 @@ const char* const kEveryField = R"({
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
   "tuneLr": 0.003, "tuneSeed": 5,
+  "whatIfToken": 1, "whatIfWith": "кошка", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
+  "knockoutKeys": "0,2", "knockoutHeads": "0:0", "valueToken": 2, "valueA": 0.5, "valueB": -0.25,
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,
             "normalizer": "relunorm", "scaled": false, "dModel": 16, "dK": 8, "dV": 4, "heads": 2,
             "causal": true, "example": "EXAMPLE", "compare": "lr:0.1", "play": true, "speed": 4,
@@ -49,12 +51,14 @@ TEST_CASE("URL state: every field of the state, the nested train object included
 
   // The test covers every field: a field added to the state must be added to kEveryField.
   for (const auto& [k, v] : defaults.items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     REQUIRE(state.contains(k));
     if (k != "train") CHECK(state[k] != v);
   }
   for (const auto& [k, v] : defaults["train"].items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     REQUIRE(state["train"].contains(k));
     CHECK(state["train"][k] != v);
   }
@@ -74,7 +78,8 @@ TEST_CASE("URL state: every field of the state, the nested train object included
   REQUIRE_MESSAGE(r["ok"] == true, r.dump());
   const Json back = Json::parse(app::StateJson(reader));
   for (const auto& [k, v] : state.items()) {
-    CAPTURE(k);
+    const std::string key = k;  // CAPTURE's lambda cannot capture a structured binding
+    CAPTURE(key);
     CHECK(back[k] == v);
   }
   CHECK(app::StateJson(reader) == app::StateJson(source));
