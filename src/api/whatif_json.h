@@ -5,6 +5,8 @@
 
 #include "engine/whatif.h"
 
+#include "api/fields_json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace attn::api {

@@ -59,9 +59,9 @@ void DrawHeader(Context& ctx, bool phone) {
   const bool ru = s.lab.lang == "ru";
   {
     LockScope lock(ctx, "header");  // the language is the lesson's too
-    if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
+    if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, attn::api::Obj({{"lang", "en"}}));
     ImGui::SameLine();
-    if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
+    if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, attn::api::Obj({{"lang", "ru"}}));
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("A−###smaller")) ctx.ui.text_scale = std::fmax(0.8f, ctx.ui.text_scale - 0.2f);

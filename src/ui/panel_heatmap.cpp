@@ -39,7 +39,7 @@ void DrawHeatmapPanel(Context& ctx) {
         if (h) ImGui::SameLine();
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
-        if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"head", h}});
+        if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
         ImGui::PopID();
         const ImVec2 b(a.x + small, a.y + small);
@@ -157,7 +157,7 @@ void DrawHeatmapPanel(Context& ctx) {
       // the query names a token as typed: an edited run's row i is typed token from_typed[i]
       const std::vector<int>& from = s.attention.result.edits.from_typed;
       const int typed_i = from.empty() ? i : (i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : -1);
-      if (ImGui::IsItemClicked() && !Locked(ctx, "weights") && typed_i >= 0) app::ApplyPatch(s, {{"query", typed_i}});
+      if (ImGui::IsItemClicked() && !Locked(ctx, "weights") && typed_i >= 0) app::ApplyPatch(s, attn::api::Obj({{"query", typed_i}}));
     }
 
     // Legend: the colour ramp over the fixed range [0, 1].
