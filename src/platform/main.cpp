@@ -120,6 +120,7 @@ bool Frame(Runtime& rt) {
   if (g_requested_frames > rt.frames_to_draw) rt.frames_to_draw = g_requested_frames;
   g_requested_frames = 0;
   platform::FetchModelIfWanted(rt.state);  // model mode chosen: its files, once
+  platform::MoveToFullBuildIfWanted(rt.state);  // the what-if tools asked for in the default build
   const bool busy = app::NeedsFrames(rt.state);  // before Tick: its last step must be drawn too
   rt.ui.frame_work = app::Tick(rt.state);  // background work in small pieces, even while the context is lost
   if (rt.context_lost) return false;

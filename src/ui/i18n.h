@@ -498,6 +498,9 @@ inline constexpr Text kWhatIfTitle{"What if: the edited run against the plain on
 inline constexpr Text kWhatIfIntro{
     "Change one thing and see what it does: replace, delete or insert a word (also from a token's menu: right-click it), shuffle the tokens, knock out keys or heads, drag a value in the Vectors view. Every Δ is the edited run minus the plain one, by the engine.",
     "Измените одно и посмотрите, что это даёт: замените, удалите или вставьте слово (или из меню токена: правый щелчок), перемешайте токены, выключите ключи или головы, перетащите значение в панели «Векторы». Каждое Δ — изменённый прогон минус исходный, посчитанное движком."};
+inline constexpr Text kToolsLoading{"Loading the what-if tools (the lab's full build): %.0f %%. The lab keeps working meanwhile.",
+                                     "Загружаются инструменты «Что если» (полная сборка лаборатории): %.0f %%. Лаборатория пока работает как прежде."};
+inline constexpr Text kToolsFailed{"The what-if tools could not be loaded: %s", "Инструменты «Что если» не загрузились: %s"};
 inline constexpr Text kWhatIfWord{"word", "слово"};
 inline constexpr Text kWhatIfWith{"new word", "новое слово"};
 inline constexpr Text kWhatIfWithHint{"one word", "одно слово"};
@@ -552,6 +555,7 @@ inline constexpr Text kShuffleBoth{"positional encoding and a causal mask", "п�
 inline constexpr Text kDeltaLegend{"Δαᵢⱼ", "Δαᵢⱼ"};
 // the chips' menu
 inline constexpr Text kChipQuery{"Make it the query", "Сделать запросом"};
+inline constexpr Text kChipTools{"What if… (loads the what-if tools)", "Что если… (загрузит инструменты «Что если»)"};
 inline constexpr Text kChipReplace{"Replace with…", "Заменить на…"};
 inline constexpr Text kChipDelete{"Delete it", "Удалить"};
 inline constexpr Text kChipInsert{"Insert a word before it…", "Вставить слово перед ним…"};

@@ -304,7 +304,11 @@ void DrawContributions(Context& ctx) {
         default: return static_cast<double>(i);
       }
     };
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return up ? value(a) < value(b) : value(a) > value(b); });
+    // equal values keep the tokens' order (what a stable sort gives, with less code in the page)
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      const double va = value(a), vb = value(b);
+      return va != vb ? (up ? va < vb : va > vb) : a < b;
+    });
   }
   // a key's typed index (the knock-out names tokens as typed); an inserted word has none
   const std::vector<int>& from_typed = r.edits.from_typed;
@@ -330,7 +334,7 @@ void DrawContributions(Context& ctx) {
       const bool off = std::find(knocked.begin(), knocked.end(), typed) != knocked.end();
       ImGui::PushID(4000 + i);
       ImGui::BeginDisabled(Locked(ctx, "information"));
-      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}});
+      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}}));
       ImGui::EndDisabled();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(off ? tr::kChipUnknock : tr::kChipKnock));
       ImGui::PopID();
@@ -404,7 +408,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
   if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, std::max(attn::kMaxDim, d_v), "%d",
                        ImGuiSliderFlags_AlwaysClamp) && !by_model)
-    app::ApplyPatch(s, {{"dV", d_v}});
+    app::ApplyPatch(s, attn::api::Obj({{"dV", d_v}}));
   ImGui::EndDisabled();
   if (by_model) {
     ImGui::SameLine();
@@ -415,7 +419,7 @@ void DrawInformationPanel(Context& ctx) {
   const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAutoShort)) + ": «" + r.tokens[r.target].text + "»"
                                                       : "«" + r.tokens[r.target].text + "»";
   if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
-    if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
+    if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, attn::api::Obj({{"target", -1}}));
     for (int i = 0; i < n; ++i) {
       // target names a token as typed: an edited run's token i is typed token from_typed[i]
       // (an inserted word, -1, cannot be the target)
@@ -425,7 +429,7 @@ void DrawInformationPanel(Context& ctx) {
       const std::string item = masked ? r.tokens[i].text + " " + L(tr::kMaskedBar) : r.tokens[i].text;
       ImGui::PushID(i);
       if (ImGui::Selectable(item.c_str(), s.lab.config.target == typed_i && typed_i >= 0, masked ? ImGuiSelectableFlags_Disabled : 0))
-        app::ApplyPatch(s, {{"target", typed_i}});
+        app::ApplyPatch(s, attn::api::Obj({{"target", typed_i}}));
       ImGui::PopID();
     }
     ImGui::EndCombo();

@@ -66,7 +66,7 @@ void DrawModelChips(Context& ctx) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.80f, 1.0f));
       colours = 2;
     }
-    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, {{"query", i}});
+    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
     if (ImGui::IsItemHovered()) {
       ctx.ui.hovered_key = i;
       if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id 0", i, L(tr::kModelEot));
@@ -93,30 +93,35 @@ void DrawModelChips(Context& ctx) {
 void DrawChipMenu(Context& ctx, int i) {
   app::AppState& s = ctx.state;
   if (!ImGui::BeginPopupContextItem("chip_menu")) return;
-  if (ImGui::MenuItem(L(tr::kChipQuery))) app::ApplyPatch(s, {{"query", i}});
+  if (ImGui::MenuItem(L(tr::kChipQuery))) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
   ImGui::Separator();
+  if (!app::WhatIfToolsInBuild()) {  // the default page's build: the tools load first
+    if (ImGui::MenuItem(L(tr::kChipTools))) app::ApplyPatch(s, attn::api::Obj({{"view", "whatif"}}));
+    ImGui::EndPopup();
+    return;
+  }
   ImGui::SetNextItemWidth(180.0f);
   ImGui::InputTextWithHint("##chip_word", L(tr::kWhatIfWithHint), &ctx.ui.chip_word);
   const bool word = !ctx.ui.chip_word.empty();
   ImGui::BeginDisabled(!word);
   if (ImGui::Button(Label(tr::kChipReplace, "chip_replace"))) {
-    app::ApplyPatch(s, {{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "replace"}, {"view", "whatif"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "replace"}, {"view", "whatif"}}));
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
   if (ImGui::Button(Label(tr::kChipInsert, "chip_insert"))) {
-    app::ApplyPatch(s, {{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "insert"}, {"view", "whatif"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "insert"}, {"view", "whatif"}}));
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndDisabled();
   if (ImGui::MenuItem(L(tr::kChipDelete)))
-    app::ApplyPatch(s, {{"whatIfToken", i}, {"whatIfWith", ""}, {"whatIfMode", "replace"}, {"view", "whatif"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ""}, {"whatIfMode", "replace"}, {"view", "whatif"}}));
   std::vector<int> knocked;
   attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
   const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
   if (ImGui::MenuItem(L(off ? tr::kChipUnknock : tr::kChipKnock)))
-    app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, i)}, {"view", "whatif"}});
-  if (ImGui::MenuItem(L(tr::kChipValue))) app::ApplyPatch(s, {{"valueToken", i}, {"view", "vectors"}});
+    app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, i)}, {"view", "whatif"}}));
+  if (ImGui::MenuItem(L(tr::kChipValue))) app::ApplyPatch(s, attn::api::Obj({{"valueToken", i}, {"view", "vectors"}}));
   ImGui::EndPopup();
 }
 
@@ -146,7 +151,7 @@ void DrawWordChips(Context& ctx) {
       ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
       colours = 1;
     }
-    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, {{"query", i}});
+    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
     const float chip_right = ImGui::GetItemRectMax().x;
     if (i == cfg.what_if_token)  // the word a what-if changes
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), IM_COL32(214, 96, 77, 255), 3.0f, 0, 2.0f);
@@ -191,7 +196,7 @@ void DrawSentencePanel(Context& ctx) {
     LockScope lock(ctx, "sentence");  // shown read-only: the box and the chips are disabled
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
-      app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);
+      app::ApplyPatch(s, attn::api::Obj({{"sentence", s.sentence_edit}}), app::Source::kSentenceBox);
 
     if (ModelMode(ctx)) DrawModelChips(ctx);
     else DrawWordChips(ctx);

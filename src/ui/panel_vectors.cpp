@@ -111,7 +111,10 @@ void DrawVectorsPanel(Context& ctx) {
     UiState& ui = ctx.ui;
     const bool can_drag = !Locked(ctx, "vectors") && m == 2 * n + 1 && n > 0 &&
                           cfg.projection != attn::Projection::kModel;
-    if (can_drag && ImGui::IsItemActivated()) {
+    // The default page's build has no value drag: a press asks for the full build (the what-if
+    // tools, app/whatif/whatif.h), where the next press drags.
+    if (can_drag && ImGui::IsItemActivated() && !app::WhatIfToolsInBuild()) app::ShowWhatIfTools(s);
+    if (can_drag && ImGui::IsItemActivated() && app::WhatIfToolsInBuild()) {
       const ImVec2 mouse = ImGui::GetIO().MousePos;
       int best = -1;
       float best_d = 12.0f * 12.0f;
@@ -137,7 +140,7 @@ void DrawVectorsPanel(Context& ctx) {
       const double a = std::clamp(ui.drag_from[0] + (mouse.x - ui.drag_mouse[0]) / ui.drag_scale, -100.0f, 100.0f);
       const double b = std::clamp(ui.drag_from[1] - (mouse.y - ui.drag_mouse[1]) / ui.drag_scale, -100.0f, 100.0f);
       if (cfg.value_token != ui.drag_value || cfg.value_a != a || cfg.value_b != b)
-        app::ApplyPatch(s, {{"valueToken", ui.drag_value}, {"valueA", a}, {"valueB", b}});
+        app::ApplyPatch(s, attn::api::Obj({{"valueToken", ui.drag_value}, {"valueA", a}, {"valueB", b}}));
     } else if (!ImGui::IsItemActive()) {
       ui.drag_value = -1;
     }
@@ -151,7 +154,7 @@ void DrawVectorsPanel(Context& ctx) {
       ImGui::TextWrapped("%s", line);
       ImGui::PopStyleColor();
       if (ImGui::SmallButton(Label(tr::kValueReset, "value_reset")))
-        app::ApplyPatch(s, {{"valueToken", -1}, {"valueA", 0}, {"valueB", 0}});
+        app::ApplyPatch(s, attn::api::Obj({{"valueToken", -1}, {"valueA", 0}, {"valueB", 0}}));
     } else if (can_drag) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", L(tr::kValueDragHint));

@@ -71,14 +71,14 @@ void DrawEditControls(Context& ctx) {
   const bool has_word = !ui.whatif_word.empty();
   ImGui::BeginDisabled(!has_word);
   if (ImGui::Button(Label(tr::kWhatIfReplace, "wi_replace")))
-    app::ApplyPatch(s, {{"whatIfToken", ui.whatif_token}, {"whatIfWith", ui.whatif_word}, {"whatIfMode", "replace"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", ui.whatif_token}, {"whatIfWith", ui.whatif_word}, {"whatIfMode", "replace"}}));
   ImGui::SameLine();
   if (ImGui::Button(Label(tr::kWhatIfInsert, "wi_insert")))
-    app::ApplyPatch(s, {{"whatIfToken", ui.whatif_token}, {"whatIfWith", ui.whatif_word}, {"whatIfMode", "insert"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", ui.whatif_token}, {"whatIfWith", ui.whatif_word}, {"whatIfMode", "insert"}}));
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(Label(tr::kWhatIfDelete, "wi_delete")))
-    app::ApplyPatch(s, {{"whatIfToken", ui.whatif_token}, {"whatIfWith", ""}, {"whatIfMode", "replace"}});
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", ui.whatif_token}, {"whatIfWith", ""}, {"whatIfMode", "replace"}}));
 
   // 2. the order
   ImGui::TextUnformatted(L(tr::kShuffle));
@@ -93,12 +93,12 @@ void DrawEditControls(Context& ctx) {
     char id[32];
     std::snprintf(id, sizeof id, "wi_shuffle_%s", o.id);
     if (ImGui::RadioButton(Label(*o.name, id), cfg.shuffle == o.mode) && cfg.shuffle != o.mode)
-      app::ApplyPatch(s, {{"shuffle", attn::ShuffleModeName(o.mode)}});
+      app::ApplyPatch(s, attn::api::Obj({{"shuffle", attn::ShuffleModeName(o.mode)}}));
   }
   if (cfg.shuffle == attn::ShuffleMode::kSeeded) {
     int seed = static_cast<int>(std::min<std::uint64_t>(cfg.shuffle_seed, 2147483647u));
     ImGui::SetNextItemWidth(std::min(140.0f, w * 0.4f));
-    if (ImGui::InputInt(Label(tr::kShuffleSeed, "wi_seed"), &seed) && seed >= 0) app::ApplyPatch(s, {{"shuffleSeed", seed}});
+    if (ImGui::InputInt(Label(tr::kShuffleSeed, "wi_seed"), &seed) && seed >= 0) app::ApplyPatch(s, attn::api::Obj({{"shuffleSeed", seed}}));
   }
 
   // 3. knock-out: keys (every query and head), heads (their A = 0)
@@ -113,7 +113,7 @@ void DrawEditControls(Context& ctx) {
     if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + bw < right) ImGui::SameLine();
     ImGui::PushID(1000 + i);
     if (off) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
-    if (ImGui::SmallButton(label.c_str())) app::ApplyPatch(s, {{"knockoutKeys", app::ToggledIndex(cfg.knockout_keys, i)}});
+    if (ImGui::SmallButton(label.c_str())) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(cfg.knockout_keys, i)}}));
     if (off) ImGui::PopStyleColor();
     ImGui::PopID();
   }
@@ -133,7 +133,7 @@ void DrawEditControls(Context& ctx) {
           const bool k_off = k == h ? off : std::find(heads_off.begin(), heads_off.end(), k) != heads_off.end();
           if (k_off) list += (list.empty() ? "0:" : ",0:") + std::to_string(k);
         }
-        app::ApplyPatch(s, {{"knockoutHeads", list}});
+        app::ApplyPatch(s, attn::api::Obj({{"knockoutHeads", list}}));
       }
       ImGui::PopID();
     }
@@ -357,7 +357,7 @@ void DrawDeltaHeads(Context& ctx, const attn::LabComparison& c) {
     if (h) ImGui::SameLine();
     const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + small, a.y + small);
     ImGui::PushID(3000 + h);
-    if (ImGui::InvisibleButton("dhead", ImVec2(small, small)) && !Locked(ctx, "whatif")) app::ApplyPatch(s, {{"head", h}});
+    if (ImGui::InvisibleButton("dhead", ImVec2(small, small)) && !Locked(ctx, "whatif")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
     ImGui::PopID();
     ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kWhatIf, 3 + h, a, b, -m, m, gfx::Colormap::kDiverging);
@@ -447,9 +447,33 @@ void DrawVerdict(Context& ctx, const attn::LabComparison& c) {
   ImGui::PopTextWrapPos();
 }
 
+// The default page's build (app/whatif/whatif.h): the tab asks for the full build and shows its
+// download; the rest of this file is not in that build.
+void DrawToolsComing(Context& ctx) {
+  app::AppState& s = ctx.state;
+  app::ShowWhatIfTools(s);
+  if (BeginPanel(ctx, L(tr::kWhatIfTitle), "whatif", ImVec2(0, 0))) {
+    const app::ToolsSwitch& t = s.whatif.tools;
+    char buf[512];
+    if (!t.failed.empty()) {
+      std::snprintf(buf, sizeof buf, L(tr::kToolsFailed), t.failed.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+      ImGui::TextWrapped("%s", buf);
+      ImGui::PopStyleColor();
+      if (ImGui::Button(Label(tr::kModelRetry, "tools_retry"))) app::RetryWhatIfTools(s);
+    } else {
+      std::snprintf(buf, sizeof buf, L(tr::kToolsLoading), t.fraction * 100.0);
+      ImGui::TextWrapped("%s", buf);
+      ImGui::ProgressBar(static_cast<float>(t.fraction), ImVec2(-1, 0));
+    }
+  }
+  EndPanel();
+}
+
 }  // namespace
 
 void DrawWhatIfPanel(Context& ctx) {
+  if (!app::WhatIfToolsInBuild()) return DrawToolsComing(ctx);
   if (ModelPendingPanel(ctx, L(tr::kWhatIf), "whatif")) return;
   app::AppState& s = ctx.state;
   if (!BeginPanel(ctx, L(tr::kWhatIfTitle), "whatif", ImVec2(0, 0))) {

@@ -30,6 +30,19 @@ export function whatIfTests(h) {
     });
   }
 
+  // The what-if tools are in the full build (app/whatif/whatif.h): the default page's build
+  // moves onto it when they are asked for (here: the What if tab shown, then the view asked for).
+  async function waitFull(t, view) {
+    const t0 = Date.now();
+    await t.page.evaluate(() => { if (attentionLab.getBuild() !== 'full') attentionLab.setState({ view: 'whatif' }); });
+    while (await t.page.evaluate(() => attentionLab.getBuild()) !== 'full') {
+      if (Date.now() - t0 > 60000) throw new TestFailure('the lab did not move to the full build within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (view) await t.page.evaluate((v) => attentionLab.setState({ view: v }), view);
+    await settle(t.page);
+  }
+
   // The plain run and the edited run through the page, and its comparison.
   async function twoTraces(t, plain, edit) {
     return t.page.evaluate(([p, e]) => {
@@ -90,9 +103,51 @@ export function whatIfTests(h) {
 
   return [
     {
+      name: 'what if in the default page: an edit moves the lab to the full build (its code only, no model files), the state carried',
+      timeout: 120,
+      async run(t) {
+        await openLab(t, 'index.html#sentence=I%20love%20sushi%20and%20rice&query=1&lang=en');
+        await settle(t.page);
+        const builds = () => t.monitor.requests.filter((u) => /\/index-model\.(js|wasm)$/.test(u)).map((u) => u.split('/').pop()).sort().join(' ');
+        assertEq(builds(), '', 'the full build is not fetched before what-if is asked for');
+        assertEq(await t.page.evaluate(() => attentionLab.getBuild()), 'default', 'the build at start');
+        const r = await t.page.evaluate(() => attentionLab.setState({ whatIfToken: 2, whatIfWith: 'tea' }));
+        assert(r.ok, `setState: ${short(r)}`);
+        const t0 = Date.now();
+        while (await t.page.evaluate(() => attentionLab.getBuild()) !== 'full') {
+          if (Date.now() - t0 > 60000) throw new TestFailure('the lab did not move to the full build within 60 s');
+          await new Promise((res) => setTimeout(res, 200));
+        }
+        assertEq(builds(), 'index-model.js index-model.wasm', 'the full build fetched');
+        assertEq(t.monitor.requests.filter((u) => /\/model\//.test(u)).length, 0, 'no model files fetched for what-if');
+        const st = await t.page.evaluate(() => attentionLab.getState());
+        assertEq(`${st.sentence}|${st.whatIfToken}|${st.whatIfWith}`, 'I love sushi and rice|2|tea', 'the state carried over');
+        const trace = await t.page.evaluate(() => attentionLab.getTrace());
+        assert(trace.comparison && Array.isArray(trace.comparison.dWeights), `the full build compares the runs: ${short(trace.comparison)}`);
+      }
+    },
+    {
+      name: 'what if in the default page: a failed download of the full build is said in the tab, the lab keeps working',
+      timeout: 120,
+      async run(t) {
+        await t.context.route(/\/index-model\.wasm$/, (route) => route.abort());
+        await openLab(t, 'index.html#sentence=I%20love%20sushi&query=1&view=whatif&lang=en');
+        await settle(t.page, 1500);
+        assertEq(await t.page.evaluate(() => attentionLab.getBuild()), 'default', 'still the default build');
+        const panels = await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels'));
+        assert(/whatif/.test(panels || ''), `the What if tab is drawn (its failure message): ${panels}`);
+        if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-tools-failed.png') });
+        const r = await t.page.evaluate(() => attentionLab.setState({ sentence: 'я люблю суши', view: 'weights' }));
+        assert(r.ok, `the lab keeps working: ${short(r)}`);
+        const trace = await t.page.evaluate(() => attentionLab.getTrace());
+        assertEq(trace.tokens.join(' '), 'я люблю суши', 'the default build still computes');
+      }
+    },
+    {
       name: 'what if: Δα and ΔA equal the difference of two getTrace() results and attnlab trace --compare (replace, delete, insert, knock-out, value; EN, RU)',
       async run(t) {
         await openLab(t, 'index.html#view=whatif');
+        await waitFull(t);
         let numbers = 0;
         for (const [name, plain, edit] of CASES) {
           const r = await twoTraces(t, plain, edit);
@@ -126,6 +181,7 @@ export function whatIfTests(h) {
       name: 'what if: shuffling without positional encoding or mask permutes the weights; with either the lab reports the difference',
       async run(t) {
         await openLab(t, 'index.html#view=whatif&lang=en');
+        await waitFull(t);
         const base = { sentence: 'the cat sat on the mat today', query: 2, projection: 'random', heads: 2, head: 0, dK: 8, seed: 5, normalizer: 'softmax' };
         const results = {};
         for (const [name, extra, edit] of [
@@ -162,7 +218,7 @@ export function whatIfTests(h) {
       name: 'what if: dragging a value with the mouse moves A as the engine computes it; reset returns',
       async run(t) {
         await openLab(t, 'index.html#sentence=I%20love%20sushi%20and%20rice&query=1&view=weights&lang=en');
-        await settle(t.page);
+        await waitFull(t, 'weights');
         const figs = JSON.parse(await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-figures')));
         const list = Array.isArray(figs) ? figs : figs.figures;
         const vec = list.find((f) => f.id === 'vectors');
@@ -285,7 +341,7 @@ export function whatIfTests(h) {
       context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
       async run(t) {
         await openLab(t, 'index.html#sentence=I%20love%20sushi%20and%20rice&query=1&whatIfToken=2&whatIfWith=tea&view=whatif&lang=en');
-        await settle(t.page);
+        await waitFull(t);
         const panels = await t.page.evaluate(() => document.getElementById('canvas').getAttribute('data-panels'));
         assert(/whatif/.test(panels || ''), `the what-if panel is not drawn on the phone: ${panels}`);
         if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-phone-en.png') });

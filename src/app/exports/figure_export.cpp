@@ -132,7 +132,12 @@ ExportFile ExportText(const AppState& s, const ExportRequest& r) {
   f.name = ExportFileName(s, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
   f.type = ExportMime(r.format);
   std::string why;
-  if (r.what == "whatif") f.bytes = r.format == "csv" ? WhatIfCsv(s, &why) : WhatIfSvg(s, &why);
+  if (r.what == "whatif") {
+    if (!WhatIfToolsInBuild())  // the default page's build: not there yet
+      why = "what: expected a picture the lab draws now, got \"whatif\" (the what-if tools are still loading)";
+    else
+      f.bytes = r.format == "csv" ? WhatIfCsv(s, &why) : WhatIfSvg(s, &why);
+  }
   else if (r.format == "csv") f.bytes = WeightsCsv(s);
   else if (r.what == "contributions") f.bytes = ContributionsSvg(s);
   else if (r.what == "simplex") f.bytes = SimplexSvg(s, &why);

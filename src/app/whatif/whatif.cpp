@@ -3,6 +3,7 @@
 
 #include "api/fields_json.h"
 #include "api/whatif_json.h"
+#include "model/model_lab.h"
 
 #include <algorithm>
 
@@ -19,7 +20,33 @@ std::string SettingsKey(const attn::LabConfig& c) {
 
 }  // namespace
 
+bool WhatIfToolsInBuild() { return attn::model::ModelCodeInBuild(); }
+
+bool WantsWhatIfTools(const AppState& s) {
+  return !WhatIfToolsInBuild() && !s.whatif.tools.asked && s.whatif.tools.failed.empty() &&
+         (attn::HasEdits(s.lab.config) || s.whatif.tools.shown);
+}
+
+void ShowWhatIfTools(AppState& s) { s.whatif.tools.shown = true; }
+
+void WhatIfToolsAsked(AppState& s) {
+  s.whatif.tools = ToolsSwitch{};
+  s.whatif.tools.asked = true;
+}
+
+void WhatIfToolsProgress(AppState& s, double fraction) {
+  if (s.whatif.tools.asked) s.whatif.tools.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+}
+
+void WhatIfToolsFailed(AppState& s, const std::string& message) {
+  s.whatif.tools.asked = false;
+  s.whatif.tools.failed = message.empty() ? "?" : message;
+}
+
+void RetryWhatIfTools(AppState& s) { s.whatif.tools = ToolsSwitch{}; }
+
 void UpdateWhatIf(AppState& s) {
+  if (!WhatIfToolsInBuild()) return;  // the default page's build: no comparison (whatif.h)
   WhatIf& w = s.whatif;
   const attn::LabConfig& c = s.lab.config;
   if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !s.attention.result.error.ok()) {
@@ -70,7 +97,7 @@ std::string ToggledIndex(const std::string& list, int i) {
 }
 
 Json ComparisonJson(const AppState& s) {
-  const attn::LabComparison* c = CurrentComparison(s);
+  const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison(s) : nullptr;
   return c ? attn::api::ComparisonToJson(*c) : Json(nullptr);
 }
 
