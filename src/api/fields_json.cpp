@@ -4,6 +4,13 @@
 
 namespace attn::api {
 
+Json Obj(std::initializer_list<std::pair<std::string_view, Json>> members) {
+  Json out = Json::object();
+  for (const auto& [key, value] : members) out[std::string(key)] = value;
+  return out;
+}
+
+
 std::string DescribeJson(const Json& v) {
   if (v.is_array()) return "an array";
   if (v.is_object()) return "an object";

@@ -9,12 +9,19 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace attn::api {
 
 using Json = nlohmann::json;
+
+// A JSON object from key/value pairs: what Json{{"key", value}, ...} makes, with a fraction of
+// its code (nlohmann's initializer lists expand to a lot of code at every use, and the page
+// counts its bytes). The values are copied: for large arrays, assign them into the object.
+Json Obj(std::initializer_list<std::pair<std::string_view, Json>> members);
 
 // A JSON value shortened for a message, on one line, never throwing: numbers shortest, strings
 // quoted (at most 40 characters), true/false/null as they are, "an array", "an object".

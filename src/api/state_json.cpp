@@ -134,7 +134,8 @@ const FieldTable<LabState>& StateFields() {
   static const FieldTable<S> table = {
       NameTextField<S>("lang", &S::lang, {"en", "ru"}, "the interface language"),
       NameTextField<S>("view", &S::view,
-                       {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
+                       {"sentence", "steps", "weights", "vectors", "information", "whatif", "training",
+                        "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
           "lesson", &S::lesson, 0, kLessonSteps,
@@ -334,8 +335,8 @@ PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_t
 }
 
 Json PatchResultToJson(const PatchResult& r) {
-  if (r.ok) return Json{{"ok", true}, {"state", StateToJson(r.state)}};
-  return Json{{"ok", false}, {"field", r.field}, {"error", r.message}};
+  if (r.ok) return Obj({{"ok", true}, {"state", StateToJson(r.state)}});
+  return Obj({{"ok", false}, {"field", r.field}, {"error", r.message}});
 }
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
@@ -360,7 +361,7 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
   Json out;
   out["state"] = StateToJson(state);
   if (!res.error.ok()) {
-    out["error"] = Json{{"field", res.error.field}, {"message", res.error.message}};
+    out["error"] = Obj({{"field", res.error.field}, {"message", res.error.message}});
     return out;
   }
   out["error"] = nullptr;
@@ -382,32 +383,37 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
   out["rowSum"] = VectorToJson(t.row_sum);
   out["weights"] = MatrixToJson(t.weights);
   out["output"] = MatrixToJson(t.output);
-  out["config"] = Json{{"projection", ProjectionName(state.config.projection)},
-                       {"temperature", t.temperature}, {"scaled", state.config.scaled},
-                       {"scale", t.scale}, {"dModel", state.config.d_model},
-                       {"dK", t.d_k}, {"dV", t.d_v}, {"seed", state.config.seed},
-                       {"positional", state.config.positional}, {"heads", state.config.heads},
-                       {"head", state.config.head},
-                       {"normalizer", NormalizerName(state.config.normalizer)},
-                       {"causal", state.config.causal}, {"target", res.target}};
+  // (Assignments rather than one initializer list: the same object, far less code in the page.)
+  Json& config = out["config"];
+  config["projection"] = ProjectionName(state.config.projection);
+  config["temperature"] = t.temperature;
+  config["scaled"] = state.config.scaled;
+  config["scale"] = t.scale;
+  config["dModel"] = state.config.d_model;
+  config["dK"] = t.d_k;
+  config["dV"] = t.d_v;
+  config["seed"] = state.config.seed;
+  config["positional"] = state.config.positional;
+  config["heads"] = state.config.heads;
+  config["head"] = state.config.head;
+  config["normalizer"] = NormalizerName(state.config.normalizer);
+  config["causal"] = state.config.causal;
+  config["target"] = res.target;
   // Every head, as h x n x d arrays; then their concatenation and the projected output.
-  Json hq = Json::array(), hk = Json::array(), hv = Json::array(), hw = Json::array(),
-       ho = Json::array(), he = Json::array(), wq = Json::array(), wk = Json::array(),
-       wv = Json::array();
+  Json& heads = out["heads"];
+  for (const char* key : {"Q", "K", "V", "weights", "output", "entropy", "W_Q", "W_K", "W_V"}) heads[key] = Json::array();
   for (std::size_t h = 0; h < res.mha.heads.size(); ++h) {
     const HeadTrace<float>& ht = res.mha.heads[h];
-    hq.push_back(MatrixToJson(ht.Q));
-    hk.push_back(MatrixToJson(ht.K));
-    hv.push_back(MatrixToJson(ht.V));
-    hw.push_back(MatrixToJson(ht.weights));
-    ho.push_back(MatrixToJson(ht.output));
-    he.push_back(VectorToJson(ht.entropy));
-    wq.push_back(MatrixToJson(res.projections.W_Q[h]));
-    wk.push_back(MatrixToJson(res.projections.W_K[h]));
-    wv.push_back(MatrixToJson(res.projections.W_V[h]));
+    heads["Q"].push_back(MatrixToJson(ht.Q));
+    heads["K"].push_back(MatrixToJson(ht.K));
+    heads["V"].push_back(MatrixToJson(ht.V));
+    heads["weights"].push_back(MatrixToJson(ht.weights));
+    heads["output"].push_back(MatrixToJson(ht.output));
+    heads["entropy"].push_back(VectorToJson(ht.entropy));
+    heads["W_Q"].push_back(MatrixToJson(res.projections.W_Q[h]));
+    heads["W_K"].push_back(MatrixToJson(res.projections.W_K[h]));
+    heads["W_V"].push_back(MatrixToJson(res.projections.W_V[h]));
   }
-  out["heads"] = Json{{"Q", hq}, {"K", hk}, {"V", hv}, {"weights", hw}, {"output", ho},
-                      {"entropy", he}, {"W_Q", wq}, {"W_K", wk}, {"W_V", wv}};
   out["W_O"] = MatrixToJson(res.projections.W_O);
   out["concat"] = MatrixToJson(res.mha.concat);
   out["finalOutput"] = MatrixToJson(res.mha.output);
@@ -427,36 +433,48 @@ Json TraceToJson(const LabState& state, const LabResult& res) {
     for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
     return a;
   };
-  out["information"] = Json{{"target", res.target},
-                            {"alternative", vec(info.collision.alpha2)},
-                            {"output", vec(info.collision.output)},
-                            {"output2", vec(info.collision.output2)},
-                            {"maxOutputDiff", info.collision.max_output_diff},
-                            {"unique", info.collision.unique},
-                            {"ranges", ranges},
-                            {"affineRank", info.info.affine_rank},
-                            {"sameOutputDim", info.info.same_output_dim},
-                            {"recoverable", info.info.recoverable},
-                            // the set the weights live in (simplex, box or affine: information.h)
-                            // and the keys the query can see, which the analysis ran over;
-                            // unbounded range ends (affine) are written as null
-                            {"feasibleSet", FeasibleSetName(info.set)},
-                            {"visible", info.visible},
-                            {"linearRank", info.info.linear_rank},
-                            {"targetMoved", res.target_moved}};
+  Json& information = out["information"];
+  information["target"] = res.target;
+  information["alternative"] = vec(info.collision.alpha2);
+  information["output"] = vec(info.collision.output);
+  information["output2"] = vec(info.collision.output2);
+  information["maxOutputDiff"] = info.collision.max_output_diff;
+  information["unique"] = info.collision.unique;
+  information["ranges"] = ranges;
+  information["affineRank"] = info.info.affine_rank;
+  information["sameOutputDim"] = info.info.same_output_dim;
+  information["recoverable"] = info.info.recoverable;
+  // the set the weights live in (simplex, box or affine: information.h) and the keys the query
+  // can see, which the analysis ran over; unbounded range ends (affine) are written as null
+  information["feasibleSet"] = FeasibleSetName(info.set);
+  information["visible"] = info.visible;
+  information["linearRank"] = info.info.linear_rank;
+  information["targetMoved"] = res.target_moved;
   const StepTable& st = res.steps;
   Json rows = Json::array();
-  for (const StepRow& r : st.rows)
-    rows.push_back(Json{{"token", r.token}, {"score", r.score}, {"scaled", r.scaled},
-                        {"exp", r.exp}, {"weight", r.weight}, {"masked", r.masked},
-                        {"weighted", VectorToJson(r.weighted)}});
-  out["steps"] = Json{{"query", st.query}, {"token", res.tokens[st.query].text},
-                      {"rowMax", st.row_max}, {"expSum", st.exp_sum},
-                      {"entropy", st.entropy}, {"weightSum", st.weight_sum},
-                      {"rows", rows}, {"output", VectorToJson(st.output)}};
-  out["vectors"] = Json{{"points", MatrixToJson(res.vectors.points)},
-                        {"explained", res.vectors.explained},
-                        {"valueHull", res.value_hull}};
+  for (const StepRow& r : st.rows) {
+    Json& row = rows.emplace_back(Json::object());
+    row["token"] = r.token;
+    row["score"] = r.score;
+    row["scaled"] = r.scaled;
+    row["exp"] = r.exp;
+    row["weight"] = r.weight;
+    row["masked"] = r.masked;
+    row["weighted"] = VectorToJson(r.weighted);
+  }
+  Json& steps = out["steps"];
+  steps["query"] = st.query;
+  steps["token"] = res.tokens[st.query].text;
+  steps["rowMax"] = st.row_max;
+  steps["expSum"] = st.exp_sum;
+  steps["entropy"] = st.entropy;
+  steps["weightSum"] = st.weight_sum;
+  steps["rows"] = std::move(rows);
+  steps["output"] = VectorToJson(st.output);
+  Json& vectors = out["vectors"];
+  vectors["points"] = MatrixToJson(res.vectors.points);
+  vectors["explained"] = res.vectors.explained;
+  vectors["valueHull"] = res.value_hull;
   // Weight against contribution (the query's keys) and the edits this run carries (whatif.h)
   out["contribution"] = ContributionToJson(res.contribution);
   out["edits"] = EditsToJson(res.edits);

@@ -61,6 +61,7 @@ inline const std::vector<LabPart>& LabPartTree() {
       // the attention tab's panels
       {"sentence", "attention"}, {"settings", "attention"}, {"steps", "attention"},
       {"weights", "attention"}, {"vectors", "attention"}, {"information", "attention"},
+      {"whatif", "attention"},
       // the settings panel's groups
       {"projection", "settings"}, {"scaling", "settings"}, {"positional", "settings"},
       {"normalizer", "settings"}, {"mask", "settings"}, {"heads", "settings"}, {"sizes", "settings"},
@@ -98,7 +99,7 @@ struct LabState {
   TrainState train;
   std::string lang = "en";   // "en" or "ru"
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
-                              // "information", "training", "normalization" (a course page can
+                              // "information", "whatif", "training", "normalization" (a course page can
                               // open the lab on its topic)
   int lesson = 0;             // the lesson's step 1..kLessonSteps; 0 = the free lab (no lesson
                               // panel: a course page that wants only the lab sets 0)

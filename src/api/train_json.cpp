@@ -38,8 +38,8 @@ Json RunToJson(const Trainer& trainer, const ExampleView& view, int query) {
     out["loss"] = Number(m.loss);
     out["accuracy"] = Number(m.accuracy);
     out["attentionOnSource"] = Number(m.attention_on_source);
-    out["gradNorm"] = Json{{"WQ", Number(m.grad_norm_q)}, {"WK", Number(m.grad_norm_k)}, {"WV", Number(m.grad_norm_v)},
-                           {"WO", Number(m.grad_norm_o)}, {"total", Number(m.grad_norm)}};
+    out["gradNorm"] = Obj({{"WQ", Number(m.grad_norm_q)}, {"WK", Number(m.grad_norm_k)}, {"WV", Number(m.grad_norm_v)},
+                           {"WO", Number(m.grad_norm_o)}, {"total", Number(m.grad_norm)}});
   }
   Json weights = Json::array();
   for (const auto& head : view.forward.attn.heads) weights.push_back(MatrixD(head.weights));
@@ -72,26 +72,26 @@ Json HistoryToJson(const Trainer& trainer) {
     o.push_back(Number(m.grad_norm_o));
     total.push_back(Number(m.grad_norm));
   }
-  return Json{{"steps", steps}, {"loss", loss}, {"accuracy", acc}, {"attentionOnSource", src},
-              {"gradNorm", Json{{"WQ", q}, {"WK", k}, {"WV", v}, {"WO", o}, {"total", total}}},
-              {"diverged", trainer.diverged()}, {"message", trainer.message()}};
+  return Obj({{"steps", steps}, {"loss", loss}, {"accuracy", acc}, {"attentionOnSource", src},
+              {"gradNorm", Obj({{"WQ", q}, {"WK", k}, {"WV", v}, {"WO", o}, {"total", total}})},
+              {"diverged", trainer.diverged()}, {"message", trainer.message()}});
 }
 
 Json ScoreVarianceToJson(const std::vector<ScoreVariancePoint>& points) {
   Json a = Json::array();
   for (const auto& p : points)
-    a.push_back(Json{{"dK", p.d_k}, {"varUnscaled", Number(p.var_unscaled)}, {"varScaled", Number(p.var_scaled)},
-                     {"analyticUnscaled", Number(p.analytic_unscaled)}, {"analyticScaled", Number(p.analytic_scaled)}});
+    a.push_back(Obj({{"dK", p.d_k}, {"varUnscaled", Number(p.var_unscaled)}, {"varScaled", Number(p.var_scaled)},
+                     {"analyticUnscaled", Number(p.analytic_unscaled)}, {"analyticScaled", Number(p.analytic_scaled)}}));
   return a;
 }
 
 Json SaturationToJson(const std::vector<SaturationPoint>& points) {
   Json a = Json::array();
   for (const auto& p : points)
-    a.push_back(Json{{"dK", p.d_k}, {"entropyUnscaled", Number(p.entropy_unscaled)},
+    a.push_back(Obj({{"dK", p.d_k}, {"entropyUnscaled", Number(p.entropy_unscaled)},
                      {"entropyScaled", Number(p.entropy_scaled)}, {"gradUnscaled", Number(p.grad_unscaled)},
                      {"gradScaled", Number(p.grad_scaled)}, {"maxWeightUnscaled", Number(p.max_weight_unscaled)},
-                     {"maxWeightScaled", Number(p.max_weight_scaled)}});
+                     {"maxWeightScaled", Number(p.max_weight_scaled)}}));
   return a;
 }
 
@@ -99,22 +99,22 @@ Json OutputNormToJson(const std::vector<OutputNormPoint>& points, const std::vec
   Json names = Json::array();
   for (Normalizer n : normalizers) names.push_back(NormalizerName(n));
   Json a = Json::array();
-  for (const auto& p : points) a.push_back(Json{{"magnitude", Number(p.magnitude)}, {"norm", Numbers(p.norm)}, {"bound", Number(p.bound)}});
-  return Json{{"normalizers", names}, {"points", a}};
+  for (const auto& p : points) a.push_back(Obj({{"magnitude", Number(p.magnitude)}, {"norm", Numbers(p.norm)}, {"bound", Number(p.bound)}}));
+  return Obj({{"normalizers", names}, {"points", a}});
 }
 
 Json CurvesToJson(const CurveExperiment& curves) {
   Json series = Json::array();
   for (const CurveSeries& s : curves.series())
-    series.push_back(Json{{"label", s.label},
+    series.push_back(Obj({{"label", s.label},
                           {"normalizer", NormalizerName(s.config.normalizer)},
                           {"scaled", s.config.scaled},
                           {"dK", s.config.d_k},
                           {"lossMean", Numbers(s.loss_mean)}, {"lossMin", Numbers(s.loss_min)}, {"lossMax", Numbers(s.loss_max)},
                           {"accMean", Numbers(s.acc_mean)}, {"accMin", Numbers(s.acc_min)}, {"accMax", Numbers(s.acc_max)},
                           {"attnMean", Numbers(s.attn_mean)},
-                          {"diverged", s.diverged}, {"message", s.message}});
-  return Json{{"steps", curves.steps()}, {"progress", Number(curves.progress())}, {"done", curves.done()}, {"series", series}};
+                          {"diverged", s.diverged}, {"message", s.message}}));
+  return Obj({{"steps", curves.steps()}, {"progress", Number(curves.progress())}, {"done", curves.done()}, {"series", series}});
 }
 
 }  // namespace attn::api

@@ -18,8 +18,8 @@ Json Numbers(const VecF& v) {
 }
 
 Json VerdictToJson(const Verdict& v) {
-  return Json{{"recoverable", v.recoverable}, {"unique", v.unique}, {"affineRank", v.affine_rank},
-              {"sameOutputDim", v.same_output_dim}};
+  return Obj({{"recoverable", v.recoverable}, {"unique", v.unique}, {"affineRank", v.affine_rank},
+              {"sameOutputDim", v.same_output_dim}});
 }
 
 }  // namespace
@@ -27,16 +27,16 @@ Json VerdictToJson(const Verdict& v) {
 Json ContributionToJson(const ContributionTable& t) {
   Json keys = Json::array();
   for (const KeyContribution& k : t.keys)
-    keys.push_back(Json{{"weight", k.weight}, {"valueNorm", k.value_norm}, {"residualNorm", k.residual_norm},
-                        {"removal", k.removal}, {"outputWithout", Numbers(k.output_without)}, {"masked", k.masked}});
-  return Json{{"query", t.query}, {"valueNormSum", t.value_norm_sum}, {"keys", keys}};
+    keys.push_back(Obj({{"weight", k.weight}, {"valueNorm", k.value_norm}, {"residualNorm", k.residual_norm},
+                        {"removal", k.removal}, {"outputWithout", Numbers(k.output_without)}, {"masked", k.masked}}));
+  return Obj({{"query", t.query}, {"valueNormSum", t.value_norm_sum}, {"keys", keys}});
 }
 
 Json EditsToJson(const RunEdits& e) {
-  return Json{{"edited", e.edited},           {"fromTyped", e.from_typed},     {"toRun", e.to_run},
+  return Obj({{"edited", e.edited},           {"fromTyped", e.from_typed},     {"toRun", e.to_run},
               {"replaced", e.replaced},       {"inserted", e.inserted},        {"deleted", e.deleted},
               {"shuffled", e.shuffled},       {"knockedKeys", e.knocked_keys}, {"knockedHeads", e.knocked_heads},
-              {"valueToken", e.value_token},  {"valueOffset", Numbers(e.value_offset)}};
+              {"valueToken", e.value_token},  {"valueOffset", Numbers(e.value_offset)}});
 }
 
 Json ComparisonToJson(const LabComparison& c) {
@@ -51,7 +51,7 @@ Json ComparisonToJson(const LabComparison& c) {
   const int query_edited = c.query >= 0 && static_cast<std::size_t>(c.query) < c.to_edited.size()
                                ? c.to_edited[static_cast<std::size_t>(c.query)]
                                : -1;
-  return Json{{"query", c.query},
+  return Obj({{"query", c.query},
               {"queryEdited", query_edited},
               {"toEdited", c.to_edited},
               {"fromPlain", c.from_plain},
@@ -61,9 +61,11 @@ Json ComparisonToJson(const LabComparison& c) {
               {"maxAbsDWeight", c.max_abs_d_weight},
               {"dOutput", Numbers(c.d_output)},
               {"dFinalOutput", Numbers(c.d_final_output)},
-              {"verdict", Json{{"plain", VerdictToJson(c.verdict_plain)},
+              {"dOutputNorm", c.d_output_norm},
+              {"dFinalOutputNorm", c.d_final_output_norm},
+              {"verdict", Obj({{"plain", VerdictToJson(c.verdict_plain)},
                                {"edited", VerdictToJson(c.verdict_edited)},
-                               {"changed", c.verdict_changed}}}};
+                               {"changed", c.verdict_changed}})}});
 }
 
 }  // namespace attn::api

@@ -5,6 +5,8 @@
 
 #include "engine/whatif.h"
 
+#include "api/fields_json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace attn::api {
@@ -19,6 +21,7 @@ Json ContributionToJson(const ContributionTable& t);
 Json EditsToJson(const RunEdits& e);
 // {"query", "queryEdited", "toEdited", "fromPlain", "rowPresent", "dWeights": [H][N][N],
 //  "insertedWeight": [H][N], "maxAbsDWeight", "dOutput": [Dv], "dFinalOutput": [Do],
+//  "dOutputNorm", "dFinalOutputNorm",
 //  "verdict": {"plain": {...}, "edited": {...}, "changed"}}; indices as in whatif.h
 Json ComparisonToJson(const LabComparison& c);
 

@@ -36,6 +36,7 @@ void InitApp(AppState& s) {
   s.lab = attn::api::LabState{};
   s.sentence_edit = s.lab.config.sentence;
   s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
+  UpdateWhatIf(s);
   InitTraining(s);
 }
 
@@ -61,6 +62,7 @@ attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source)
   // 4. Accepted: every room takes its part.
   s.lab = r.state;
   AdoptAttention(s, std::move(attention));
+  UpdateWhatIf(s);
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;

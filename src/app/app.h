@@ -10,7 +10,8 @@
 //   normalization/  the Normalization tab's experiments and curves
 //   lesson/         the guided lesson: its steps (texts), its moves, its readout
 //   page/           hide and lock, the view shown, the state in a link, the share snippet
-//   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormap
+//   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormaps
+//   whatif/         the edited run against the plain one (issue 23): Δα, ΔA, the verdict
 // This file holds what is common to them: the settings, the refusal, ApplyPatch (which hands a
 // patch to each room in turn), Tick and NeedsFrames.
 // No ImGui, SDL or GL here (library attn_app, tested by tests/app): how things are shown
@@ -24,6 +25,7 @@
 #include "app/normalization/normalization.h"
 #include "app/page/page.h"
 #include "app/training/training.h"
+#include "app/whatif/whatif.h"
 
 #include <functional>
 #include <string>
@@ -38,6 +40,7 @@ struct AppState {
   Model model;                  // model/
   Training training;            // training/
   Normalization normalization;  // normalization/
+  WhatIf whatif;                // whatif/
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
   // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 namespace attn {
 
@@ -404,13 +405,24 @@ Verdict VerdictOf(const InformationReport& info) {
 }
 
 LabComparison CompareLab(const LabConfig& cfg) {
+  LabResult edited = ComputeLab(cfg);
+  if (!edited.error.ok()) {  // the plain run is not needed to say why
+    LabComparison c;
+    c.error = edited.error;
+    c.edited = std::move(edited);
+    return c;
+  }
+  return CompareRuns(cfg, ComputeLab(WithoutEdits(cfg)), std::move(edited));
+}
+
+LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edited) {
   LabComparison c;
-  c.edited = ComputeLab(cfg);
+  c.edited = std::move(edited);
+  c.plain = std::move(plain);
   if (!c.edited.error.ok()) {
     c.error = c.edited.error;
     return c;
   }
-  c.plain = ComputeLab(WithoutEdits(cfg));
   if (!c.plain.error.ok()) {
     c.error = c.plain.error;
     return c;
@@ -460,6 +472,10 @@ LabComparison CompareLab(const LabConfig& cfg) {
   c.d_final_output.resize(f.cols());
   for (Eigen::Index k = 0; k < f.cols(); ++k)
     c.d_final_output(k) = static_cast<double>(f2(qe, k)) - static_cast<double>(f(cfg.query, k));
+  for (Eigen::Index k = 0; k < c.d_output.size(); ++k) c.d_output_norm += c.d_output(k) * c.d_output(k);
+  for (Eigen::Index k = 0; k < c.d_final_output.size(); ++k) c.d_final_output_norm += c.d_final_output(k) * c.d_final_output(k);
+  c.d_output_norm = std::sqrt(c.d_output_norm);
+  c.d_final_output_norm = std::sqrt(c.d_final_output_norm);
   c.verdict_plain = VerdictOf(c.plain.information);
   c.verdict_edited = VerdictOf(c.edited.information);
   c.verdict_changed = c.verdict_plain.recoverable != c.verdict_edited.recoverable ||

@@ -105,11 +105,16 @@ struct LabComparison {
   int query = 0;                      // the plain run's query; the edited one is to_edited[query]
   VecD d_output;        // (Dv) A'(query') - A(query), the chosen head, per dimension
   VecD d_final_output;  // (Do) the same for the projected output (after W_O)
+  double d_output_norm = 0, d_final_output_norm = 0;  // ||d_output||, ||d_final_output||, in order
   Verdict verdict_plain, verdict_edited;
   bool verdict_changed = false;  // recoverable, unique or same_output_dim differ
 };
 
 // Both runs and their difference. Never throws; a refusal of either run is in `error`.
 LabComparison CompareLab(const LabConfig& cfg);
+// The same from two finished runs of `cfg`: plain = ComputeLab(WithoutEdits(cfg)) and edited =
+// ComputeLab(cfg) (or the model's), e.g. the app's, which keeps the plain run while only the
+// edits change (a dragged value). The edited run's refusal comes first, as in CompareLab.
+LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edited);
 
 }  // namespace attn

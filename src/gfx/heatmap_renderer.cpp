@@ -50,6 +50,7 @@ bool HeatmapRenderer::Init(const std::string& colormap_glsl, std::string* error)
   loc_rect_ = glGetUniformLocation(program_, "u_rect");
   loc_range_ = glGetUniformLocation(program_, "u_range");
   loc_mode_ = glGetUniformLocation(program_, "u_mode");
+  loc_map_ = glGetUniformLocation(program_, "u_map");
   loc_values_ = glGetUniformLocation(program_, "u_values");
   glGenVertexArrays(1, &vao_);  // core profiles draw nothing without a bound VAO
   // The ramp reads no texture, but a sampler must still be bound to something complete.
@@ -108,15 +109,16 @@ void HeatmapRenderer::Upload(HeatmapSlot picture, int head, const std::vector<fl
   t.data = values;
 }
 
-void HeatmapRenderer::Draw(ImDrawList* dl, HeatmapSlot picture, int head, ImVec2 p0, ImVec2 p1, float vmin, float vmax) {
+void HeatmapRenderer::Draw(ImDrawList* dl, HeatmapSlot picture, int head, ImVec2 p0, ImVec2 p1, float vmin, float vmax,
+                           Colormap map) {
   const int slot = TextureIndex(picture, head);
   if (!program_ || slot < 0 || slot >= static_cast<int>(textures_.size()) || !textures_[slot].id) return;
-  Queue(dl, Request{this, textures_[slot].id, {p0.x, p0.y, p1.x, p1.y}, {vmin, vmax}, 0});
+  Queue(dl, Request{this, textures_[slot].id, {p0.x, p0.y, p1.x, p1.y}, {vmin, vmax}, 0, static_cast<int>(map)});
 }
 
-void HeatmapRenderer::DrawRamp(ImDrawList* dl, ImVec2 p0, ImVec2 p1, float vmin, float vmax) {
+void HeatmapRenderer::DrawRamp(ImDrawList* dl, ImVec2 p0, ImVec2 p1, float vmin, float vmax, Colormap map) {
   if (!program_) return;
-  Queue(dl, Request{this, ramp_texture_, {p0.x, p0.y, p1.x, p1.y}, {vmin, vmax}, 1});
+  Queue(dl, Request{this, ramp_texture_, {p0.x, p0.y, p1.x, p1.y}, {vmin, vmax}, 1, static_cast<int>(map)});
 }
 
 void HeatmapRenderer::Queue(ImDrawList* dl, const Request& r) {
@@ -148,6 +150,7 @@ void HeatmapRenderer::Callback(const ImDrawList*, const ImDrawCmd* cmd) {
   glUniform4fv(self.loc_rect_, 1, r.rect);
   glUniform2fv(self.loc_range_, 1, r.range);
   glUniform1i(self.loc_mode_, r.mode);
+  glUniform1i(self.loc_map_, r.map);
   glUniform1i(self.loc_values_, 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, r.texture);

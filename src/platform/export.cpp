@@ -66,7 +66,7 @@ void ReportFigures(const ui::UiState& ui) {
   }
   for (const ui::ExportMenuRect& m : ui.export_menus) menus[m.id] = rect(m.min, m.max);
   static std::string last;
-  std::string text = app::Json{{"figures", figures}, {"menus", menus}}.dump();
+  std::string text = attn::api::Obj({{"figures", figures}, {"menus", menus}}).dump();
   if (text == last) return;
   last = text;
 #ifdef __EMSCRIPTEN__
@@ -165,9 +165,9 @@ std::string QueueExport(const std::string& json_text, bool download) {
     const int id = g_next_id++;
     g_pending.push_back(Pending{id, r, download});
     RequestFrames(3);
-    return app::Json{{"ok", true}, {"id", id}}.dump();
+    return attn::api::Obj({{"ok", true}, {"id", id}}).dump();
   }
-  return app::Json{{"ok", false}, {"field", field}, {"error", error}}.dump();
+  return attn::api::Obj({{"ok", false}, {"field", field}, {"error", error}}).dump();
 }
 
 void PrepareExports(ui::UiState& ui) {

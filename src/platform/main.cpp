@@ -86,7 +86,7 @@ EM_BOOL OnContextRestored(int, const void*, void* user) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init(ATTNLAB_IMGUI_GLSL_VERSION);
   std::string error;
-  if (!rt.heatmap.Recreate(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s\n", error.c_str());
+  if (!rt.heatmap.Recreate(app::ColormapGlsl(), &error)) std::fprintf(stderr, "%s\n", error.c_str());
   rt.font_ratio = 0;  // rebuild the font texture
   rt.context_lost = false;
   platform::RequestFrames(kSettleFrames);
@@ -120,6 +120,7 @@ bool Frame(Runtime& rt) {
   if (g_requested_frames > rt.frames_to_draw) rt.frames_to_draw = g_requested_frames;
   g_requested_frames = 0;
   platform::FetchModelIfWanted(rt.state);  // model mode chosen: its files, once
+  platform::MoveToFullBuildIfWanted(rt.state);  // the what-if tools asked for in the default build
   const bool busy = app::NeedsFrames(rt.state);  // before Tick: its last step must be drawn too
   rt.ui.frame_work = app::Tick(rt.state);  // background work in small pieces, even while the context is lost
   if (rt.context_lost) return false;
@@ -267,7 +268,7 @@ int main(int argc, char** argv) {
     rt.running = false;
     rt.capture_error = "the state was refused";
   }
-  if (!rt.heatmap.Init(app::ViridisGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
+  if (!rt.heatmap.Init(app::ColormapGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
   platform::ConnectPage(rt.state);
   platform::ConnectUi(rt.ui);
 

@@ -1,4 +1,5 @@
-// The trained model's files for model mode (platform.h, FetchModelIfWanted). The page fetches
+// The trained model's files for model mode (platform.h, FetchModelIfWanted), and the move to the
+// full build for the what-if tools (MoveToFullBuildIfWanted). The page fetches
 // them in web/js/model_switch.js (progress, WebCrypto digests) and answers through the bridge
 // (web_bridge.cpp: attnlab_model_progress / attnlab_model_file / attnlab_model_done /
 // attnlab_model_failed); the desktop program reads the folder at once, and the built-in texts
@@ -21,9 +22,20 @@ namespace {
 EM_JS(void, js_fetch_model, (), {
   if (Module.onModelWanted) Module.onModelWanted();
 });
+EM_JS(void, js_want_full_build, (), {
+  if (Module.onFullBuildWanted) Module.onFullBuildWanted();
+});
 #endif
 
 }  // namespace
+
+void platform::MoveToFullBuildIfWanted(app::AppState& state) {
+  if (!app::WantsWhatIfTools(state)) return;
+  app::WhatIfToolsAsked(state);
+#ifdef __EMSCRIPTEN__
+  js_want_full_build();
+#endif
+}
 
 void platform::FetchModelIfWanted(app::AppState& state) {
   if (!app::WantsModel(state)) return;

@@ -48,6 +48,13 @@ void ReportFrame();
 // functions; desktop: read from $ATTNLAB_MODEL_DIR or the repository's web/model, at once).
 void FetchModelIfWanted(app::AppState& state);
 
+// The what-if tools (app/whatif/whatif.h), asked for only when wanted: once a frame, before Tick,
+// if app::WantsWhatIfTools the default page's build asks web/js/model_switch.js to move the lab
+// onto the full build (index-model.wasm, without the model's files unless model mode is on),
+// with progress and failure through the bridge's attnlab_tools_* functions. The desktop is a
+// full build: never asked.
+void MoveToFullBuildIfWanted(app::AppState& state);
+
 // Web only (main.cpp): the default page's build hands the lab over to the build with the model's
 // code (web/js/model_switch.js, model mode): this program stops for good on the same canvas: no more frames,
 // its GL objects freed, its event handlers removed. Its state stays readable (getState) so the

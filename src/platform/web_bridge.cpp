@@ -149,6 +149,18 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_model_done() {
   return Hand(error);
 }
 
+// The move to the full build for the what-if tools (platform::MoveToFullBuildIfWanted): its
+// download's progress 0..1, or why it failed (the What if tab says it, with "Try again").
+EMSCRIPTEN_KEEPALIVE void attnlab_tools_progress(double fraction) {
+  platform::RequestFrames(kPageFrames);
+  if (g_state) app::WhatIfToolsProgress(*g_state, fraction);
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_tools_failed(const char* message) {
+  platform::RequestFrames(kPageFrames);
+  if (g_state) app::WhatIfToolsFailed(*g_state, message ? message : "");
+}
+
 EMSCRIPTEN_KEEPALIVE void attnlab_model_failed(const char* message) {
   platform::RequestFrames(kPageFrames);
   g_model_files.clear();

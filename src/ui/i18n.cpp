@@ -91,6 +91,66 @@ std::string RangeEnd(const std::string& message) {
   return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
+// An edit refused by the engine (ConfigError::kEditInvalid, engine/whatif.h's CheckEdits):
+// "<field>: expected <what>, got <value>", said in Russian phrase by phrase; the numbers and the
+// learner's own text are kept as they are. A phrase not in the table keeps its English words.
+std::string EditRefusalRu(const attn::LabError& e) {
+  const std::string& m = e.message;
+  const std::string head = e.field + ": expected ";
+  const std::size_t got_at = m.rfind(", got ");
+  if (m.compare(0, head.size(), head) != 0 || got_at == std::string::npos || got_at < head.size())
+    return "«" + e.field + "»: " + m;
+  std::string expected = m.substr(head.size(), got_at - head.size());
+  std::string got = m.substr(got_at + 6);
+  struct Phrase { const char* en; const char* ru; };
+  static const Phrase kExpected[] = {
+      {"-1 (none) or a token index from 0 to ", "−1 (нет) или номер токена от 0 до "},
+      {"the word to insert", "слово, которое вставить"},
+      {"valid UTF-8", "корректный UTF-8"},
+      {"one word (one token)", "одно слово (один токен)"},
+      {"a token of a sentence of at least 2 tokens to delete", "для удаления токен предложения хотя бы из 2 токенов"},
+      {"a token other than the query (", "для удаления токен, отличный от запроса ("},
+      {"a sentence of at most ", "после вставки не больше "},
+      {" tokens after the insertion", " токенов"},
+      {") to delete", ")"},
+      {"token indices from 0 to ", "номера токенов от 0 до "},
+      {", separated by commas", " через запятую"},
+      {"layer:head pairs with layer 0 and head from 0 to ", "пары слой:голова со слоем 0 и головой от 0 до "},
+      {"a token the what-if keeps", "токен, который «что если» сохраняет"},
+      {" in model mode (knock-out runs in the identity and random modes)",
+       " в режиме модели (выключение работает в тождественном и случайном режимах)"},
+      {" in model mode (value edits run in the identity and random modes)",
+       " в режиме модели (изменение значений работает в тождественном и случайном режимах)"},
+      {" in model mode (what-if runs in the identity and random modes)",
+       " в режиме модели («что если» работает в тождественном и случайном режимах)"},
+      {" in model mode (shuffling runs in the identity and random modes)",
+       " в режиме модели (перестановка работает в тождественном и случайном режимах)"},
+  };
+  static const Phrase kGot[] = {
+      {"a bad byte at offset ", "плохой байт на позиции "},
+      {"the only token ", "единственный токен "},
+      {"the deleted token ", "удалённый токен "},
+  };
+  auto say = [](std::string text, const Phrase* table, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::string en = table[k].en;
+      const std::size_t at = text.find(en);
+      if (at != std::string::npos) text.replace(at, en.size(), table[k].ru);
+    }
+    return text;
+  };
+  expected = say(expected, kExpected, sizeof kExpected / sizeof kExpected[0]);
+  got = say(got, kGot, sizeof kGot / sizeof kGot[0]);
+  // "\"два слова\" (2 tokens)": the count with its Russian plural
+  const std::size_t open = got.rfind(" (");
+  if (open != std::string::npos && got.size() >= open + 2 + 8 && got.compare(got.size() - 8, 8, " tokens)") == 0) {
+    const std::string digits = got.substr(open + 2, got.size() - 8 - open - 2);
+    if (!digits.empty() && digits.size() <= 9 && digits.find_first_not_of("0123456789") == std::string::npos)
+      got = got.substr(0, open) + " (" + Count(std::stoll(digits), tr::kTokens) + ")";
+  }
+  return "«" + e.field + "»: ожидалось " + Minus(expected) + ", получено " + Minus(got) + ".";
+}
+
 std::string RefusedRu(const std::string& field, const attn::FieldRule& rule, const std::string& got) {
   return "«" + field + "»: ожидалось " + ExpectedRu(rule) + ", получено " + Minus(got) + ".";
 }
@@ -132,6 +192,7 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
           return RefusedRu(f->name, f->rule, r.engine_error.code == ConfigError::kTemperatureInvalid
                                                  ? attn::FormatShortest(v) : got);
         break;
+      case ConfigError::kEditInvalid: return EditRefusalRu(r.engine_error);
       case ConfigError::kNone: break;
     }
   }

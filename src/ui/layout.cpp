@@ -59,9 +59,9 @@ void DrawHeader(Context& ctx, bool phone) {
   const bool ru = s.lab.lang == "ru";
   {
     LockScope lock(ctx, "header");  // the language is the lesson's too
-    if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, {{"lang", "en"}});
+    if (ImGui::SmallButton(ru ? "EN###lang_en" : "[EN]###lang_en")) app::ApplyPatch(s, attn::api::Obj({{"lang", "en"}}));
     ImGui::SameLine();
-    if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, {{"lang", "ru"}});
+    if (ImGui::SmallButton(ru ? "[RU]###lang_ru" : "RU###lang_ru")) app::ApplyPatch(s, attn::api::Obj({{"lang", "ru"}}));
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("A−###smaller")) ctx.ui.text_scale = std::fmax(0.8f, ctx.ui.text_scale - 0.2f);
@@ -99,8 +99,9 @@ void DrawSettingsAndTune(Context& ctx, bool settings, bool tune) {
 template <typename Front>
 void DrawAttentionBottom(Context& ctx, const Front& front) {
   const bool steps = !Hidden(ctx, "steps"), information = !Hidden(ctx, "information");
+  const bool whatif = !Hidden(ctx, "whatif");
   const bool tune = TuneShown(ctx);
-  if (static_cast<int>(steps) + static_cast<int>(information) + static_cast<int>(tune) >= 2) {
+  if (static_cast<int>(steps) + static_cast<int>(information) + static_cast<int>(whatif) + static_cast<int>(tune) >= 2) {
     if (ImGui::BeginTabBar("bottom_tabs")) {
       if (steps && ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
         ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
@@ -120,12 +121,21 @@ void DrawAttentionBottom(Context& ctx, const Front& front) {
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
+      // after "Train it more" (model mode), so that the tabs before it keep their places
+      if (whatif && ImGui::BeginTabItem(Label(tr::kWhatIf, "b_whatif"), nullptr, front("whatif"))) {
+        ImGui::BeginChild("row_whatif", ImVec2(0, 0), false);
+        DrawWhatIfPanel(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
       ImGui::EndTabBar();
     }
   } else if (steps) {
     DrawStepsPanel(ctx);
   } else if (information) {
     DrawInformationPanel(ctx);
+  } else if (whatif) {
+    DrawWhatIfPanel(ctx);
   } else if (tune) {
     DrawModelTrainPanel(ctx);
   }
@@ -142,7 +152,7 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
   const bool sentence = !Hidden(ctx, "sentence"), settings = !Hidden(ctx, "settings");
   const bool heatmap = !Hidden(ctx, "weights"), vectors = !Hidden(ctx, "vectors");
   const bool top = heatmap || vectors;
-  const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information") || TuneShown(ctx);
+  const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information") || !Hidden(ctx, "whatif") || TuneShown(ctx);
   const bool left = sentence || settings, right = top || bottom;
   if (left) {
     const float left_w = right ? std::fmax(365.0f, avail.x * 0.29f) : 0.0f;  // as wide as at 1280 px without the lesson
@@ -330,6 +340,7 @@ void DrawLab(Context& ctx) {
                                   {&tr::kHeatmap, "t_heatmap", "weights", DrawHeatmapPanel},
                                   {&tr::kVectors, "t_vectors", "vectors", DrawVectorsPanel},
                                   {&tr::kInformation, "t_information", "information", DrawInformationPanel},
+                                  {&tr::kWhatIf, "t_whatif", "whatif", DrawWhatIfPanel},
                                   {&tr::kTraining, "t_training", "training", DrawTrainingPanel},
                                   {&tr::kNormalization, "t_normalization", "normalization", DrawNormalizationPanel}};
       constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
@@ -355,6 +366,7 @@ void DrawLab(Context& ctx) {
     // tab bar only when more than one is shown.
     const bool attention = app::ViewVisible(s.lab, "steps") || app::ViewVisible(s.lab, "weights") ||
                            app::ViewVisible(s.lab, "vectors") || app::ViewVisible(s.lab, "information") ||
+                           app::ViewVisible(s.lab, "whatif") ||
                            app::ViewVisible(s.lab, "sentence");
     const bool training = app::ViewVisible(s.lab, "training");
     const bool normalization = app::ViewVisible(s.lab, "normalization");

@@ -50,7 +50,7 @@ bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
       ImGui::TextWrapped("%s", L(tr::kModelFailedHint));
       if (ImGui::Button(Label(tr::kModelRetry, "model_retry"))) app::RetryModel(s);
       ImGui::SameLine();
-      if (ImGui::Button(Label(tr::kModelBack, "model_back"))) app::ApplyPatch(s, {{"projection", "identity"}, {"query", 1}});
+      if (ImGui::Button(Label(tr::kModelBack, "model_back"))) app::ApplyPatch(s, attn::api::Obj({{"projection", "identity"}, {"query", 1}}));
     } else if (s.model.loaded) {  // loaded, but the settings are refused (the header says why)
       ImGui::TextWrapped("%s", RefusalMessage(s.refusal).c_str());
     } else {
@@ -108,7 +108,7 @@ void DrawHeadsPanel(Context& ctx) {
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(k);
         if (ImGui::InvisibleButton("thumb", ImVec2(side, side)) && !Locked(ctx, "weights"))
-          app::ApplyPatch(s, {{"layer", l}, {"head", h}});
+          app::ApplyPatch(s, attn::api::Obj({{"layer", l}, {"head", h}}));
         const bool hovered = ImGui::IsItemHovered();
         ImGui::PopID();
         const ImVec2 b(a.x + side, a.y + side);

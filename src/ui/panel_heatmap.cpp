@@ -39,7 +39,7 @@ void DrawHeatmapPanel(Context& ctx) {
         if (h) ImGui::SameLine();
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
-        if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"head", h}});
+        if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
         ImGui::PopID();
         const ImVec2 b(a.x + small, a.y + small);
@@ -90,9 +90,9 @@ void DrawHeatmapPanel(Context& ctx) {
       else std::snprintf(label, sizeof label, "%d %s", i, tokens[i].text.c_str());
       const ImVec2 ts = ImGui::CalcTextSize(label);
       const float cy = p0.y + cell * (i + 0.5f);
-      if (cell >= ts.y * 0.8f || i == s.lab.config.query) {
+      if (cell >= ts.y * 0.8f || i == s.attention.result.steps.query) {
         dl->PushClipRect(origin, ImVec2(p0.x - 4, p1.y), true);
-        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.lab.config.query ? query_col : text_col, label);
+        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.attention.result.steps.query ? query_col : text_col, label);
         dl->PopClipRect();
       }
       if (names_fit) {
@@ -140,7 +140,7 @@ void DrawHeatmapPanel(Context& ctx) {
     }
 
     // The query's row.
-    const int q = s.lab.config.query;
+    const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
     dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p1.x + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
 
     // Hover: which cell, and its value; a click on a row makes it the query.
@@ -154,7 +154,10 @@ void DrawHeatmapPanel(Context& ctx) {
                   IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
       ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
       ctx.ui.hovered_key = j;
-      if (ImGui::IsItemClicked() && !Locked(ctx, "weights")) app::ApplyPatch(s, {{"query", i}});
+      // the query names a token as typed: an edited run's row i is typed token from_typed[i]
+      const std::vector<int>& from = s.attention.result.edits.from_typed;
+      const int typed_i = from.empty() ? i : (i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : -1);
+      if (ImGui::IsItemClicked() && !Locked(ctx, "weights") && typed_i >= 0) app::ApplyPatch(s, attn::api::Obj({{"query", typed_i}}));
     }
 
     // Legend: the colour ramp over the fixed range [0, 1].

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -261,6 +262,87 @@ void DrawModelProbe(Context& ctx) {
   ImGui::PopTextWrapPos();
 }
 
+// Which words mattered (issue 23): beside every weight, what the key contributes
+// (engine/contribution.h: ||alpha_i v_i||, ||alpha_i v_i W_O[h]||, ||A - A_{-i}||), sortable by any
+// column (ImGui's table sort: click a header), and a button that knocks the key out.
+void DrawContributions(Context& ctx) {
+  app::AppState& s = ctx.state;
+  const attn::LabResult& r = s.attention.result;
+  const attn::ContributionTable& t = r.contribution;
+  const int n = static_cast<int>(t.keys.size());
+  if (n == 0 || n > static_cast<int>(r.tokens.size())) return;
+  ImGui::Separator();
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kMattered));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("%s", L(tr::kMatteredNote));
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(n + 1) + ImGui::GetStyle().CellPadding.y * 2 * (n + 1) + 24.0f;
+  if (!ImGui::BeginTable("contributions_table", 6, flags, ImVec2(0, rows_h))) return;
+  ImGui::TableSetupColumn(L(tr::kColTokenShort), ImGuiTableColumnFlags_DefaultSort);
+  ImGui::TableSetupColumn("αᵢ", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖αᵢvᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖αᵢvᵢW_O‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("‖A − A₋ᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn(L(tr::kColKnock), ImGuiTableColumnFlags_NoSort);
+  ImGui::TableHeadersRow();
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+    const int column = specs->Specs[0].ColumnIndex;
+    const bool up = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    auto value = [&](int i) {
+      const attn::KeyContribution& k = t.keys[static_cast<std::size_t>(i)];
+      switch (column) {
+        case 1: return k.weight;
+        case 2: return k.value_norm;
+        case 3: return k.residual_norm;
+        case 4: return k.removal;
+        default: return static_cast<double>(i);
+      }
+    };
+    // equal values keep the tokens' order (what a stable sort gives, with less code in the page)
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      const double va = value(a), vb = value(b);
+      return va != vb ? (up ? va < vb : va > vb) : a < b;
+    });
+  }
+  // a key's typed index (the knock-out names tokens as typed); an inserted word has none
+  const std::vector<int>& from_typed = r.edits.from_typed;
+  std::vector<int> knocked;
+  attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
+  for (int i : order) {
+    const attn::KeyContribution& k = t.keys[static_cast<std::size_t>(i)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (i == t.query) ImGui::TextColored(ImVec4(0.96f, 0.61f, 0.16f, 1.0f), "%s", r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    else if (k.masked) ImGui::TextDisabled("%s", r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    else ImGui::TextUnformatted(r.tokens[static_cast<std::size_t>(i)].text.c_str());
+    ImGui::PushFont(ctx.fonts.mono);
+    for (const double v : {k.weight, k.value_norm, k.residual_norm, k.removal}) {
+      ImGui::TableNextColumn();
+      if (k.masked) ImGui::TextDisabled("%s", L(tr::kMaskedBar));
+      else ImGui::TextUnformatted(Num(static_cast<float>(v), 3));
+    }
+    ImGui::PopFont();
+    ImGui::TableNextColumn();
+    const int typed = from_typed.empty() ? i : (i < static_cast<int>(from_typed.size()) ? from_typed[static_cast<std::size_t>(i)] : -1);
+    if (typed >= 0) {
+      const bool off = std::find(knocked.begin(), knocked.end(), typed) != knocked.end();
+      ImGui::PushID(4000 + i);
+      ImGui::BeginDisabled(Locked(ctx, "information"));
+      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}}));
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(off ? tr::kChipUnknock : tr::kChipKnock));
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void DrawInformationPanel(Context& ctx) {
@@ -308,8 +390,9 @@ void DrawInformationPanel(Context& ctx) {
     std::snprintf(buf, sizeof buf, L(tr::kMaskedKeys), n - seen, n);
     ImGui::TextDisabled("%s", buf);
   }
-  if (r.target_moved) {
-    std::snprintf(buf, sizeof buf, L(tr::kTargetMoved), r.tokens[s.lab.config.target].text.c_str());
+  const auto& typed = app::TypedTokens(s);  // config.target names a token as typed
+  if (r.target_moved && s.lab.config.target >= 0 && s.lab.config.target < static_cast<int>(typed.size())) {
+    std::snprintf(buf, sizeof buf, L(tr::kTargetMoved), typed[static_cast<std::size_t>(s.lab.config.target)].text.c_str());
     ImGui::TextDisabled("%s", buf);
   }
   ImGui::PopTextWrapPos();
@@ -325,7 +408,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::SetNextItemWidth(std::min(220.0f, w * 0.4f));
   if (ImGui::SliderInt(Label(tr::kDV, "dV"), &d_v, attn::kMinDim, std::max(attn::kMaxDim, d_v), "%d",
                        ImGuiSliderFlags_AlwaysClamp) && !by_model)
-    app::ApplyPatch(s, {{"dV", d_v}});
+    app::ApplyPatch(s, attn::api::Obj({{"dV", d_v}}));
   ImGui::EndDisabled();
   if (by_model) {
     ImGui::SameLine();
@@ -336,13 +419,17 @@ void DrawInformationPanel(Context& ctx) {
   const std::string current = s.lab.config.target < 0 ? std::string(L(tr::kAutoShort)) + ": «" + r.tokens[r.target].text + "»"
                                                       : "«" + r.tokens[r.target].text + "»";
   if (ImGui::BeginCombo(Label(tr::kShiftOnto, "target"), current.c_str())) {
-    if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, {{"target", -1}});
+    if (ImGui::Selectable(L(tr::kAuto), s.lab.config.target < 0)) app::ApplyPatch(s, attn::api::Obj({{"target", -1}}));
     for (int i = 0; i < n; ++i) {
-      const bool masked = i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)];
+      // target names a token as typed: an edited run's token i is typed token from_typed[i]
+      // (an inserted word, -1, cannot be the target)
+      const std::vector<int>& from = r.edits.from_typed;
+      const int typed_i = from.empty() ? i : (i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : -1);
+      const bool masked = (i < static_cast<int>(r.visible.size()) && !r.visible[static_cast<std::size_t>(i)]) || typed_i < 0;
       const std::string item = masked ? r.tokens[i].text + " " + L(tr::kMaskedBar) : r.tokens[i].text;
       ImGui::PushID(i);
-      if (ImGui::Selectable(item.c_str(), s.lab.config.target == i, masked ? ImGuiSelectableFlags_Disabled : 0))
-        app::ApplyPatch(s, {{"target", i}});
+      if (ImGui::Selectable(item.c_str(), s.lab.config.target == typed_i && typed_i >= 0, masked ? ImGuiSelectableFlags_Disabled : 0))
+        app::ApplyPatch(s, attn::api::Obj({{"target", typed_i}}));
       ImGui::PopID();
     }
     ImGui::EndCombo();
@@ -429,6 +516,7 @@ void DrawInformationPanel(Context& ctx) {
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
+  DrawContributions(ctx);     // which words mattered: weight against contribution
   DrawLayerInformation(ctx);  // model mode only
   DrawModelProbe(ctx);        // model mode only
 

@@ -19,7 +19,7 @@ namespace {
 
 using app::Json;
 
-void Set(app::AppState& s, const char* key, const Json& value) { app::ApplyPatch(s, Json{{key, value}}); }
+void Set(app::AppState& s, const char* key, const Json& value) { app::ApplyPatch(s, attn::api::Obj({{key, value}})); }
 
 void DrawTextChoice(Context& ctx) {
   app::AppState& s = ctx.state;

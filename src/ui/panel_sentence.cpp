@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -65,7 +66,7 @@ void DrawModelChips(Context& ctx) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.80f, 1.0f));
       colours = 2;
     }
-    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, {{"query", i}});
+    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
     if (ImGui::IsItemHovered()) {
       ctx.ui.hovered_key = i;
       if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id 0", i, L(tr::kModelEot));
@@ -87,35 +88,89 @@ void DrawModelChips(Context& ctx) {
   TextWrappedPieces(next);
 }
 
-// The lab's own words as chips, wrapped like words in a paragraph.
+// A chip's menu (right-click): make it the query, or what if (issue 23): replace it, delete it,
+// insert a word before it, knock it out (mask this key), drag its value in the Vectors view.
+void DrawChipMenu(Context& ctx, int i) {
+  app::AppState& s = ctx.state;
+  if (!ImGui::BeginPopupContextItem("chip_menu")) return;
+  if (ImGui::MenuItem(L(tr::kChipQuery))) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
+  ImGui::Separator();
+  if (!app::WhatIfToolsInBuild()) {  // the default page's build: the tools load first
+    if (ImGui::MenuItem(L(tr::kChipTools))) app::ApplyPatch(s, attn::api::Obj({{"view", "whatif"}}));
+    ImGui::EndPopup();
+    return;
+  }
+  ImGui::SetNextItemWidth(180.0f);
+  ImGui::InputTextWithHint("##chip_word", L(tr::kWhatIfWithHint), &ctx.ui.chip_word);
+  const bool word = !ctx.ui.chip_word.empty();
+  ImGui::BeginDisabled(!word);
+  if (ImGui::Button(Label(tr::kChipReplace, "chip_replace"))) {
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "replace"}, {"view", "whatif"}}));
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(Label(tr::kChipInsert, "chip_insert"))) {
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ctx.ui.chip_word}, {"whatIfMode", "insert"}, {"view", "whatif"}}));
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndDisabled();
+  if (ImGui::MenuItem(L(tr::kChipDelete)))
+    app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ""}, {"whatIfMode", "replace"}, {"view", "whatif"}}));
+  std::vector<int> knocked;
+  attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
+  const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+  if (ImGui::MenuItem(L(off ? tr::kChipUnknock : tr::kChipKnock)))
+    app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, i)}, {"view", "whatif"}}));
+  if (ImGui::MenuItem(L(tr::kChipValue))) app::ApplyPatch(s, attn::api::Obj({{"valueToken", i}, {"view", "vectors"}}));
+  ImGui::EndPopup();
+}
+
+// The lab's own words as chips, wrapped like words in a paragraph: the sentence as typed (the
+// edits name its tokens); a knocked-out key is red with ×, the what-if's word is outlined.
 void DrawWordChips(Context& ctx) {
   app::AppState& s = ctx.state;
-    ImGui::TextDisabled("%s", L(tr::kTokensHint));
-    const auto& tokens = s.attention.result.tokens;
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
-      const bool is_query = i == s.lab.config.query;
-      ImGui::PushID(i);
-      if (is_query) {
-        ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
-      }
-      if (ImGui::Button(tokens[i].text.c_str())) app::ApplyPatch(s, {{"query", i}});
-      if (ImGui::IsItemHovered()) {
-        ctx.ui.hovered_key = i;
-        ImGui::SetTooltip("%d: «%s»%s", i, tokens[i].text.c_str(), is_query ? "  (q)" : "");
-      }
-      if (is_query) ImGui::PopStyleColor(2);
-      ImGui::PopID();
-      // Wrap the chips like words in a paragraph.
-      if (i + 1 < static_cast<int>(tokens.size())) {
-        const float next_w = ImGui::CalcTextSize(tokens[i + 1].text.c_str()).x +
-                             2 * ImGui::GetStyle().FramePadding.x;
-        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_w < right) ImGui::SameLine();
-      }
+  const attn::LabConfig& cfg = s.lab.config;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", L(tr::kTokensHintMenu));
+  ImGui::PopStyleColor();
+  const auto& tokens = app::TypedTokens(s);
+  std::vector<int> knocked;
+  attn::ParseIndexList(cfg.knockout_keys, static_cast<int>(tokens.size()), &knocked);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
+    const bool is_query = i == cfg.query;
+    const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+    const std::string text = (off ? "× " : "") + tokens[i].text;
+    ImGui::PushID(i);
+    int colours = 0;
+    if (is_query) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
+      colours = 2;
+    } else if (off) {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
+      colours = 1;
     }
-    if (!tokens.empty())
-      ImGui::Text("%s: «%s»", L(tr::kQuery), tokens[s.lab.config.query].text.c_str());
+    if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
+    const float chip_right = ImGui::GetItemRectMax().x;
+    if (i == cfg.what_if_token)  // the word a what-if changes
+      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), IM_COL32(214, 96, 77, 255), 3.0f, 0, 2.0f);
+    if (ImGui::IsItemHovered()) {
+      ctx.ui.hovered_key = i;
+      ImGui::SetTooltip("%d: «%s»%s", i, tokens[i].text.c_str(), is_query ? "  (q)" : "");
+    }
+    ImGui::PopStyleColor(colours);
+    DrawChipMenu(ctx, i);
+    ImGui::PopID();
+    // Wrap the chips like words in a paragraph.
+    if (i + 1 < static_cast<int>(tokens.size())) {
+      const float next_w = ImGui::CalcTextSize(tokens[i + 1].text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x +
+                           ImGui::CalcTextSize("× ").x;
+      if (chip_right + ImGui::GetStyle().ItemSpacing.x + next_w < right) ImGui::SameLine();
+    }
+  }
+  if (!tokens.empty() && cfg.query >= 0 && cfg.query < static_cast<int>(tokens.size()))
+    ImGui::Text("%s: «%s»", L(tr::kQuery), tokens[cfg.query].text.c_str());
 }
 
 }  // namespace
@@ -127,20 +182,21 @@ void DrawSentencePanel(Context& ctx) {
   const float inner_w = ImGui::GetContentRegionAvail().x - 2 * st.WindowPadding.x;
   int chip_rows = 1;
   float x = 0;
-  for (const auto& tok : s.attention.result.tokens) {
+  for (const auto& tok : app::TypedTokens(s)) {
     const float w = ImGui::CalcTextSize(tok.text.c_str()).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
     if (x > 0 && x + w > inner_w) { ++chip_rows; x = 0; }
     x += w;
   }
   const float frame = ImGui::GetFrameHeightWithSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
   const float wanted = 2 * st.WindowPadding.y + 3 * line + frame * (1 + chip_rows) + st.ItemSpacing.y * 2 +
-                       (ModelMode(ctx) ? 4 * line : 0.0f);  // the next tokens
+                       (ModelMode(ctx) ? 4 * line : 0.0f) +  // the next tokens
+                       (!ModelMode(ctx) && ImGui::CalcTextSize(L(tr::kTokensHintMenu)).x > inner_w ? line : 0.0f);  // the hint wraps
   const float h = std::min(wanted, std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.6f));
   if (BeginPanel(ctx, L(tr::kSentence), "sentence", ImVec2(0, h))) {
     LockScope lock(ctx, "sentence");  // shown read-only: the box and the chips are disabled
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputTextWithHint("##sentence", L(tr::kSentenceHint), &s.sentence_edit))
-      app::ApplyPatch(s, {{"sentence", s.sentence_edit}}, app::Source::kSentenceBox);
+      app::ApplyPatch(s, attn::api::Obj({{"sentence", s.sentence_edit}}), app::Source::kSentenceBox);
 
     if (ModelMode(ctx)) DrawModelChips(ctx);
     else DrawWordChips(ctx);

@@ -27,12 +27,12 @@ void DrawSettingsPanel(Context& ctx) {
     if (!Hidden(ctx, "projection")) {
       LockScope lock(ctx, "projection");
       ImGui::TextUnformatted(L(tr::kProjection));
-      if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, {{"projection", "identity"}});
+      if (ImGui::RadioButton(Label(tr::kIdentity, "proj_id"), identity)) app::ApplyPatch(s, attn::api::Obj({{"projection", "identity"}}));
       if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), c.projection == attn::Projection::kRandom))
-        app::ApplyPatch(s, {{"projection", "random"}});
+        app::ApplyPatch(s, attn::api::Obj({{"projection", "random"}}));
       // The trained model: its files are fetched the first time this is chosen.
       if (ImGui::RadioButton(Label(tr::kModelProjection, "proj_model"), model))
-        app::ApplyPatch(s, {{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}});
+        app::ApplyPatch(s, attn::api::Obj({{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}}));
     }
     if (model) {  // the layer and head to follow; everything else is the model's
       const int layers = s.model.loaded ? s.model.loaded->config().layers : 1, heads = s.model.loaded ? s.model.loaded->config().heads : 1;
@@ -42,10 +42,10 @@ void DrawSettingsPanel(Context& ctx) {
       int layer = c.layer, head = c.head;
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderInt(Label(tr::kModelLayer, "layer"), &layer, 0, layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"layer", layer}});
+        app::ApplyPatch(s, attn::api::Obj({{"layer", layer}}));
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderInt(Label(tr::kModelHead, "model_head"), &head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"head", head}});
+        app::ApplyPatch(s, attn::api::Obj({{"head", head}}));
       ImGui::EndDisabled();
       if (s.model.loaded) {
         const attn::model::ModelConfig& mc = s.model.loaded->config();
@@ -62,7 +62,7 @@ void DrawSettingsPanel(Context& ctx) {
     if (scaling) {
       LockScope lock(ctx, "scaling");
       bool scaled = c.scaled;
-      if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, {{"scaled", scaled}});
+      if (ImGui::Checkbox(Label(tr::kScaled, "scaled"), &scaled)) app::ApplyPatch(s, attn::api::Obj({{"scaled", scaled}}));
     }
     if (scaling && positional_shown) {
       ImGui::SameLine();
@@ -72,7 +72,7 @@ void DrawSettingsPanel(Context& ctx) {
       LockScope lock(ctx, "positional");
       bool positional = c.positional;
       if (ImGui::Checkbox(Label(tr::kPositional, "positional"), &positional))
-        app::ApplyPatch(s, {{"positional", positional}});
+        app::ApplyPatch(s, attn::api::Obj({{"positional", positional}}));
     }
 
     const float w = ImGui::GetContentRegionAvail().x * 0.55f;
@@ -90,7 +90,7 @@ void DrawSettingsPanel(Context& ctx) {
       if (ImGui::BeginCombo(Label(tr::kNormalizer, "normalizer"), current)) {
         for (const Choice& ch : kNormalizers)
           if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer))
-            app::ApplyPatch(s, {{"normalizer", attn::NormalizerName(ch.n)}});
+            app::ApplyPatch(s, attn::api::Obj({{"normalizer", attn::NormalizerName(ch.n)}}));
         ImGui::EndCombo();
       }
     }
@@ -103,12 +103,12 @@ void DrawSettingsPanel(Context& ctx) {
       LockScope lock(ctx, "mask");
       ImGui::TextUnformatted(L(tr::kMask));
       ImGui::SameLine();
-      if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, {{"causal", false}});
+      if (ImGui::RadioButton(Label(tr::kMaskNone, "mask_none"), !c.causal)) app::ApplyPatch(s, attn::api::Obj({{"causal", false}}));
       // The causal choice goes on its own line where its label does not fit («каузальная (текущий
       // и предыдущие)» is wider than the English).
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < FitWidth(L(tr::kMaskCausal))) ImGui::NewLine();
-      if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, {{"causal", true}});
+      if (ImGui::RadioButton(Label(tr::kMaskCausal, "mask_causal"), c.causal)) app::ApplyPatch(s, attn::api::Obj({{"causal", true}}));
     }
 
     if (!Hidden(ctx, "heads")) {
@@ -117,7 +117,7 @@ void DrawSettingsPanel(Context& ctx) {
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderInt(Label(tr::kHeads, "heads"), &heads, attn::kMinHeads, attn::kMaxHeads, "%d",
                            ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"heads", heads}});
+        app::ApplyPatch(s, attn::api::Obj({{"heads", heads}}));
     }
 
     if (scaling) {
@@ -126,7 +126,7 @@ void DrawSettingsPanel(Context& ctx) {
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderFloat(Label(tr::kTemperature, "temperature"), &temperature, 0.05f, 20.0f, "%.3g",
                              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"temperature", temperature}});
+        app::ApplyPatch(s, attn::api::Obj({{"temperature", temperature}}));
     }
 
     if (!Hidden(ctx, "sizes")) {
@@ -135,13 +135,13 @@ void DrawSettingsPanel(Context& ctx) {
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderInt(Label(tr::kDModel, "dModel"), &d_model, attn::kMinDim, attn::kMaxDim, "%d",
                            ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"dModel", d_model}});
+        app::ApplyPatch(s, attn::api::Obj({{"dModel", d_model}}));
 
       int d_k = c.d_k;
       ImGui::BeginDisabled(identity);
       ImGui::SetNextItemWidth(w);
       if (ImGui::SliderInt(Label(tr::kDK, "dK"), &d_k, attn::kMinDim, attn::kMaxDim, "%d", ImGuiSliderFlags_AlwaysClamp))
-        app::ApplyPatch(s, {{"dK", d_k}});
+        app::ApplyPatch(s, attn::api::Obj({{"dK", d_k}}));
       ImGui::EndDisabled();
       if (identity) ImGui::TextDisabled("%s", L(tr::kIdentityDk));
     }
@@ -153,7 +153,7 @@ void DrawSettingsPanel(Context& ctx) {
         const ImU32 step = 1;
         ImGui::SetNextItemWidth(w);
         if (ImGui::InputScalar(Label(tr::kSeed, "seed"), ImGuiDataType_U32, &seed, &step))
-          app::ApplyPatch(s, {{"seed", seed}});
+          app::ApplyPatch(s, attn::api::Obj({{"seed", seed}}));
       }
       // The seed's example resets every setting and the sentence: not while any of them is locked.
       bool any_locked = Locked(ctx, "sentence");
@@ -162,11 +162,11 @@ void DrawSettingsPanel(Context& ctx) {
       ImGui::BeginDisabled(any_locked);
       if (ImGui::Button(Label(tr::kResetSeed, "reset"))) {
         const attn::LabConfig d;
-        app::ApplyPatch(s, {{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
+        app::ApplyPatch(s, attn::api::Obj({{"sentence", d.sentence}, {"query", d.query}, {"projection", "identity"},
                             {"temperature", d.temperature}, {"scaled", d.scaled}, {"dModel", d.d_model},
                             {"dK", d.d_k}, {"seed", d.seed}, {"positional", d.positional},
                             {"heads", d.heads}, {"head", d.head}, {"normalizer", "softmax"},
-                            {"causal", d.causal}});
+                            {"causal", d.causal}}));
       }
       ImGui::EndDisabled();
     }

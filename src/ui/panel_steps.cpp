@@ -176,7 +176,7 @@ void DrawStepsPanel(Context& ctx) {
   if (ModelPendingPanel(ctx, L(tr::kSteps), "steps")) return;
   app::AppState& s = ctx.state;
   char title[256];
-  const int q = s.lab.config.query;
+  const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
   int used = std::snprintf(title, sizeof title, L(tr::kStepsFor), s.attention.result.tokens[q].text.c_str(), q);
   if (ModelMode(ctx) && used > 0 && used < static_cast<int>(sizeof title)) {
     used += std::snprintf(title + used, sizeof title - used, " · %s %d, %s %d", L(tr::kModelLayer), s.lab.config.layer,

@@ -48,7 +48,7 @@ const char* NormalizerLabel(attn::Normalizer n) {
 namespace training {
 
 void SetTrain(app::AppState& s, const char* key, const Json& value, app::Source source) {
-  app::ApplyPatch(s, Json{{"train", Json{{key, value}}}}, source);
+  app::ApplyPatch(s, attn::api::Obj({{"train", attn::api::Obj({{key, value}})}}), source);
 }
 
 // What run B changes, in words ("B: no ÷√d_k", "B: sparsemax", ...), from the engine's config.

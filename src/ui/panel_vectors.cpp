@@ -26,7 +26,7 @@ void DrawVectorsPanel(Context& ctx) {
     ImGui::PopStyleColor();
 
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float note_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    const float note_h = ImGui::GetTextLineHeightWithSpacing() * 4.4f;  // the notes and the drag line
     const ImVec2 c0 = ImGui::GetCursorScreenPos();
     const ImVec2 size(avail.x, std::max(80.0f, avail.y - note_h));
     const ImVec2 c1(c0.x + size.x, c0.y + size.y);
@@ -88,9 +88,10 @@ void DrawVectorsPanel(Context& ctx) {
       }
       for (int i = 0; i < n; ++i) {
         const ImVec2 v = pt(i);
-        const bool q = i == s.lab.config.query;
+        const bool q = i == s.attention.result.steps.query;
         dl->AddCircleFilled(v, q ? 6.0f : 5.0f, value_col);
         if (i == ctx.ui.hovered_key) dl->AddCircle(v, 9.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+        if (i == s.attention.result.edits.value_token) dl->AddCircle(v, 10.0f, IM_COL32(255, 184, 102, 255), 0, 2.0f);  // edited
         dl->AddText(ImVec2(v.x + 7, v.y - 8), q ? a_col : value_col, tokens[i].text.c_str());
         dl->AddCircle(pt(n + i), 4.0f, scaled_col, 0, 1.5f);
       }
@@ -100,8 +101,65 @@ void DrawVectorsPanel(Context& ctx) {
       dl->AddText(ImVec2(a.x + 10, a.y + 2), a_col, "A");
     }
     dl->PopClipRect();
-    ImGui::Dummy(size);
+    // Drag a value (issue 23): the offset is the state's valueA, valueB along the plane's two
+    // directions (the engine applies it, engine/whatif.h); A, the hull, the same-A set and the
+    // verdict are the edited run's. valueToken names the token as typed.
+    ImGui::SetCursorScreenPos(c0);
+    ImGui::InvisibleButton("canvas", size);
+    const attn::RunEdits& edits = s.attention.result.edits;
+    const attn::LabConfig& cfg = s.lab.config;
+    UiState& ui = ctx.ui;
+    const bool can_drag = !Locked(ctx, "vectors") && m == 2 * n + 1 && n > 0 &&
+                          cfg.projection != attn::Projection::kModel;
+    // The default page's build has no value drag: a press asks for the full build (the what-if
+    // tools, app/whatif/whatif.h), where the next press drags.
+    if (can_drag && ImGui::IsItemActivated() && !app::WhatIfToolsInBuild()) app::ShowWhatIfTools(s);
+    if (can_drag && ImGui::IsItemActivated() && app::WhatIfToolsInBuild()) {
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      int best = -1;
+      float best_d = 12.0f * 12.0f;
+      for (int i = 0; i < n; ++i) {
+        const ImVec2 v = pt(i);
+        const float d2 = (v.x - mouse.x) * (v.x - mouse.x) + (v.y - mouse.y) * (v.y - mouse.y);
+        const int typed = edits.from_typed.empty() ? i : edits.from_typed[static_cast<std::size_t>(i)];
+        if (d2 < best_d && typed >= 0) { best_d = d2; best = i; }
+      }
+      if (best >= 0) {
+        const int typed = edits.from_typed.empty() ? best : edits.from_typed[static_cast<std::size_t>(best)];
+        ui.drag_value = typed;
+        const bool same = cfg.value_token == typed;
+        ui.drag_from[0] = same ? static_cast<float>(cfg.value_a) : 0.0f;
+        ui.drag_from[1] = same ? static_cast<float>(cfg.value_b) : 0.0f;
+        ui.drag_mouse[0] = mouse.x;
+        ui.drag_mouse[1] = mouse.y;
+        ui.drag_scale = scale;
+      }
+    }
+    if (ui.drag_value >= 0 && ImGui::IsItemActive()) {
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      const double a = std::clamp(ui.drag_from[0] + (mouse.x - ui.drag_mouse[0]) / ui.drag_scale, -100.0f, 100.0f);
+      const double b = std::clamp(ui.drag_from[1] - (mouse.y - ui.drag_mouse[1]) / ui.drag_scale, -100.0f, 100.0f);
+      if (cfg.value_token != ui.drag_value || cfg.value_a != a || cfg.value_b != b)
+        app::ApplyPatch(s, attn::api::Obj({{"valueToken", ui.drag_value}, {"valueA", a}, {"valueB", b}}));
+    } else if (!ImGui::IsItemActive()) {
+      ui.drag_value = -1;
+    }
+    if (can_drag && ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     AddFigure(ctx.ui, "vectors", c0, c1, false, false);
+    if (edits.value_token >= 0 && edits.value_token < n) {
+      char line[400];
+      std::snprintf(line, sizeof line, L(tr::kValueEdited), tokens[static_cast<std::size_t>(edits.value_token)].text.c_str(),
+                    Num(static_cast<float>(cfg.value_a), 2), Num(static_cast<float>(cfg.value_b), 2));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
+      ImGui::TextWrapped("%s", line);
+      ImGui::PopStyleColor();
+      if (ImGui::SmallButton(Label(tr::kValueReset, "value_reset")))
+        app::ApplyPatch(s, attn::api::Obj({{"valueToken", -1}, {"valueA", 0}, {"valueB", 0}}));
+    } else if (can_drag) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", L(tr::kValueDragHint));
+      ImGui::PopStyleColor();
+    }
     const attn::Normalizer norm = Shown(ctx).normalizer;
     const bool convex = norm != attn::Normalizer::kSigmoid && norm != attn::Normalizer::kNone;
     ImGui::TextWrapped("%s", L(convex ? tr::kVectorsNote : tr::kVectorsNoteUnnormalized));

@@ -67,6 +67,16 @@ struct UiState {
   // {x, y, w, h} in CSS pixels, layer-major (the page's tests read them: getModelStatus()).
   std::vector<float> head_thumbs;
   float model_settings_h = 0;  // the settings panel's content height in model mode (last frame)
+  // What if (panel_whatif.cpp, the chips' menu, panel_vectors.cpp): the token and the word being
+  // typed before the learner applies them, and the value being dragged.
+  int whatif_token = -1;       // the what-if panel's chosen token (-1: the query's)
+  std::string whatif_word;     // the what-if panel's word box
+  std::string chip_word;       // the chip menu's word box
+  int drag_value = -1;         // the token whose value the mouse drags in the vectors view, or -1
+  float drag_from[2] = {0, 0}; // valueA, valueB when the drag began
+  float drag_mouse[2] = {0, 0};  // the mouse when the drag began
+  float drag_scale = 1;        // the picture's pixels per plane unit when the drag began (kept
+                               // while dragging: the picture refits, the mouse's meaning does not)
 };
 
 struct Context {
@@ -99,6 +109,8 @@ void DrawStepsPanel(Context& ctx);     // panel_steps.cpp: the step table and th
 void DrawHeatmapPanel(Context& ctx);   // panel_heatmap.cpp: the N x N weights
 void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
+void DrawWhatIfPanel(Context& ctx);       // panel_whatif.cpp: an edited run against the plain one
+
 void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
 void DrawModelTrainPanel(Context& ctx);     // panel_model_train.cpp: "Train it more" (model mode)

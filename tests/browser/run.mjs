@@ -23,6 +23,7 @@ import { flagsTests } from './flags.mjs';
 import { modelInfoTests } from './model_info.mjs';
 import { modelTrainTests } from './model_train.mjs';
 import { modelTests } from './model.mjs';
+import { whatIfTests } from './whatif.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -1390,6 +1391,11 @@ tests.push(...modelTrainTests({ assert, assertEq, short, sleep, openLab, settle,
 // The trained model in the lab (issue 13): lazy files, getTrace against `attnlab model run`, the
 // head gallery, a failing fetch: model.mjs.
 tests.push(...modelTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean }));
+
+// What if, and what mattered (issue 23): the comparison against two traces and attnlab, the
+// shuffle, a dragged value, links, refusals, the tab on a phone: whatif.mjs.
+tests.push(...whatIfTests({ TestFailure, assert, assertEq, short, openLab, settle, decodePNG, assertClean, compareJSON,
+                            runNative }));
 
 // ------------------------------------------------------------------------------------------
 // Runner

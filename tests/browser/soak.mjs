@@ -41,10 +41,10 @@ const logUniform = (lo, hi) => Math.exp(Math.log(lo) + rand() * (Math.log(hi) - 
 const SENTENCES = ['я люблю суши', 'I love sushi', 'Мы любим кофе, а вы — чай!', 'the cat sat on the mat',
                    'кто-то don\'t 123 ✓', 'a', 'один два три четыре пять шесть семь восемь девять десять'];
 const NORMALIZERS = ['softmax', 'sparsemax', 'relunorm', 'sigmoid', 'none', 'hardmax'];
-const VIEWS = ['steps', 'weights', 'vectors', 'information', 'training', 'normalization'];
+const VIEWS = ['steps', 'weights', 'vectors', 'information', 'whatif', 'training', 'normalization'];
 const TASKS = ['verb_object', 'previous', 'reverse', 'max'];
 const PARTS = ['header', 'share', 'lesson', 'training', 'normalization', 'sentence', 'settings', 'steps', 'weights',
-               'vectors', 'information', 'projection', 'scaling', 'mask', 'heads', 'sizes', 'seed'];
+               'vectors', 'information', 'whatif', 'projection', 'scaling', 'mask', 'heads', 'sizes', 'seed'];
 
 function validPatch() {
   const heads = int(1, 8);
@@ -64,6 +64,12 @@ function validPatch() {
     () => ({ train: { compare: pick(['', 'scaled', 'normalizer:sparsemax', 'optimizer:sgd', 'lr:0.1', 'dK:4']) } }),
     () => ({ train: { play: rand() < 0.5, speed: int(0, 64) } }),
     () => ({ hide: rand() < 0.7 ? '' : pick(PARTS), lock: rand() < 0.7 ? '' : pick(PARTS) }),
+    // what if (issue 23): some of these are refused (a token past the end, deleting the query)
+    () => ({ whatIfToken: int(-1, 3), whatIfWith: pick(['', 'рис', 'tea', 'очень']), whatIfMode: pick(['replace', 'insert']),
+             view: pick(['whatif', 'weights', 'vectors', 'information']) }),
+    () => ({ shuffle: pick(['off', 'reverse', 'seeded']), shuffleSeed: int(0, 1000), view: 'whatif' }),
+    () => ({ knockoutKeys: pick(['', '0', '1,2', '0,1,2']), knockoutHeads: pick(['', '0:0', '0:1']) }),
+    () => ({ valueToken: int(-1, 2), valueA: rand() * 4 - 2, valueB: rand() * 4 - 2, view: pick(['vectors', 'whatif']) }),
     ...(opts.model ? [
       () => ({ projection: 'model', layer: int(0, 3), head: int(0, 3), query: int(0, 3) }),
       () => ({ projection: 'model', sentence: pick(SENTENCES), view: pick(['steps', 'weights', 'vectors', 'information', 'sentence']) }),
@@ -93,6 +99,9 @@ function invalidPatch() {
     () => ({ projection: 'model', head: pick([4, -1, 'h']) }),
     () => ({ tuneSteps: pick([0, 1e9, 'many']), tuneLr: pick([0, -1, 1]) }),
     () => ({ projection: 'model', sentence: 'слово '.repeat(40) }),
+    () => ({ whatIfToken: pick([-2, 99, 1.5, 'x']), whatIfWith: pick(['два слова', 'ж'.repeat(3000), 5]) }),
+    () => ({ knockoutKeys: pick(['a', '99', 5, '1,,2']), knockoutHeads: pick(['9:9', 'x', '0:']) }),
+    () => ({ valueToken: 0, valueA: pick([NaN, 1e9, 'far', null]) }),
   ])();
 }
 

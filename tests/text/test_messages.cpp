@@ -194,3 +194,42 @@ TEST_CASE("the three refusals that were English inside Russian: train, train.que
   CHECK(ui::RefusalMessage(predictions) ==
         "«predictions»: ожидалось 8\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
 }
+
+TEST_CASE("a refused edit (what if, knock-out, value) is said in Russian, phrase by phrase, with its numbers") {
+  struct Case {
+    attn::LabConfig cfg;
+    const char* field;
+    const char* ru_part;
+  };
+  auto with = [](auto set) {
+    attn::LabConfig c;  // «я люблю суши», query 1
+    set(c);
+    return c;
+  };
+  const Case cases[] = {
+      {with([](attn::LabConfig& c) { c.what_if_token = 7; c.what_if_with = "рис"; }), "whatIfToken", "номер токена от 0 до 2, получено 7"},
+      {with([](attn::LabConfig& c) { c.what_if_token = 1; c.what_if_mode = attn::WhatIfMode::kInsert; }), "whatIfWith", "слово, которое вставить"},
+      {with([](attn::LabConfig& c) { c.what_if_token = 2; c.what_if_with = "два слова"; }), "whatIfWith", "одно слово (один токен), получено \"два слова\" (2\u00A0токена)"},
+      {with([](attn::LabConfig& c) { c.what_if_token = 1; }), "whatIfToken", "токен, отличный от запроса (1)"},
+      {with([](attn::LabConfig& c) { c.knockout_keys = "0,9"; }), "knockoutKeys", "номера токенов от 0 до 2 через запятую"},
+      {with([](attn::LabConfig& c) { c.knockout_heads = "1:0"; }), "knockoutHeads", "пары слой:голова со слоем 0"},
+      {with([](attn::LabConfig& c) { c.value_token = 3; }), "valueToken", "−1 (нет) или номер токена от 0 до 2, получено 3"},
+  };
+  InLanguage ru(ui::Lang::kRu);
+  for (const Case& k : cases) {
+    const attn::LabResult res = attn::ComputeLab(k.cfg);
+    REQUIRE(res.error.code == attn::ConfigError::kEditInvalid);
+    attn::api::PatchResult r;
+    r.api_error = attn::api::ApiError::kEngine;
+    r.engine_error = res.error;
+    r.field = res.error.field;
+    r.message = res.error.message;
+    const std::string said = ui::RefusalMessage(r);
+    CAPTURE(res.error.message);
+    CAPTURE(said);
+    CHECK(r.field == k.field);
+    CHECK(Has(said, std::string("«") + k.field + "»: ожидалось "));
+    CHECK(Has(said, k.ru_part));
+    CHECK_FALSE(Has(said, "expected"));
+  }
+}

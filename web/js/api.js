@@ -54,6 +54,10 @@
  *   with a progress bar, their SHA-256 from WebCrypto (none over plain http: a console warning,
  *   the structural checks still run); getTrace() then adds model: {ids, tokens, words,
  *   wordStart, layer, head, weights: [layer][head][t][0..t] as `attnlab model run`, next: top 5}.
+ *   getBuild()            -> 'default' | 'full': the page starts on the default build; the full
+ *                          build (index-model.wasm: the trained model's code and the what-if
+ *                          tools) replaces it, state and all, when model mode or the What if
+ *                          tab, a chip's what-if or an edit in the state asks for it
  *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
  *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn],
  *                          probe: the last probeHead()}
@@ -188,6 +192,7 @@ var api = {
   resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
   getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
   getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
+  getBuild: function () { requireReady(); return current && current._attnlab_model_code() ? 'full' : 'default'; },
   probeHead: function () { requireReady(); return parseJSON(fns.probeHead(), 'attnlab_probe_head'); },
   getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
   setState: function (partial) {

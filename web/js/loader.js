@@ -191,6 +191,7 @@ function boot(factory, wasmBytes, switchFrom) {
     onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); },
     onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); },
     onModelWanted: function () { setTimeout(function () { modelWanted(Module); }, 0); },
+    onFullBuildWanted: function () { setTimeout(function () { fullBuildWanted(Module); }, 0); },
     labSwitchFrom: switchFrom || null,
     labCarriedState: switchFrom ? switchFrom.state : null
   };

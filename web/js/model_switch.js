@@ -101,7 +101,13 @@ function modelWanted(Module) {
   // (The model's build asks while it starts, before it is the running one: it gets the files.)
   if (Module !== current && !Module.labSwitchFrom) return;
   if (Module._attnlab_model_code()) fetchModel(Module);
-  else switchToModelBuild(Module);
+  else switchToFullBuild(Module, true);
+}
+
+// The default page's build asks for the what-if tools (src/platform/model_files.cpp): the same
+// move to the full build, without the model's files (model mode fetches them when chosen).
+function fullBuildWanted(Module) {
+  if (Module === current && !Module._attnlab_model_code()) switchToFullBuild(Module, false);
 }
 
 function fetchModel(Module) {
@@ -124,23 +130,24 @@ function fetchModel(Module) {
   });
 }
 
-// The switch to the model's build. The running lab keeps working and shows the progress
-// (code and files together) while both download; then it stops (attnlab_stop: no frames, no
+// The switch to the full build (the model's code and the what-if tools). The running lab keeps
+// working and shows the progress (code, and the model's files when `withModel`) while they download; then it stops (attnlab_stop: no frames, no
 // event handlers, its GL objects freed) and the model's build starts on the same canvas and
 // WebGL context with the lab's state (Module.labCarriedState, applied before its first frame).
 // A failed download is the model's usual failure (message, Try again) in the running lab.
 var switching = false;
-function switchToModelBuild(Old) {
+function switchToFullBuild(Old, withModel) {
   if (switching) return;
   switching = true;
-  var progress = Old.cwrap('attnlab_model_progress', null, ['number']);
-  var failed = Old.cwrap('attnlab_model_failed', null, ['string']);
-  var code = 0, files = 0;
+  var kind = withModel ? 'model' : 'tools';
+  var progress = Old.cwrap('attnlab_' + kind + '_progress', null, ['number']);
+  var failed = Old.cwrap('attnlab_' + kind + '_failed', null, ['string']);
+  var code = 0, files = withModel ? 0 : 1;
   function report() { progress(0.5 * code + 0.5 * files); }
   Promise.all([
     loadScript(MODEL_GLUE_URL),
     downloadWasm(MODEL_WASM_URL, function (f) { code = f; report(); }),
-    fetchModelFiles(function (f) { files = f; report(); })
+    withModel ? fetchModelFiles(function (f) { files = f; report(); }) : null
   ]).then(function (r) {
     // Compiled while the running lab still answers: it stops only for the instantiation.
     return WebAssembly.compile(r[1]).then(function (module) {
@@ -152,7 +159,7 @@ function switchToModelBuild(Old) {
   }).then(null, function (e) {
     switching = false;
     var msg = (e && e.message) || String(e);
-    console.warn('Attention Lab: the model could not be fetched: ' + msg);
+    console.warn('Attention Lab: the lab\'s full build could not be fetched: ' + msg);
     if (Old === current) failed(msg);
   });
 }

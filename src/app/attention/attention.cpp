@@ -86,8 +86,12 @@ std::string TraceJson(const AppState& s) {
   const attn::LabResult& result = s.attention.result;
   // (ModelCodeInBuild(): a constant false in the default page's build, whose wasm then leaves
   // the model's part of the trace out.)
-  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok())
-    return attn::api::Dump(attn::api::TraceToJson(s.lab, result));
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok()) {
+    Json out = attn::api::TraceToJson(s.lab, result);
+    // an edited run: the comparison with the plain one (attnlab trace --compare's "comparison")
+    if (result.error.ok() && CurrentComparison(s)) out["comparison"] = ComparisonJson(s);
+    return attn::api::Dump(out);
+  }
   attn::api::LabState shown = s.lab;  // the trace's "config": the model's effective settings
   shown.config = s.model.result.config;
   Json out = attn::api::TraceToJson(shown, result);

@@ -76,7 +76,8 @@ void TickProbe(AppState& s);
 
 // The trace of the chosen head (api::TraceToJson): getTrace(). In model mode its "config" is the
 // model's effective one and a "model" object adds the ids, the word groups, every layer's and
-// head's weights (rows t, keys 0..t, as `attnlab model run`) and the next tokens.
+// head's weights (rows t, keys 0..t, as `attnlab model run`) and the next tokens. With edits, a
+// "comparison" is added: the what-if room's (attnlab trace --compare's "comparison").
 std::string TraceJson(const AppState& s);
 
 }  // namespace app

@@ -1,4 +1,4 @@
-// The colour map of every picture of the weights: viridis (perceptually uniform, readable in
+// The colour maps of the pictures. Viridis for every picture of the weights (perceptually uniform, readable in
 // greyscale and by most colour-blind viewers). One table for all three uses: the GPU shader
 // (shaders/heatmap.frag gets ViridisGlsl() at start-up, platform/main.cpp), the exported SVG
 // (app/figure_export.cpp) and so the exported PNG, which is the GPU's picture.
@@ -28,5 +28,25 @@ std::array<std::uint8_t, 3> Viridis(float t);
 std::string ViridisHex(float t);
 // GLSL source of `vec3 viridis(float t)` from the same table (a fragment shader's prelude).
 std::string ViridisGlsl();
+
+// The diverging map of every picture of a difference (Δα of a what-if, issue 23): blue for
+// negative, a light grey at zero (the middle, t = 0.5), red for positive (ColorBrewer's RdBu,
+// reversed; readable by most colour-blind viewers). Piecewise linear between these stops, at
+// t = 0, 1/6, ..., 1; the pictures map [-m, m] to [0, 1], so zero is always in the middle.
+inline constexpr double kDiverging[7][3] = {
+    {0.129, 0.400, 0.675},  // #2166ac
+    {0.263, 0.576, 0.765},  // #4393c3
+    {0.573, 0.773, 0.871},  // #92c5de
+    {0.969, 0.969, 0.969},  // #f7f7f7  zero
+    {0.957, 0.647, 0.510},  // #f4a582
+    {0.839, 0.376, 0.302},  // #d6604d
+    {0.698, 0.094, 0.169},  // #b2182b
+};
+std::array<std::uint8_t, 3> Diverging(float t);  // t in [0, 1] (clamped), computed in float
+std::string DivergingHex(float t);
+// GLSL source of `vec3 diverging(float t)` from the same table.
+std::string DivergingGlsl();
+// Both functions: the heatmap shader's prelude (platform/main.cpp hands it to gfx).
+std::string ColormapGlsl();
 
 }  // namespace app

@@ -66,6 +66,7 @@ const std::vector<ExportTarget>& ExportTargets() {
       {"vectors", {"png"}, true},
       {"contributions", {"png", "svg"}, true},
       {"simplex", {"png", "svg"}, true},
+      {"whatif", {"png", "svg", "csv"}, true},
       {"example_weights", {"png", "svg"}, false},
       {"loss", {"png", "svg"}, false},
       {"accuracy", {"png", "svg"}, false},
@@ -115,7 +116,7 @@ bool ReadExportRequest(const Json& j, ExportRequest* out, std::string* field, st
 bool ExportFromState(const ExportRequest& r) {
   if (r.format == "png") return false;
   return r.what == "weights" || r.what == "trace" || r.what == "contributions" || r.what == "simplex" ||
-         r.what == "example_weights";
+         r.what == "example_weights" || r.what == "whatif";
 }
 
 std::string ExportMime(const std::string& format) {
@@ -131,7 +132,13 @@ ExportFile ExportText(const AppState& s, const ExportRequest& r) {
   f.name = ExportFileName(s, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
   f.type = ExportMime(r.format);
   std::string why;
-  if (r.format == "csv") f.bytes = WeightsCsv(s);
+  if (r.what == "whatif") {
+    if (!WhatIfToolsInBuild())  // the default page's build: not there yet
+      why = "what: expected a picture the lab draws now, got \"whatif\" (the what-if tools are still loading)";
+    else
+      f.bytes = r.format == "csv" ? WhatIfCsv(s, &why) : WhatIfSvg(s, &why);
+  }
+  else if (r.format == "csv") f.bytes = WeightsCsv(s);
   else if (r.what == "contributions") f.bytes = ContributionsSvg(s);
   else if (r.what == "simplex") f.bytes = SimplexSvg(s, &why);
   else if (r.what == "example_weights") f.bytes = ExampleWeightsSvg(s, &why);

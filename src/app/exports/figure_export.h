@@ -14,6 +14,9 @@
 //   simplex  SVG   the Information panel's simplex (3 or 4 keys): the corners, the weights that
 //                  give the same A (a point, segment or polygon), α and α′
 //   example_weights SVG  the Training tab's example heatmaps: every head of run A (and B)
+//   whatif   CSV, SVG  Δα of the chosen head (an edited run minus the plain one, issue 23) on the
+//                  plain run's tokens: the CSV's numbers as getTrace().comparison writes them (a
+//                  deleted query's row empty), the SVG on the diverging map with its legend
 #pragma once
 
 #include "api/state_json.h"
@@ -72,6 +75,8 @@ std::string WeightsSvg(const AppState& s);
 std::string ContributionsSvg(const AppState& s);
 std::string SimplexSvg(const AppState& s, std::string* why);
 std::string ExampleWeightsSvg(const AppState& s, std::string* why);
+std::string WhatIfCsv(const AppState& s, std::string* why);
+std::string WhatIfSvg(const AppState& s, std::string* why);
 
 struct SvgSeries {
   std::string label;                      // "" = not in the legend

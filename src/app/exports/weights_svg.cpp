@@ -30,7 +30,7 @@ std::string WeightsSvg(const AppState& s) {
   const auto& w = s.attention.result.trace.weights;
   const auto& tokens = s.attention.result.tokens;
   const int n = static_cast<int>(w.rows());
-  const int q = s.lab.config.query;
+  const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
   const bool ru = Ru(s.lab);
   double label_w = 0;
   for (const auto& t : tokens) label_w = std::max(label_w, TextWidth(t.text));

@@ -230,6 +230,16 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
                            ("«" + row.token + "»").c_str(), row.scaled, row.scaled + 5.0, row.weight, shifted(i)));
       }
       out.push_back(Line("largest change of a weight: %.1e (rounding)", "наибольшее изменение веса: %.1e (округление)", diff));
+      // Weight against contribution (issue 23): a weight is a share, not what the word did to A.
+      const attn::ContributionTable& c = r.contribution;
+      if (!c.keys.empty() && c.keys.size() <= r.tokens.size()) {
+        out.push_back(Line("What each word did to A: ‖αᵢvᵢ‖, and ‖A − A₋ᵢ‖ with the word masked out:",
+                           "Что каждое слово сделало с A: ‖αᵢvᵢ‖ и ‖A − A₋ᵢ‖, если слово замаскировать:"));
+        for (std::size_t i = 0; i < c.keys.size(); ++i)
+          out.push_back(Line("  %s: α = %.3f, ‖αv‖ = %.3f, ‖A − A₋ᵢ‖ = %.3f", "  %s: α = %.3f, ‖αv‖ = %.3f, ‖A − A₋ᵢ‖ = %.3f",
+                             Tok(r.tokens, static_cast<int>(i)).c_str(), c.keys[i].weight, c.keys[i].value_norm,
+                             c.keys[i].removal));
+      }
       break;
     }
     case 5: TrainingRows(s, out, true); break;

@@ -69,6 +69,7 @@ void RefreshModelResult(AppState& s) {
   if (!ModelMode(s.lab.config)) return;
   s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
   ClearCustomWeights(s);
+  UpdateWhatIf(s);
   // Settings accepted before the files came (a link's layer 7 of 4) are refused now: shown in
   // the header like any refusal; the panels say what the result's error says.
   if (!s.attention.result.error.ok() && s.attention.result.error.code != attn::ConfigError::kModelNotLoaded)

@@ -156,21 +156,21 @@ std::string TuneModelJson(AppState& s, const std::string& json_options) {
   // {steps?} overrides tuneSteps for this run only; the rest comes from the state.
   Json options = json_options.empty() ? Json::object() : Json::parse(json_options, nullptr, false);
   if (!options.is_object())
-    return Json{{"ok", false}, {"field", ""}, {"error", "tuneModel: expected an object such as {\"steps\": 20}"}}.dump();
+    return attn::api::Obj({{"ok", false}, {"field", ""}, {"error", "tuneModel: expected an object such as {\"steps\": 20}"}}).dump();
   const int saved = s.lab.tune_steps;
   if (options.contains("steps")) {
     const Json& v = options["steps"];
     const double x = v.is_number() ? v.get<double>() : -1;
     if (!v.is_number() || x != static_cast<int>(x) || x < 1 || x > attn::model::kMaxTuneSteps)
-      return Json{{"ok", false}, {"field", "steps"},
+      return attn::api::Obj({{"ok", false}, {"field", "steps"},
                   {"error", "steps: expected an integer from 1 to " + std::to_string(attn::model::kMaxTuneSteps) +
-                                ", got " + attn::api::DescribeJson(v)}}.dump();
+                                ", got " + attn::api::DescribeJson(v)}}).dump();
     s.lab.tune_steps = static_cast<int>(x);
   }
   std::string error;
   const bool ok = StartTune(s, &error);
   s.lab.tune_steps = saved;
-  if (!ok) return Json{{"ok", false}, {"field", s.model.tune.refusal == TuneRefusal::kText ? (s.lab.tune_text == "own" ? "tuneOwn" : "tuneText") : ""}, {"error", error}}.dump();
+  if (!ok) return attn::api::Obj({{"ok", false}, {"field", s.model.tune.refusal == TuneRefusal::kText ? (s.lab.tune_text == "own" ? "tuneOwn" : "tuneText") : ""}, {"error", error}}).dump();
   Json out = TuneStatusJson(s);
   out["ok"] = true;
   return out.dump();

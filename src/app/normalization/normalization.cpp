@@ -113,7 +113,7 @@ const attn::FieldTable<CurveOptions>& CurveOptionFields() {
 std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   Json opts = Json::parse(json_options, nullptr, /*allow_exceptions=*/false);
   auto refuse = [](const std::string& field, const std::string& error) {
-    return attn::api::Dump(Json{{"ok", false}, {"field", field}, {"error", error}});
+    return attn::api::Dump(attn::api::Obj({{"ok", false}, {"field", field}, {"error", error}}));
   };
   if (opts.is_discarded() || !opts.is_object())
     return refuse("", "expected an object such as {seeds: 3, steps: 300}, got " +
@@ -127,7 +127,7 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   }
   std::string error;
   if (!StartCurves(s, o.seeds, o.steps, &error)) return refuse("", error);
-  return attn::api::Dump(Json{{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}});
+  return attn::api::Dump(attn::api::Obj({{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}}));
 }
 
 }  // namespace app

@@ -25,7 +25,7 @@ std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::strin
     s.refusal.state = s.lab;
   }
   return attn::api::Dump(
-      Json{{"ok", errors.empty()}, {"errors", errors}, {"state", attn::api::StateToJson(s.lab)}});
+      attn::api::Obj({{"ok", errors.empty()}, {"errors", errors}, {"state", attn::api::StateToJson(s.lab)}}));
 }
 
 std::string LinkText(const AppState& s) { return attn::api::WriteLink(s.lab, attn::api::TrainState{}); }

@@ -33,9 +33,9 @@ std::string TrainStepsJson(AppState& s, double steps) {
   static const attn::Field<Call> row =
       attn::IntegerField<Call>("steps", &Call::steps, 0, kMaxApiSteps, "training steps to run now");
   if (!attn::AcceptsNumber(row.rule, steps))
-    return attn::api::Dump(Json{{"ok", false}, {"field", "steps"},
+    return attn::api::Dump(attn::api::Obj({{"ok", false}, {"field", "steps"},
                                 {"error", attn::RefusalText("steps", row.rule, attn::FormatShortest(steps)) +
-                                              " (call train() again for more)"}});
+                                              " (call train() again for more)"}}));
   TrainSteps(s, static_cast<int>(steps));
   return TrainingJson(s, TrainingJsonOf::kLatest);
 }

@@ -170,7 +170,7 @@ TEST_CASE("a bad export request is refused in the one wording") {
   CHECK(error == "format: expected one of png, svg for loss, got \"csv\"");
   CHECK_FALSE(app::ReadExportRequest(Json::parse(R"({"what": 3, "format": "png"})"), &r, &field, &error));
   CHECK(field == "what");
-  CHECK(error.rfind("what: expected one of weights, trace, vectors, contributions, simplex, example_weights, loss", 0) == 0);
+  CHECK(error.rfind("what: expected one of weights, trace, vectors, contributions, simplex, whatif, example_weights, loss", 0) == 0);
   CHECK(error.find(", got 3") != std::string::npos);
   CHECK_FALSE(app::ReadExportRequest(Json::parse("[1]"), &r, &field, &error));
 }

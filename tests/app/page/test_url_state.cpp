@@ -21,6 +21,8 @@ const char* const kEveryField = R"({
   "query": 3, "projection": "random", "temperature": 0.7, "scaled": false, "dModel": 12, "dK": 6,
   "seed": 7, "positional": false, "heads": 2, "head": 1, "normalizer": "sparsemax", "causal": true,
   "dV": 4, "target": 0, "layer": 2, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c----",
+  "whatIfToken": 1, "whatIfWith": "рис", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
+  "knockoutKeys": "0,2", "knockoutHeads": "0:1", "valueToken": 2, "valueA": 0.25, "valueB": -0.5,
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
   "tuneLr": 0.003, "tuneSeed": 5,

@@ -1,0 +1,104 @@
+// The what-if room (whatif.h): the plain run and the comparison, each keyed by the settings.
+#include "app/app.h"
+
+#include "api/fields_json.h"
+#include "api/whatif_json.h"
+#include "model/model_lab.h"
+
+#include <algorithm>
+
+namespace app {
+
+namespace {
+
+// The key of a cache: every row of the lab's settings table, as JSON text.
+std::string SettingsKey(const attn::LabConfig& c) {
+  Json j = Json::object();
+  attn::api::FieldsToJson(attn::LabFields(), c, j);
+  return j.dump();
+}
+
+}  // namespace
+
+bool WhatIfToolsInBuild() { return attn::model::ModelCodeInBuild(); }
+
+bool WantsWhatIfTools(const AppState& s) {
+  return !WhatIfToolsInBuild() && !s.whatif.tools.asked && s.whatif.tools.failed.empty() &&
+         (attn::HasEdits(s.lab.config) || s.whatif.tools.shown);
+}
+
+void ShowWhatIfTools(AppState& s) { s.whatif.tools.shown = true; }
+
+void WhatIfToolsAsked(AppState& s) {
+  s.whatif.tools = ToolsSwitch{};
+  s.whatif.tools.asked = true;
+}
+
+void WhatIfToolsProgress(AppState& s, double fraction) {
+  if (s.whatif.tools.asked) s.whatif.tools.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+}
+
+void WhatIfToolsFailed(AppState& s, const std::string& message) {
+  s.whatif.tools.asked = false;
+  s.whatif.tools.failed = message.empty() ? "?" : message;
+}
+
+void RetryWhatIfTools(AppState& s) { s.whatif.tools = ToolsSwitch{}; }
+
+void UpdateWhatIf(AppState& s) {
+  if (!WhatIfToolsInBuild()) return;  // the default page's build: no comparison (whatif.h)
+  WhatIf& w = s.whatif;
+  const attn::LabConfig& c = s.lab.config;
+  if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !s.attention.result.error.ok()) {
+    w.key.clear();
+    w.comparison = attn::LabComparison{};
+    return;
+  }
+  std::string key = SettingsKey(c);
+  if (key == w.key) return;
+  const attn::LabConfig plain_config = attn::WithoutEdits(c);
+  std::string plain_key = SettingsKey(plain_config);
+  if (plain_key != w.plain_key) {
+    w.plain = attn::ComputeLab(plain_config);
+    w.plain_key = std::move(plain_key);
+  }
+  w.comparison = attn::CompareRuns(c, w.plain, s.attention.result);
+  w.key = std::move(key);
+}
+
+const attn::LabComparison* CurrentComparison(const AppState& s) {
+  if (s.whatif.key.empty() || !s.whatif.comparison.error.ok()) return nullptr;
+  return &s.whatif.comparison;
+}
+
+const std::vector<attn::Token>& TypedTokens(const AppState& s) {
+  if (!s.whatif.key.empty() && s.whatif.plain.error.ok()) return s.whatif.plain.tokens;
+  return s.attention.result.tokens;
+}
+
+Json NoEditsPatch() {
+  const attn::LabConfig none;
+  return {{"whatIfToken", none.what_if_token}, {"whatIfWith", none.what_if_with},
+          {"whatIfMode", attn::WhatIfModeName(none.what_if_mode)}, {"shuffle", attn::ShuffleModeName(none.shuffle)},
+          {"knockoutKeys", none.knockout_keys}, {"knockoutHeads", none.knockout_heads},
+          {"valueToken", none.value_token}, {"valueA", none.value_a}, {"valueB", none.value_b}};
+}
+
+std::string ToggledIndex(const std::string& list, int i) {
+  std::vector<int> idx;
+  attn::ParseIndexList(list, static_cast<int>(attn::kMaxTokens) + 1, &idx);
+  const auto at = std::find(idx.begin(), idx.end(), i);
+  if (at == idx.end()) idx.push_back(i);
+  else idx.erase(at);
+  std::sort(idx.begin(), idx.end());
+  std::string out;
+  for (int k : idx) out += (out.empty() ? "" : ",") + std::to_string(k);
+  return out;
+}
+
+Json ComparisonJson(const AppState& s) {
+  const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison(s) : nullptr;
+  return c ? attn::api::ComparisonToJson(*c) : Json(nullptr);
+}
+
+}  // namespace app
