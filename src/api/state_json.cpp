@@ -315,7 +315,8 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     }
   }
   // Fewer heads without a head: the chosen head moves to the last one that still exists.
-  if (!head_given && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;
+  // (Not in model mode: there `heads` is not the model's; the model checks the head itself.)
+  if (!head_given && c.projection != Projection::kModel && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;
   const LabError e = ValidateConfig(c);
   if (!e.ok()) {
     PatchResult r = Refuse(current, ApiError::kEngine, e.field, e.message);

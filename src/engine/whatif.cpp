@@ -172,47 +172,56 @@ bool ParseHeadList(const std::string& text, int layers, int heads, int layer, st
 
 // ---- checks -----------------------------------------------------------------------------------
 
+namespace {
+
+// The word edit's checks (whatIfToken, whatIfWith) against the typed sentence's n tokens; the
+// query is a typed token in the lab (deleting it is refused), a model token in model mode (not
+// compared).
+LabError CheckWordEdit(const LabConfig& cfg, int n_tokens, bool query_is_typed) {
+  if (cfg.what_if_token < 0) return LabError();
+  const std::string last = std::to_string(n_tokens - 1);
+  if (cfg.what_if_token >= n_tokens)
+    return Refuse("whatIfToken", "whatIfToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+  const bool deleting = cfg.what_if_mode == WhatIfMode::kReplace && cfg.what_if_with.empty();
+  if (cfg.what_if_mode == WhatIfMode::kInsert && cfg.what_if_with.empty())
+    return Refuse("whatIfWith", "whatIfWith: expected the word to insert, got \"\"", 0);
+  if (!cfg.what_if_with.empty()) {
+    const TokenizeResult t = Tokenize(cfg.what_if_with);
+    if (t.error == TokenizeError::kInvalidUtf8)
+      return Refuse("whatIfWith", "whatIfWith: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail), static_cast<double>(t.detail));
+    if (!t.ok() || t.tokens.size() != 1)
+      return Refuse("whatIfWith", "whatIfWith: expected one word (one token), got " + Quoted(cfg.what_if_with) +
+                                      (t.ok() ? " (" + std::to_string(t.tokens.size()) + " tokens)" : ""),
+                    t.ok() ? static_cast<double>(t.tokens.size()) : 0);
+  }
+  if (deleting && n_tokens == 1)
+    return Refuse("whatIfToken", "whatIfToken: expected a token of a sentence of at least 2 tokens to delete, got the only token 0", 0);
+  if (deleting && query_is_typed && cfg.what_if_token == cfg.query)
+    return Refuse("whatIfToken", "whatIfToken: expected a token other than the query (" + std::to_string(cfg.query) + ") to delete, got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+  if (cfg.what_if_mode == WhatIfMode::kInsert && n_tokens + 1 > static_cast<int>(kMaxTokens))
+    return Refuse("whatIfToken", "whatIfToken: expected a sentence of at most " + std::to_string(kMaxTokens) + " tokens after the insertion, got " + std::to_string(n_tokens + 1), n_tokens + 1);
+  return LabError();
+}
+
+}  // namespace
+
 LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
   if (cfg.projection == Projection::kModel) {
-    // The model's forward pass takes no mask, edited values or edited ids yet (issue 23's model
-    // half): refuse rather than show an unedited run as if it were edited.
+    // Model mode (model/model_whatif.h): a word edit of the sentence as typed, or knock-outs of
+    // the model's keys and heads (their indices are the model's: model::CheckModelEdits), one
+    // kind at a time; the shuffle and value edits stay in the identity and random modes.
     const LabConfig none;
-    if (cfg.what_if_token != none.what_if_token)
-      return Refuse("whatIfToken", "whatIfToken: expected -1 in model mode (what-if runs in the identity and random modes), got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
     if (cfg.shuffle != none.shuffle)
       return Refuse("shuffle", std::string("shuffle: expected \"off\" in model mode (shuffling runs in the identity and random modes), got \"") + ShuffleModeName(cfg.shuffle) + "\"", 0);
-    if (!cfg.knockout_keys.empty())
-      return Refuse("knockoutKeys", "knockoutKeys: expected \"\" in model mode (knock-out runs in the identity and random modes), got " + Quoted(cfg.knockout_keys), 0);
-    if (!cfg.knockout_heads.empty())
-      return Refuse("knockoutHeads", "knockoutHeads: expected \"\" in model mode (knock-out runs in the identity and random modes), got " + Quoted(cfg.knockout_heads), 0);
     if (cfg.value_token != none.value_token)
       return Refuse("valueToken", "valueToken: expected -1 in model mode (value edits run in the identity and random modes), got " + std::to_string(cfg.value_token), cfg.value_token);
-    return LabError();
+    if (cfg.what_if_token >= 0 && (!cfg.knockout_keys.empty() || !cfg.knockout_heads.empty()))
+      return Refuse("whatIfToken", "whatIfToken: expected -1 with knock-outs in model mode (one kind of edit at a time), got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+    return CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/false);
   }
   const std::string last = std::to_string(n_tokens - 1);
   // 1. what-if
-  if (cfg.what_if_token >= 0) {
-    if (cfg.what_if_token >= n_tokens)
-      return Refuse("whatIfToken", "whatIfToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
-    const bool deleting = cfg.what_if_mode == WhatIfMode::kReplace && cfg.what_if_with.empty();
-    if (cfg.what_if_mode == WhatIfMode::kInsert && cfg.what_if_with.empty())
-      return Refuse("whatIfWith", "whatIfWith: expected the word to insert, got \"\"", 0);
-    if (!cfg.what_if_with.empty()) {
-      const TokenizeResult t = Tokenize(cfg.what_if_with);
-      if (t.error == TokenizeError::kInvalidUtf8)
-        return Refuse("whatIfWith", "whatIfWith: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail), static_cast<double>(t.detail));
-      if (!t.ok() || t.tokens.size() != 1)
-        return Refuse("whatIfWith", "whatIfWith: expected one word (one token), got " + Quoted(cfg.what_if_with) +
-                                        (t.ok() ? " (" + std::to_string(t.tokens.size()) + " tokens)" : ""),
-                      t.ok() ? static_cast<double>(t.tokens.size()) : 0);
-    }
-    if (deleting && n_tokens == 1)
-      return Refuse("whatIfToken", "whatIfToken: expected a token of a sentence of at least 2 tokens to delete, got the only token 0", 0);
-    if (deleting && cfg.what_if_token == cfg.query)
-      return Refuse("whatIfToken", "whatIfToken: expected a token other than the query (" + std::to_string(cfg.query) + ") to delete, got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
-    if (cfg.what_if_mode == WhatIfMode::kInsert && n_tokens + 1 > static_cast<int>(kMaxTokens))
-      return Refuse("whatIfToken", "whatIfToken: expected a sentence of at most " + std::to_string(kMaxTokens) + " tokens after the insertion, got " + std::to_string(n_tokens + 1), n_tokens + 1);
-  }
+  if (LabError e = CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/true); !e.ok()) return e;
   // 2. shuffle: any mode works for any sentence
   // 3. knock-out
   std::vector<int> list;
@@ -227,6 +236,22 @@ LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
       cfg.what_if_with.empty())
     return Refuse("valueToken", "valueToken: expected a token the what-if keeps, got the deleted token " + std::to_string(cfg.value_token), cfg.value_token);
   return LabError();
+}
+
+std::string EditedSentence(const LabConfig& cfg, const std::vector<Token>& typed) {
+  const std::string& s = cfg.sentence;
+  if (cfg.what_if_token < 0 || cfg.what_if_token >= static_cast<int>(typed.size())) return s;
+  const Token& tok = typed[static_cast<std::size_t>(cfg.what_if_token)];
+  if (cfg.what_if_mode == WhatIfMode::kInsert)  // the word and a space before the token
+    return s.substr(0, tok.byte_begin) + cfg.what_if_with + " " + s.substr(tok.byte_begin);
+  if (!cfg.what_if_with.empty())  // replace: the token's bytes
+    return s.substr(0, tok.byte_begin) + cfg.what_if_with + s.substr(tok.byte_end);
+  // delete: the token's bytes and the spaces after it (before it, at the end of the sentence)
+  std::size_t b = tok.byte_begin, e = tok.byte_end;
+  while (e < s.size() && s[e] == ' ') ++e;
+  if (e == s.size())
+    while (b > 0 && s[b - 1] == ' ') --b;
+  return s.substr(0, b) + s.substr(e);
 }
 
 // ---- steps 1-2: the tokens ----------------------------------------------------------------------

@@ -38,8 +38,15 @@ LabConfig WithoutEdits(const LabConfig& cfg);
 
 // Checks the edit fields against the typed sentence's token count (the table's rules already
 // passed). Refusals read "<field>: expected <what>, got <value>" with code kEditInvalid. In
-// model mode (not supported yet) any edit is refused.
+// model mode: the word edit is checked here, the knock-outs' indices by the model
+// (model::CheckModelEdits); the shuffle, value edits and a word edit with knock-outs are refused.
 LabError CheckEdits(const LabConfig& cfg, int n_tokens);
+
+// The sentence as typed with the word edit applied to its text (model mode tokenizes it again):
+// replace = the token's bytes replaced; insert = the word and a space before the token;
+// delete = the token's bytes and the spaces after it (before it, for the last token).
+// `typed` = Tokenize(cfg.sentence).tokens; without a word edit, the sentence itself.
+std::string EditedSentence(const LabConfig& cfg, const std::vector<Token>& typed);
 
 // The permutation of n tokens: perm[k] = the token at position k after the shuffle.
 std::vector<int> ShufflePermutation(int n, ShuffleMode mode, std::uint64_t seed);

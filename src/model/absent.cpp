@@ -13,6 +13,7 @@
 #include "head_information.h"
 #include "head_probe.h"
 #include "model_lab.h"
+#include "model_whatif.h"
 
 namespace attn {
 namespace model {
@@ -62,6 +63,14 @@ bool TuneSession::Start(const ModelConfig&, std::vector<int>, const TuneConfig&,
 }
 
 void TuneSession::Clear() {}
+
+bool CompareModelRuns(const LabModel&, const LabConfig&, const ModelLabResult&, ModelComparison* out, LabError* error) {
+  *out = ModelComparison{};
+  error->code = ConfigError::kModelNotLoaded;
+  error->field = "projection";
+  error->message = std::string("projection: ") + kAbsent;
+  return false;
+}
 
 bool TuneSession::Work(Params<float>&, bool*, StepMetrics*, std::string* error) { return Absent(error); }
 

@@ -5,6 +5,7 @@
 #include "model_lab.h"
 
 #include "head_probe.h"
+#include "model_whatif.h"
 
 #include "engine/layer_head.h"
 #include "engine/linalg.h"
@@ -78,6 +79,23 @@ bool HeadsFromJson(const std::string& text, const ModelConfig& c, std::vector<He
 
 bool ModelCodeInBuild() { return true; }
 
+std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen::Index row) {
+  // likeliest first, a stable sort over ids (ties: the smaller id), as attnlab model run
+  const int vocab = static_cast<int>(probs.cols());
+  std::vector<int> order(static_cast<std::size_t>(vocab));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return probs(row, a) > probs(row, b); });
+  std::vector<NextToken> out;
+  for (int k = 0; k < 5 && k < vocab; ++k) {
+    NextToken next;
+    next.id = order[static_cast<std::size_t>(k)];
+    next.text = next.id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(next.id);
+    next.p = probs(row, next.id);
+    out.push_back(next);
+  }
+  return out;
+}
+
 std::string TextProbeJson(const TextProbe& t, const ModelConfig& c, int layer, int head) {
   const HeadProbeResult& r = t.result;
   using J = nlohmann::json;
@@ -143,6 +161,10 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
                                 ", got " + std::to_string(cfg.target),
                             cfg.target));
 
+  // the knock-outs' indices (the edits' other checks are the engine's); the result is the plain
+  // run, which the what-if room compares with the edited one (model_whatif.h)
+  if (const LabError e = CheckModelEdits(cfg, c, n); !e.ok()) return Fail(lab, e);
+
   // 3. the model's forward pass, as `attnlab model run`
   Sequence seq;
   seq.tokens = ids;
@@ -184,20 +206,8 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
     lab->tokens.push_back(std::move(tok));
   }
 
-  // 5. the next tokens after the sentence: the last row's probabilities, likeliest first (a
-  //    stable sort over ids, as attnlab model run)
-  const Eigen::Index last = extra->acts.probs.rows() - 1;
-  std::vector<int> order(static_cast<std::size_t>(c.vocab));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return extra->acts.probs(last, a) > extra->acts.probs(last, b); });
-  for (int k = 0; k < 5 && k < c.vocab; ++k) {
-    NextToken next;
-    next.id = order[static_cast<std::size_t>(k)];
-    next.text = next.id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(next.id);
-    next.p = extra->acts.probs(last, next.id);
-    extra->next.push_back(next);
-  }
+  // 5. the next tokens after the sentence
+  extra->next = TopNextTokens(m, extra->acts.probs, extra->acts.probs.rows() - 1);
 
   // 6. the chosen head through the lab's usual second half, with the model's fixed settings
   LabConfig shown = cfg;

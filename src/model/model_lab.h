@@ -69,6 +69,9 @@ struct ModelLabResult {
 // not a token index. Never throws for bad input.
 bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, ModelLabResult* extra);
 
+// The 5 likeliest next tokens from row `row` of the probabilities (V columns), likeliest first.
+std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen::Index row);
+
 // Whether this program holds the model's code: true wherever model_lab.cpp is linked (the
 // desktop program, attnlab, the tests, the page's index-model.wasm); false in the default
 // page's build (absent.cpp), which switches to index-model.wasm when model mode is chosen.

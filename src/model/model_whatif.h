@@ -46,5 +46,33 @@ struct NextTokenEffects {
 bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
                          NextTokenEffects* out, std::string* error = nullptr);
 
+// ---- the lab's what-if in model mode (app/whatif/) ---------------------------------------------
+
+// The knock-outs' indices against the model and the plain run's n tokens (<|endoftext|> = 0):
+// knockoutKeys name tokens of the chosen head (cfg.layer, cfg.head), knockoutHeads layer:head
+// pairs of any layer. The one wording, code kEditInvalid; ok when there are none.
+LabError CheckModelEdits(const LabConfig& cfg, const ModelConfig& c, int n_tokens);
+// The knock-outs of cfg (CheckModelEdits passed) as the forward pass takes them.
+ModelKnockout KnockoutOf(const LabConfig& cfg, const ModelConfig& c);
+
+// The edited run against the plain one, in the model: a word edit runs the model on the edited
+// sentence (engine EditedSentence); knock-outs run ForwardKnockedOut on the plain tokens.
+// Shapes: T = the plain run's tokens, T' = the edited run's.
+struct ModelComparison {
+  std::string sentence;                  // the edited run's sentence (the plain one for knock-outs)
+  std::vector<std::string> texts;        // (T') the edited run's tokens
+  std::vector<int> to_edited;            // (T) plain token -> edited token, -1 = none (the edited word)
+  std::vector<NextToken> next_plain;     // top 5 after the last token
+  std::vector<NextToken> next_edited;
+  // Δα = α' − α of every head, index layer * H + head, each (T, T) on the plain run's tokens (in
+  // double from the two float runs); 0 where the plain token has no counterpart.
+  std::vector<MatD> d_weights;
+  double max_abs_d_weight = 0;
+};
+// False (lab error in *error, the one wording) when the edited run is refused (e.g. the edited
+// sentence has too many model tokens). `plain` is ComputeModelLab(m, WithoutEdits(cfg)).
+bool CompareModelRuns(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
+                      ModelComparison* out, LabError* error);
+
 }  // namespace model
 }  // namespace attn

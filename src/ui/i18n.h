@@ -516,8 +516,17 @@ inline constexpr Text kShuffleSeed{"shuffle seed", "seed перемешиван�
 inline constexpr Text kKnockKeys{"knock out keys (no query may attend to them):", "выключить ключи (ни один запрос их не видит):"};
 inline constexpr Text kKnockHeads{"knock out heads (their A set to 0):", "выключить головы (их A = 0):"};
 inline constexpr Text kNoEdit{"No edit yet: the lab shows the plain run.", "Изменений пока нет: показан исходный прогон."};
-inline constexpr Text kEditsModel{"The trained model's mode takes no edits yet: choose identity or random projections.",
-                                  "Режим обученной модели пока не принимает изменений: выберите тождественные или случайные проекции."};
+inline constexpr Text kEditsModel{
+    "In the trained model: a word edit (the model runs the edited sentence), or knock-outs: keys of the chosen head "
+    "(masked for every query of it), whole heads (their A set to 0). One kind at a time; the other panels show the plain run.",
+    "В обученной модели: изменение слова (модель прогоняет изменённое предложение) или выключения: ключи выбранной "
+    "головы (скрыты от всех её запросов), головы целиком (их A = 0). По одному виду за раз; остальные панели показывают исходный прогон."};
+inline constexpr Text kKnockModelKeys{"knock out keys of head %d.%d:", "выключить ключи головы %d.%d:"};
+inline constexpr Text kModelEditRefused{"The edited run is refused: %s", "Изменённый прогон отклонён: %s"};
+inline constexpr Text kModelNextDelta{"The next token after the sentence, before → after:", "Следующий токен после предложения, до → после:"};
+inline constexpr Text kModelEditedSentence{"after: %s", "после: %s"};
+inline constexpr Text kModelDeltaHeads{"Δα of every head (layer.head), on the plain run's tokens: red gained weight, blue lost it. Largest |Δα| = %s.",
+                                       "Δα каждой головы (слой.голова) на токенах исходного прогона: красное получило вес, синее потеряло. Наибольшее |Δα| = %s."};
 inline constexpr Text kEditReplaced{"«%s» replaced by «%s»", "«%s» заменено на «%s»"};
 inline constexpr Text kEditDeleted{"«%s» deleted", "«%s» удалено"};
 inline constexpr Text kEditInserted{"«%s» inserted before «%s»", "«%s» вставлено перед «%s»"};

@@ -486,7 +486,7 @@ void DrawWhatIfPanel(Context& ctx) {
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   if (s.lab.config.projection == attn::Projection::kModel) {
-    ImGui::TextWrapped("%s", L(tr::kEditsModel));
+    DrawModelWhatIf(ctx);
     EndPanel();
     return;
   }

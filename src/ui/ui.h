@@ -110,6 +110,7 @@ void DrawHeatmapPanel(Context& ctx);   // panel_heatmap.cpp: the N x N weights
 void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
 void DrawWhatIfPanel(Context& ctx);       // panel_whatif.cpp: an edited run against the plain one
+void DrawModelWhatIf(Context& ctx);       // panel_whatif_model.cpp: its model-mode half
 
 void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k

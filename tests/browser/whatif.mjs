@@ -101,7 +101,51 @@ export function whatIfTests(h) {
      { valueToken: 1, valueA: 0.5, valueB: -0.25 }],
   ];
 
+  // attnlab model run on the shipped model (the site's copy), as the model tests do.
+  function modelRun(t, text) {
+    return new Promise((resolve, reject) => {
+      execFile(t.opts.attnlab, ['model', 'run', path.join(t.opts.site, 'model'), '--text', text], { maxBuffer: 1 << 26 },
+               (err, stdout, stderr) => { if (err) reject(new TestFailure(`attnlab model run: ${err.message} ${stderr}`)); else resolve(JSON.parse(stdout)); });
+    });
+  }
+
   return [
+    {
+      name: 'what if in model mode: the top 5 before and after a word edit are two attnlab model runs; a knocked-out head changes nothing before its layer',
+      timeout: 240,
+      async run(t) {
+        await openLab(t, 'index.html#projection=model&sentence=' + encodeURIComponent('я люблю суши') + '&layer=1&head=4&query=1&view=whatif&lang=ru');
+        const t0 = Date.now();
+        for (;;) {
+          const st = await t.page.evaluate(() => attentionLab.getModelStatus());
+          if (st.load === 'ready') break;
+          if (st.load === 'failed' || Date.now() - t0 > 120000) throw new TestFailure(`the model did not load: ${short(st)}`);
+          await new Promise((res) => setTimeout(res, 250));
+        }
+        for (const [sentence, token, word, edited] of [['я люблю суши', 2, 'рис', 'я люблю рис'], ['I love sushi', 1, 'like', 'I like sushi']]) {
+          const r = await t.page.evaluate(([s, k, w]) => attentionLab.setState({ sentence: s, whatIfToken: k, whatIfWith: w }), [sentence, token, word]);
+          assert(r.ok, `setState ${sentence}: ${short(r)}`);
+          const c = (await t.page.evaluate(() => attentionLab.getTrace())).comparison;
+          assert(c && Array.isArray(c.nextEdited), `${sentence}: no comparison in model mode: ${short(c)}`);
+          assertEq(c.sentence, edited, 'the edited sentence');
+          const [a, b] = [await modelRun(t, sentence), await modelRun(t, edited)];
+          const same = (x, y) => x.length === y.length && x.every((n, k) => n.id === y[k].id && Math.fround(n.p) === Math.fround(y[k].p));
+          assert(same(c.nextPlain, a.next), `${sentence}: top 5 before ${short(c.nextPlain)} vs attnlab ${short(a.next)}`);
+          assert(same(c.nextEdited, b.next), `${edited}: top 5 after ${short(c.nextEdited)} vs attnlab ${short(b.next)}`);
+          t.note(`${sentence} -> ${edited}: next ${c.nextPlain.map((n) => JSON.stringify(n.text) + ' ' + n.p.toFixed(3)).join(', ')} -> ` +
+                `${c.nextEdited.map((n) => JSON.stringify(n.text) + ' ' + n.p.toFixed(3)).join(', ')}`);
+        }
+        if (t.opts.shots) { await settle(t.page); await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-model-word-ru.png') }); }
+        const r = await t.page.evaluate(() => attentionLab.setState({ sentence: 'я люблю суши, я люблю суши', whatIfToken: -1, whatIfWith: '', knockoutHeads: '2:3', lang: 'en' }));
+        assert(r.ok, `knock out 2:3: ${short(r)}`);
+        const c = (await t.page.evaluate(() => attentionLab.getTrace())).comparison;
+        const heads = c.dWeights.length / 4;
+        for (let k = 0; k < 2 * heads; k++)
+          for (const row of c.dWeights[k]) for (const x of row) if (x !== 0) throw new TestFailure(`head ${k}: Δα ${x} before the knocked-out layer`);
+        t.note(`knock out 2.3: max |Δα| ${c.maxAbsDWeight.toExponential(2)}; next ${c.nextPlain[0].text} ${c.nextPlain[0].p.toFixed(3)} -> ${c.nextEdited[0].text} ${c.nextEdited[0].p.toFixed(3)}`);
+        if (t.opts.shots) { await settle(t.page); await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-model-knockout-en.png') }); }
+      }
+    },
     {
       name: 'what if in the default page: an edit moves the lab to the full build (its code only, no model files), the state carried',
       timeout: 120,

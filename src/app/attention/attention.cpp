@@ -97,6 +97,7 @@ std::string TraceJson(const AppState& s) {
   Json out = attn::api::TraceToJson(shown, result);
   out["state"] = attn::api::StateToJson(s.lab);
   out["model"] = ModelTraceJson(s);
+  if (attn::HasEdits(s.lab.config)) out["comparison"] = ComparisonJson(s);  // the edited run (whatif.h)
   return attn::api::Dump(out);
 }
 

@@ -49,6 +49,18 @@ void UpdateWhatIf(AppState& s) {
   if (!WhatIfToolsInBuild()) return;  // the default page's build: no comparison (whatif.h)
   WhatIf& w = s.whatif;
   const attn::LabConfig& c = s.lab.config;
+  if (c.projection == attn::Projection::kModel) {
+    if (!attn::HasEdits(c) || !s.model.loaded || !s.attention.result.error.ok()) {
+      w.model_key.clear();
+      return;
+    }
+    std::string key = SettingsKey(c);
+    if (key == w.model_key) return;
+    w.model_error = attn::LabError();
+    attn::model::CompareModelRuns(*s.model.loaded, c, s.model.result, &w.model, &w.model_error);
+    w.model_key = std::move(key);
+    return;
+  }
   if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !s.attention.result.error.ok()) {
     w.key.clear();
     w.comparison = attn::LabComparison{};
@@ -96,7 +108,51 @@ std::string ToggledIndex(const std::string& list, int i) {
   return out;
 }
 
+const attn::model::ModelComparison* CurrentModelComparison(const AppState& s) {
+  if (s.whatif.model_key.empty() || !s.whatif.model_error.ok()) return nullptr;
+  return &s.whatif.model;
+}
+
+namespace {
+
+Json NextJson(const std::vector<attn::model::NextToken>& next) {
+  Json out = Json::array();
+  for (const auto& t : next) out.push_back(attn::api::Obj({{"id", t.id}, {"text", t.text}, {"p", t.p}}));
+  return out;
+}
+
+Json ModelComparisonJson(const attn::model::ModelComparison& c) {
+  Json out = Json::object();
+  out["sentence"] = c.sentence;
+  out["tokens"] = c.texts;
+  out["toEdited"] = c.to_edited;
+  out["nextPlain"] = NextJson(c.next_plain);
+  out["nextEdited"] = NextJson(c.next_edited);
+  Json d = Json::array();
+  for (const attn::MatD& m : c.d_weights) {
+    Json rows = Json::array();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      Json row = Json::array();
+      for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+      rows.push_back(std::move(row));
+    }
+    d.push_back(std::move(rows));
+  }
+  out["dWeights"] = std::move(d);
+  out["maxAbsDWeight"] = c.max_abs_d_weight;
+  return out;
+}
+
+}  // namespace
+
 Json ComparisonJson(const AppState& s) {
+  if (!WhatIfToolsInBuild()) return Json(nullptr);
+  if (s.lab.config.projection == attn::Projection::kModel) {
+    if (!s.whatif.model_key.empty() && !s.whatif.model_error.ok())
+      return attn::api::Obj({{"error", attn::api::Obj({{"field", s.whatif.model_error.field}, {"message", s.whatif.model_error.message}})}});
+    const attn::model::ModelComparison* m = CurrentModelComparison(s);
+    return m ? ModelComparisonJson(*m) : Json(nullptr);
+  }
   const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison(s) : nullptr;
   return c ? attn::api::ComparisonToJson(*c) : Json(nullptr);
 }

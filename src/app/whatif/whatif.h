@@ -12,6 +12,7 @@
 
 #include "api/state_json.h"
 #include "engine/whatif.h"
+#include "model/model_whatif.h"
 
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct WhatIf {
   attn::LabResult plain;   // ComputeLab(WithoutEdits(settings))
   std::string key;         // the settings (edits included) of `comparison`; "" = none
   attn::LabComparison comparison;  // CompareRuns(settings, plain, the attention room's result)
+  // model mode: the model's result is the plain run; the edited one is compared here
+  std::string model_key;                     // the settings of `model`; "" = none
+  attn::model::ModelComparison model;        // CompareModelRuns
+  attn::LabError model_error;                // why the edited run was refused (the tab says it)
 };
 
 // Brings the comparison up to date with the state, after every accepted change (ApplyPatch) and
@@ -67,7 +72,12 @@ Json NoEditsPatch();
 // A knockoutKeys list ("1,3") with token i added, or removed when it is there (the engine checks
 // the indices when the patch applies).
 std::string ToggledIndex(const std::string& list, int i);
-// getTrace()'s "comparison": attnlab trace --compare's JSON (api::ComparisonToJson), or null.
+// Model mode's comparison of the current settings, or null when there is none (or it was refused:
+// s.whatif.model_error).
+const attn::model::ModelComparison* CurrentModelComparison(const AppState& s);
+// getTrace()'s "comparison": attnlab trace --compare's JSON (api::ComparisonToJson), or null; in
+// model mode {sentence, tokens, toEdited, nextPlain, nextEdited, dWeights (layer * H + head),
+// maxAbsDWeight}.
 Json ComparisonJson(const AppState& s);
 
 }  // namespace app
