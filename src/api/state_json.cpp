@@ -137,11 +137,16 @@ const FieldTable<LabState>& StateFields() {
                        {"sentence", "steps", "weights", "vectors", "information", "training", "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
-          "lesson", &S::lesson, 0, kLessonSteps,
-          "the guided lesson's step (1-8, the seed's answer claim by claim); 0 = the free lab, no lesson")),
+          "lesson", &S::lesson, 0, kMaxLessonSteps,
+          "the lesson's step (1 to its number of steps; the built-in lesson: 1-8, the seed's answer claim by "
+          "claim); 0 = the free lab, no lesson")),
       OnlyLinkedWhenChanged(TextField<S>(
           "predictions", &S::predictions,
-          "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice")),
+          "the learner's lesson predictions, one character per step: - = not yet, a, b, c... = the choice")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "lessonId", &S::lesson_id,
+          "the loaded lesson's id (seed = the built-in one); read-only: load another with setLesson or "
+          "#lessonUrl")),
       OnlyLinkedWhenChanged(NameSetField<S>(
           "hide", &S::hide, LabParts(),
           "parts a lesson does not need, comma-separated (panels, tabs, setting groups, the header): "
@@ -300,14 +305,36 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
       c.query = static_cast<int>(t.tokens.size()) - 1;
     if (t.ok() && !target_given && c.target >= static_cast<int>(t.tokens.size())) c.target = -1;
   }
-  // The predictions: one character per lesson step, '-' or one of the step's choices.
+  // The lesson loaded (lesson_steps, lesson_id; app/lesson): its steps, one prediction character
+  // per step, '-' or one of its choices; its id is not changed by a patch.
+  if (next.lesson_id != current.lesson_id) {
+    PatchResult r = Refuse(current, ApiError::kBadValue, "lessonId",
+                           "lessonId: expected " + DescribeJson(current.lesson_id) +
+                               " (the lesson loaded; setLesson loads another), got " + DescribeJson(next.lesson_id));
+    r.got = DescribeJson(next.lesson_id);
+    return r;
+  }
+  if (next.lesson > current.lesson_steps) {
+    PatchResult r = Refuse(current, ApiError::kBadValue, "lesson",
+                           "lesson: expected an integer from 0 to " + std::to_string(current.lesson_steps) + ", got " +
+                               std::to_string(next.lesson));
+    FieldRule rule;
+    rule.kind = FieldKind::kInteger;
+    rule.min = 0;
+    rule.max = current.lesson_steps;
+    r.rule = rule;
+    r.got = std::to_string(next.lesson);
+    return r;
+  }
   if (next.predictions != current.predictions) {
-    bool ok = next.predictions.size() == static_cast<std::size_t>(kLessonSteps);
-    for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + kLessonChoices));
+    bool ok = next.predictions.size() == static_cast<std::size_t>(current.lesson_steps);
+    for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + current.lesson_choices));
     if (!ok) {
+      std::string letters;
+      for (int i = 0; i < current.lesson_choices; ++i) letters += std::string(i ? ", " : "") + static_cast<char>('a' + i);
       PatchResult r = Refuse(current, ApiError::kBadValue, "predictions",
-                             "predictions: expected " + std::to_string(kLessonSteps) +
-                                 " characters, each - (not yet) or a, b, c (the choice), got " +
+                             "predictions: expected " + std::to_string(current.lesson_steps) +
+                                 " characters, each - (not yet) or " + letters + " (the choice), got " +
                                  DescribeJson(next.predictions));
       r.got = DescribeJson(next.predictions);
       return r;

@@ -8,7 +8,8 @@
 //   model/          the trained model: its files, its result, Information, probe, Train it more
 //   training/       runs A and B of the Training tab, train() and getTraining()
 //   normalization/  the Normalization tab's experiments and curves
-//   lesson/         the guided lesson: its steps (texts), its moves, its readout
+//   lesson/         the guided lesson: its document (steps, texts), its moves, its answer events,
+//                   its readout
 //   page/           hide and lock, the view shown, the state in a link, the share snippet
 //   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormap
 // This file holds what is common to them: the settings, the refusal, ApplyPatch (which hands a
@@ -20,6 +21,7 @@
 
 #include "api/state_json.h"
 #include "app/attention/attention.h"
+#include "app/lesson/lesson_doc.h"
 #include "app/model/model.h"
 #include "app/normalization/normalization.h"
 #include "app/page/page.h"
@@ -38,6 +40,7 @@ struct AppState {
   Model model;                  // model/
   Training training;            // training/
   Normalization normalization;  // normalization/
+  Lesson lesson;                // lesson/
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
   // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
+#include "app/lesson/lesson.h"
 #include "model/model_lab.h"
 #include "ui/ui.h"
 
@@ -55,6 +56,39 @@ EM_JS(int, js_carried_state_length, (), {
 EM_JS(void, js_carried_state, (char* dst, int size), {
   stringToUTF8(Module.labCarriedState, dst, size);
   Module.labCarriedState = null;
+});
+
+// A file of the site (app::FetchSiteFile: the lesson documents), by a synchronous same-origin
+// request: a lesson is needed inside a call (setState({lesson: 3}), a link, a button) and is
+// there when the call returns; the file is small. The text (or the failure) waits in
+// Module.labSiteFile for js_site_file to copy it; the length is returned (-1: failed).
+EM_JS(int, js_fetch_site_file, (const char* path), {
+  var p = UTF8ToString(path), ok = false, text;
+  try {
+    var x = new XMLHttpRequest();
+    x.open('GET', p, false);
+    x.overrideMimeType('application/json; charset=utf-8');
+    x.send(null);
+    ok = x.status === 200;
+    text = ok ? x.responseText : p + ': HTTP ' + x.status;
+  } catch (e) {
+    text = p + ': ' + ((e && e.message) || e);
+  }
+  Module.labSiteFile = text;
+  return ok ? lengthBytesUTF8(text) : -1 - lengthBytesUTF8(text);
+});
+EM_JS(void, js_site_file, (char* dst, int size), {
+  stringToUTF8(Module.labSiteFile, dst, size);
+  Module.labSiteFile = null;
+});
+// Module.labCarriedLesson: the lesson document of the page's previous build (the switch to the
+// model's build), loaded before the carried state, or none.
+EM_JS(int, js_carried_lesson_length, (), {
+  return typeof Module.labCarriedLesson === 'string' ? lengthBytesUTF8(Module.labCarriedLesson) : 0;
+});
+EM_JS(void, js_carried_lesson, (char* dst, int size), {
+  stringToUTF8(Module.labCarriedLesson, dst, size);
+  Module.labCarriedLesson = null;
 });
 
 EM_JS(void, js_state_changed, (const char* json), {
@@ -109,6 +143,42 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
   } catch (const std::exception& e) {  // never an abort: the page must keep working
     return Refusal("", e.what());
   }
+}
+
+// The lesson (app/lesson): attentionLab.setLesson(text) loads a document ({ok, lessonId, steps,
+// state} or {ok: false, field, error} naming the path); getLesson() is the loaded document
+// ("" before the built-in one is needed); the answer events since the last call, as a JSON
+// array; getLessonProgress(); answerLesson(choice) answers the step shown.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_set_lesson(const char* json) {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    const attn::api::PatchResult r = app::LoadLesson(*g_state, json ? json : "");
+    return Hand(attn::api::Dump(app::LessonLoadJson(*g_state, r)));
+  } catch (const std::exception& e) {
+    return Refusal("lesson", e.what());
+  }
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_lesson() {
+  if (!g_state) return "";
+  const app::LessonDoc* doc = app::LoadedLesson(*g_state);
+  return Hand(doc ? attn::api::Dump(doc->source) : std::string());
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_lesson_events() {
+  if (!g_state) return "[]";
+  attn::api::Json out = attn::api::Json::array();
+  for (attn::api::Json& e : app::TakeLessonEvents(*g_state)) out.push_back(std::move(e));
+  return Hand(attn::api::Dump(out));
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_lesson_progress() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  return Hand(attn::api::Dump(app::LessonProgress(*g_state)));
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_answer_lesson(double choice) {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  const bool whole = choice >= 0 && choice < app::kMaxChoices && choice == static_cast<int>(choice);
+  return Hand(attn::api::Dump(attn::api::PatchResultToJson(app::AnswerLesson(*g_state, whole ? static_cast<int>(choice) : -1))));
 }
 
 // Model mode's files (web/js/model_switch.js fetches them when platform::FetchModelIfWanted asks): progress
@@ -362,6 +432,14 @@ void ConnectPage(app::AppState& state) {
   g_state = &state;
   // The default page's build hands the lab over (model mode): its state, applied before this
   // program's first frame, so the learner never sees a default lab in between.
+  // Its lesson document first (an authored one: the built-in one is fetched again when needed).
+  const int lesson = js_carried_lesson_length();
+  if (lesson > 0) {
+    std::string text(static_cast<std::size_t>(lesson), '\0');
+    js_carried_lesson(&text[0], lesson + 1);
+    const attn::api::PatchResult r = app::LoadLesson(state, text, "", /*open=*/false);
+    if (!r.ok) std::fprintf(stderr, "the carried lesson was refused: %s\n", r.message.c_str());
+  }
   const int carried = js_carried_state_length();
   if (carried > 0) {
     std::string json(static_cast<std::size_t>(carried), '\0');
@@ -417,6 +495,19 @@ void ReportFrame() {
 }
 
 }  // namespace platform
+
+namespace app {
+
+bool FetchSiteFile(const std::string& path, std::string* text, std::string* error) {
+  const int n = js_fetch_site_file(path.c_str());
+  const int size = n >= 0 ? n : -1 - n;
+  std::string got(static_cast<std::size_t>(size), '\0');
+  js_site_file(&got[0], size + 1);
+  (n >= 0 ? *text : *error) = std::move(got);
+  return n >= 0;
+}
+
+}  // namespace app
 
 #else  // native: the desktop window has no page around it
 

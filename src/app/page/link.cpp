@@ -2,17 +2,60 @@
 // follow), and written as a share link and an iframe snippet.
 #include "api/url_state.h"
 #include "app/app.h"
+#include "app/lesson/lesson.h"
+
+#include <algorithm>
 
 namespace app {
 
-std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang) {
+namespace {
+// Takes `lessonUrl=...` out of a hash: the link's lesson document, loaded before its fields
+// (which may name its steps). False when the hash has none.
+bool TakeLessonUrl(std::string& hash, std::string* url, bool* decoded) {
+  std::size_t start = hash.empty() || hash[0] != '#' ? 0 : 1;
+  while (start <= hash.size()) {
+    const std::size_t end = std::min(hash.find('&', start), hash.size());
+    const std::string param = hash.substr(start, end - start);
+    if (param.compare(0, 10, "lessonUrl=") == 0) {
+      *decoded = attn::api::PercentDecode(param.substr(10), url);
+      hash.erase(start > 0 && end == hash.size() ? start - 1 : start, end - start + 1);
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+}  // namespace
+
+std::string ApplyLinkJson(AppState& s, const std::string& given_hash, const std::string& fallback_lang) {
+  std::string hash = given_hash, url;
+  bool decoded = false;
+  Json lesson_errors = Json::array();
+  if (TakeLessonUrl(hash, &url, &decoded)) {
+    std::string why = decoded ? CheckLessonUrl(url) : "lessonUrl: expected a relative path, got malformed percent-encoding";
+    std::string text;
+    if (why.empty() && !(url == s.lesson.url && s.lesson.doc) && !FetchSiteFile(url, &text, &why)) why = "lessonUrl: " + why;
+    if (why.empty() && !(url == s.lesson.url && s.lesson.doc)) {
+      const attn::api::PatchResult r = LoadLesson(s, text, url);
+      if (!r.ok) why = "lessonUrl: " + url + ": " + r.message;
+    }
+    if (!why.empty()) {
+      lesson_errors.push_back({{"field", "lessonUrl"}, {"error", why}});
+      attn::api::PatchResult r;
+      r.ok = false;
+      r.api_error = attn::api::ApiError::kBadValue;
+      r.field = "lessonUrl";
+      r.message = why;
+      Refuse(s, r);
+    }
+  }
   attn::api::LinkResult link = attn::api::ApplyLink(s.lab, hash);
   Json patch = link.accepted;
   bool lang_named = patch.contains("lang");
   for (const attn::api::LinkError& e : link.errors) lang_named = lang_named || e.field == "lang";
   if (!lang_named && (fallback_lang == "en" || fallback_lang == "ru")) patch["lang"] = fallback_lang;
 
-  Json errors = Json::array();
+  Json errors = lesson_errors;
   for (const attn::api::LinkError& e : link.errors) errors.push_back({{"field", e.field}, {"error", e.message}});
   if (!patch.empty()) {
     const attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
@@ -28,7 +71,12 @@ std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::strin
       Json{{"ok", errors.empty()}, {"errors", errors}, {"state", attn::api::StateToJson(s.lab)}});
 }
 
-std::string LinkText(const AppState& s) { return attn::api::WriteLink(s.lab, attn::api::TrainState{}); }
+std::string LinkText(const AppState& s) {
+  std::string link = attn::api::WriteLink(s.lab, attn::api::TrainState{});
+  if (s.lesson.url.empty()) return link;  // a lesson from a link: its document's address first
+  const std::string first = "lessonUrl=" + attn::api::PercentEncode(s.lesson.url);
+  return link.size() > 1 ? "#" + first + "&" + link.substr(1) : "#" + first;
+}
 
 std::string ShareLink(const AppState& s, const std::string& page_url) {
   return page_url.substr(0, page_url.find('#')) + LinkText(s);
