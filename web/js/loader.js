@@ -192,7 +192,8 @@ function boot(factory, wasmBytes, switchFrom) {
     onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); },
     onModelWanted: function () { setTimeout(function () { modelWanted(Module); }, 0); },
     labSwitchFrom: switchFrom || null,
-    labCarriedState: switchFrom ? switchFrom.state : null
+    labCarriedState: switchFrom ? switchFrom.state : null,
+    labCarriedLesson: switchFrom ? switchFrom.lesson : null
   };
   if (!switchFrom) current = Module;
   var p;

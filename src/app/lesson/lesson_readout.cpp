@@ -158,19 +158,13 @@ std::string VecText(const attn::VecD& v) {
 
 }  // namespace
 
-const std::vector<std::string>& LessonReadoutNames() {
-  static const std::vector<std::string> names = {"queryRows", "sameOutput", "headsAndProbe", "shiftedScores",
-                                                 "trainingGradients", "normalization", "modelSelf", "weightSums"};
-  return names;
-}
-
 std::vector<LessonLine> LessonReadout(const AppState& s) {
   std::vector<LessonLine> out;
   const LessonStep* step = CurrentLessonStep(s);
   if (!step || !LessonRevealed(s)) return out;
   const attn::LabResult& r = s.attention.result;
   // The step's readout by its name (LessonReadoutNames, in this order).
-  const auto& names = LessonReadoutNames();
+  const auto& names = attn::api::LessonReadoutNames();
   const int which = static_cast<int>(std::find(names.begin(), names.end(), step->numbers) - names.begin()) + 1;
   switch (which) {
     case 1:

@@ -1,6 +1,6 @@
-// Reading a lesson document (lesson_doc.h): every field checked, a refusal naming its path in the
+// Reading a lesson document (lesson_json.h): every field checked, a refusal naming its path in the
 // one wording, "<path>: expected <what>, got <what came>". Nothing here changes the lab.
-#include "app/lesson/lesson_doc.h"
+#include "api/lesson_json.h"
 
 #include "api/fields_json.h"
 #include "engine/limits.h"
@@ -9,12 +9,9 @@
 #include <cmath>
 #include <initializer_list>
 
-namespace app {
+namespace attn::api {
 
 namespace {
-
-using attn::api::DescribeJson;
-using attn::api::ShownName;
 
 // Thrown inside the parse only (never out of ParseLesson): the path and the message.
 struct Refusal {
@@ -85,23 +82,23 @@ LessonAction Action(const Json& v, const std::string& path) {
 }
 
 // The lab's defaults a step's state applies over: every row of the lab's settings table at its
-// initial value, and the view "steps" (lesson.cpp's LessonStepPatch starts from the same).
+// initial value, and the view "steps" (app/lesson/lesson.cpp's LessonStepPatch starts from the same).
 Json LabDefaults() {
   Json out = Json::object();
-  attn::api::FieldsToJson(attn::LabFields(), attn::LabConfig{}, out);
+  FieldsToJson(attn::LabFields(), attn::LabConfig{}, out);
   out["view"] = "steps";
   return out;
 }
 
 // A state patch, checked by the state's own validation over `base` (the state it applies to);
 // the lesson's own rows are the lesson's to set. Returns the state it gives.
-attn::api::LabState State(const Json& v, const std::string& path, const attn::api::LabState& base, const Json& over) {
+LabState State(const Json& v, const std::string& path, const LabState& base, const Json& over) {
   Object(v, path);
   for (const char* own : {"lesson", "predictions", "lessonId"})
     if (v.contains(own)) Refuse(Key(path, own), "no lesson field in a step's state (the lesson sets it)", v[own]);
   Json patch = over;
   patch.merge_patch(v);
-  const attn::api::PatchResult r = attn::api::ApplyStatePatch(base, patch);
+  const PatchResult r = ApplyStatePatch(base, patch);
   if (!r.ok) {
     const bool named = !r.field.empty() && r.message.compare(0, r.field.size() + 1, r.field + ":") == 0;
     const std::string where = r.field.empty() ? path : Key(path, r.field);
@@ -110,7 +107,7 @@ attn::api::LabState State(const Json& v, const std::string& path, const attn::ap
   return r.state;
 }
 
-LessonStep Step(const Json& v, const std::string& path, const attn::api::LabState& defaults) {
+LessonStep Step(const Json& v, const std::string& path, const LabState& defaults) {
   Object(v, path);
   OnlyKeys(v, path, {"title", "quote", "text", "verdict", "state", "run", "question", "numbers", "extra", "try", "point"});
   LessonStep st;
@@ -124,7 +121,7 @@ LessonStep Step(const Json& v, const std::string& path, const attn::api::LabStat
                  : w == "imprecise" ? Verdict::kImprecise : Verdict::kNone;
     if (st.verdict == Verdict::kNone) Refuse(Key(path, "verdict"), "one of right, partlyRight, imprecise", w);
   }
-  attn::api::LabState question_state = defaults;
+  LabState question_state = defaults;
   const Json base = LabDefaults();
   if (v.contains("state")) {
     question_state = State(v["state"], Key(path, "state"), defaults, base);
@@ -133,7 +130,7 @@ LessonStep Step(const Json& v, const std::string& path, const attn::api::LabStat
     question_state = State(Json::object(), Key(path, "state"), defaults, base);
   }
   if (v.contains("run")) st.setup_action = Action(v["run"], Key(path, "run"));
-  attn::api::LabState answer_state = question_state;
+  LabState answer_state = question_state;
   if (v.contains("question")) {
     const std::string q = Key(path, "question");
     const Json& o = Object(v["question"], q);
@@ -146,7 +143,7 @@ LessonStep Step(const Json& v, const std::string& path, const attn::api::LabStat
     const std::string cp = Key(q, "choices");
     if (!c.is_array() || c.size() < static_cast<std::size_t>(kMinChoices) || c.size() > static_cast<std::size_t>(kMaxChoices))
       RefuseGot(cp, "an array of " + std::to_string(kMinChoices) + " to " + std::to_string(kMaxChoices) + " choices",
-                c.is_array() ? std::to_string(c.size()) + " choices" : DescribeJson(c));
+                c.is_array() ? std::to_string(c.size()) + (c.size() == 1 ? " choice" : " choices") : DescribeJson(c));
     for (std::size_t i = 0; i < c.size(); ++i)
       st.choices.push_back(Text(c[i], cp + "[" + std::to_string(i) + "]", kMaxLessonTextBytes));
     st.right = Integer(o["right"], Key(q, "right"), 0, static_cast<int>(st.choices.size()) - 1);
@@ -187,7 +184,7 @@ LessonStep Step(const Json& v, const std::string& path, const attn::api::LabStat
     OnlyKeys(o, p, {"panel", "token", "head"});
     if (o.contains("panel")) {
       const Json& name = o["panel"];
-      const auto& parts = attn::api::LabParts();
+      const auto& parts = LabParts();
       if (!name.is_string() || std::find(parts.begin(), parts.end(), name.get<std::string>()) == parts.end())
         Refuse(Key(p, "panel"), "a part of the lab (as in hide: weights, steps, sentence, ...)", name);
       st.point.panel = name.get<std::string>();
@@ -203,6 +200,12 @@ bool IdCharacter(char c) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& LessonReadoutNames() {
+  static const std::vector<std::string> names = {"queryRows", "sameOutput", "headsAndProbe", "shiftedScores",
+                                                 "trainingGradients", "normalization", "modelSelf", "weightSums"};
+  return names;
+}
 
 LessonParse ParseLessonJson(const Json& v) {
   LessonParse out;
@@ -223,7 +226,7 @@ LessonParse ParseLessonJson(const Json& v) {
     if (!steps.is_array() || steps.empty() || steps.size() > static_cast<std::size_t>(kMaxLessonSteps))
       RefuseGot("steps", "an array of 1 to " + std::to_string(kMaxLessonSteps) + " steps",
                 steps.is_array() ? std::to_string(steps.size()) + " steps" : DescribeJson(steps));
-    attn::api::LabState defaults;
+    LabState defaults;
     defaults.lesson_steps = static_cast<int>(steps.size());
     defaults.predictions = std::string(steps.size(), '-');
     for (std::size_t i = 0; i < steps.size(); ++i)
@@ -253,4 +256,4 @@ LessonParse ParseLesson(std::string_view text) {
   return ParseLessonJson(v);
 }
 
-}  // namespace app
+}  // namespace attn::api
