@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <initializer_list>
 
 namespace attn::api {
@@ -73,12 +74,20 @@ int Integer(const Json& v, const std::string& path, int lo, int hi) {
   return static_cast<int>(x);
 }
 
+// The index of `v` among `names` (a string of the list), or refused as "one of ...".
+int OneOf(const Json& v, const std::string& path, std::initializer_list<const char*> names) {
+  int i = 0;
+  for (const char* name : names) {
+    if (v.is_string() && v.get_ref<const std::string&>() == name) return i;
+    ++i;
+  }
+  std::string list;
+  for (const char* name : names) list += std::string(list.empty() ? "" : ", ") + name;
+  Refuse(path, "one of " + list, v);
+}
+
 LessonAction Action(const Json& v, const std::string& path) {
-  if (v == "train") return LessonAction::kTrain;
-  if (v == "resetTraining") return LessonAction::kResetTraining;
-  if (v == "normalization") return LessonAction::kNormalization;
-  if (v == "probe") return LessonAction::kProbe;
-  Refuse(path, "one of train, resetTraining, normalization, probe", v);
+  return static_cast<LessonAction>(OneOf(v, path, {"resetTraining", "train", "normalization", "probe"}) + 1);
 }
 
 // The lab's defaults a step's state applies over: every row of the lab's settings table at its
@@ -107,90 +116,101 @@ LabState State(const Json& v, const std::string& path, const LabState& base, con
   return r.state;
 }
 
-LessonStep Step(const Json& v, const std::string& path, const LabState& defaults) {
-  Object(v, path);
-  OnlyKeys(v, path, {"title", "quote", "text", "verdict", "state", "run", "question", "numbers", "extra", "try", "point"});
+// A JSON object being read at `path`; the path of a key is built only where it is needed.
+struct Node {
+  const Json& v;
+  std::string path;
+  const Json* Find(const char* key) const {
+    const auto it = v.find(key);
+    return it == v.end() ? nullptr : &*it;
+  }
+  std::string At(const char* key) const { return Key(path, key); }
+  const Json& Need(const char* key, const char* what) const {
+    const Json* j = Find(key);
+    if (!j) Refuse(At(key), what, Json());
+    return *j;
+  }
+  // An optional text: false when absent.
+  bool TextAt(const char* key, std::size_t limit, LessonText* out) const {
+    const Json* j = Find(key);
+    if (j) *out = Text(*j, At(key), limit);
+    return j != nullptr;
+  }
+  bool ActionAt(const char* key, LessonAction* out) const {
+    const Json* j = Find(key);
+    if (j) *out = Action(*j, At(key));
+    return j != nullptr;
+  }
+  // An optional object: its node, checked against its keys.
+  bool ChildAt(const char* key, std::initializer_list<const char*> keys, std::unique_ptr<Node>* out) const {
+    const Json* j = Find(key);
+    if (!j) return false;
+    out->reset(new Node{Object(*j, At(key)), At(key)});
+    (*out)->Keys(keys);
+    return true;
+  }
+  // An optional state patch over `base`: the state it gives (base itself when absent).
+  LabState StateAt(const LabState& base, const Json& over, Json* out) const;
+  void Keys(std::initializer_list<const char*> keys) const { OnlyKeys(v, path, keys); }
+};
+static_assert(kMinChoices == 2 && kMaxChoices == 6 && kMaxLessonSteps == 32, "the messages below say 2 to 6, 1 to 32");
+
+LabState Node::StateAt(const LabState& base, const Json& over, Json* out) const {
+  const Json* j = Find("state");
+  const LabState given = State(j ? *j : Json::object(), At("state"), base, over);
+  if (j) *out = *j;
+  return given;
+}
+
+LessonStep Step(const Node& n, const LabState& defaults) {
+  n.Keys({"title", "quote", "text", "verdict", "state", "run", "question", "numbers", "extra", "try", "point"});
   LessonStep st;
-  if (!v.contains("title")) Refuse(Key(path, "title"), "a title (every step has one)", Json());
-  st.title = Text(v["title"], Key(path, "title"), kMaxLessonTitleBytes);
-  if (v.contains("quote")) st.quote = Text(v["quote"], Key(path, "quote"), kMaxLessonTextBytes);
-  if (v.contains("text")) st.verdict_text = Text(v["text"], Key(path, "text"), kMaxLessonTextBytes);
-  if (v.contains("verdict")) {
-    const Json& w = v["verdict"];
-    st.verdict = w == "right" ? Verdict::kRight : w == "partlyRight" ? Verdict::kPartlyRight
-                 : w == "imprecise" ? Verdict::kImprecise : Verdict::kNone;
-    if (st.verdict == Verdict::kNone) Refuse(Key(path, "verdict"), "one of right, partlyRight, imprecise", w);
-  }
-  LabState question_state = defaults;
-  const Json base = LabDefaults();
-  if (v.contains("state")) {
-    question_state = State(v["state"], Key(path, "state"), defaults, base);
-    st.setup = v["state"];
-  } else {
-    question_state = State(Json::object(), Key(path, "state"), defaults, base);
-  }
-  if (v.contains("run")) st.setup_action = Action(v["run"], Key(path, "run"));
+  st.title = Text(n.Need("title", "a title (every step has one)"), n.At("title"), kMaxLessonTitleBytes);
+  n.TextAt("quote", kMaxLessonTextBytes, &st.quote);
+  n.TextAt("text", kMaxLessonTextBytes, &st.verdict_text);
+  if (const Json* w = n.Find("verdict"))
+    st.verdict = static_cast<Verdict>(OneOf(*w, n.At("verdict"), {"right", "partlyRight", "imprecise"}) + 1);
+  const LabState question_state = n.StateAt(defaults, LabDefaults(), &st.setup);
+  n.ActionAt("run", &st.setup_action);
   LabState answer_state = question_state;
-  if (v.contains("question")) {
-    const std::string q = Key(path, "question");
-    const Json& o = Object(v["question"], q);
-    OnlyKeys(o, q, {"text", "choices", "right", "explanation", "state", "run"});
-    for (const char* needed : {"text", "choices", "right", "explanation"})
-      if (!o.contains(needed)) Refuse(Key(q, needed), "a value (a question has text, choices, right, explanation)", Json());
+  std::unique_ptr<Node> q;
+  if (n.ChildAt("question", {"text", "choices", "right", "explanation", "state", "run"}, &q)) {
+    const char* what = "a value (a question has text, choices, right, explanation)";
     st.has_question = true;
-    st.question = Text(o["text"], Key(q, "text"), kMaxLessonTextBytes);
-    const Json& c = o["choices"];
-    const std::string cp = Key(q, "choices");
+    st.question = Text(q->Need("text", what), q->At("text"), kMaxLessonTextBytes);
+    const Json& c = q->Need("choices", what);
     if (!c.is_array() || c.size() < static_cast<std::size_t>(kMinChoices) || c.size() > static_cast<std::size_t>(kMaxChoices))
-      RefuseGot(cp, "an array of " + std::to_string(kMinChoices) + " to " + std::to_string(kMaxChoices) + " choices",
+      RefuseGot(q->At("choices"), "an array of 2 to 6 choices",
                 c.is_array() ? std::to_string(c.size()) + (c.size() == 1 ? " choice" : " choices") : DescribeJson(c));
     for (std::size_t i = 0; i < c.size(); ++i)
-      st.choices.push_back(Text(c[i], cp + "[" + std::to_string(i) + "]", kMaxLessonTextBytes));
-    st.right = Integer(o["right"], Key(q, "right"), 0, static_cast<int>(st.choices.size()) - 1);
-    st.explanation = Text(o["explanation"], Key(q, "explanation"), kMaxLessonTextBytes);
-    if (o.contains("state")) {
-      answer_state = State(o["state"], Key(q, "state"), question_state, Json::object());
-      st.reveal = o["state"];
-    }
-    if (o.contains("run")) st.reveal_action = Action(o["run"], Key(q, "run"));
+      st.choices.push_back(Text(c[i], q->At("choices") + "[" + std::to_string(i) + "]", kMaxLessonTextBytes));
+    st.right = Integer(q->Need("right", what), q->At("right"), 0, static_cast<int>(st.choices.size()) - 1);
+    st.explanation = Text(q->Need("explanation", what), q->At("explanation"), kMaxLessonTextBytes);
+    answer_state = q->StateAt(question_state, Json::object(), &st.reveal);
+    q->ActionAt("run", &st.reveal_action);
   }
-  if (v.contains("numbers")) {
-    const Json& n = v["numbers"];
-    const auto& names = LessonReadoutNames();
-    if (!n.is_string() || std::find(names.begin(), names.end(), n.get<std::string>()) == names.end()) {
-      std::string list;
-      for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-      Refuse(Key(path, "numbers"), "one of " + list, n);
-    }
-    st.numbers = n.get<std::string>();
-  }
-  if (v.contains("extra")) {
-    const std::string e = Key(path, "extra");
-    const Json& o = Object(v["extra"], e);
-    OnlyKeys(o, e, {"label", "state", "run"});
-    if (!o.contains("label")) Refuse(Key(e, "label"), "a label (the button's text)", Json());
+  if (const Json* m = n.Find("numbers"))
+    st.numbers = LessonReadoutNames()[static_cast<std::size_t>(
+        OneOf(*m, n.At("numbers"), {"queryRows", "sameOutput", "headsAndProbe", "shiftedScores", "trainingGradients",
+                                    "normalization", "modelSelf", "weightSums"}))];
+  std::unique_ptr<Node> e;
+  if (n.ChildAt("extra", {"label", "state", "run"}, &e)) {
     st.has_extra = true;
-    st.extra_label = Text(o["label"], Key(e, "label"), kMaxLessonTitleBytes);
-    if (o.contains("state")) {
-      State(o["state"], Key(e, "state"), answer_state, Json::object());
-      st.extra = o["state"];
-    }
-    if (o.contains("run")) st.extra_action = Action(o["run"], Key(e, "run"));
+    st.extra_label = Text(e->Need("label", "a label (the button's text)"), e->At("label"), kMaxLessonTitleBytes);
+    e->StateAt(answer_state, Json::object(), &st.extra);
+    e->ActionAt("run", &st.extra_action);
   }
-  if (v.contains("try")) st.try_this = Text(v["try"], Key(path, "try"), kMaxLessonTextBytes);
-  if (v.contains("point")) {
-    const std::string p = Key(path, "point");
-    const Json& o = Object(v["point"], p);
-    OnlyKeys(o, p, {"panel", "token", "head"});
-    if (o.contains("panel")) {
-      const Json& name = o["panel"];
+  n.TextAt("try", kMaxLessonTextBytes, &st.try_this);
+  std::unique_ptr<Node> p;
+  if (n.ChildAt("point", {"panel", "token", "head"}, &p)) {
+    if (const Json* name = p->Find("panel")) {
       const auto& parts = LabParts();
-      if (!name.is_string() || std::find(parts.begin(), parts.end(), name.get<std::string>()) == parts.end())
-        Refuse(Key(p, "panel"), "a part of the lab (as in hide: weights, steps, sentence, ...)", name);
-      st.point.panel = name.get<std::string>();
+      if (!name->is_string() || std::find(parts.begin(), parts.end(), name->get_ref<const std::string&>()) == parts.end())
+        Refuse(p->At("panel"), "a part of the lab (as in hide: weights, steps, sentence, ...)", *name);
+      st.point.panel = name->get<std::string>();
     }
-    if (o.contains("token")) st.point.token = Integer(o["token"], Key(p, "token"), 0, static_cast<int>(attn::kMaxTokens) - 1);
-    if (o.contains("head")) st.point.head = Integer(o["head"], Key(p, "head"), 0, attn::kMaxHeads - 1);
+    if (const Json* t = p->Find("token")) st.point.token = Integer(*t, p->At("token"), 0, static_cast<int>(attn::kMaxTokens) - 1);
+    if (const Json* h = p->Find("head")) st.point.head = Integer(*h, p->At("head"), 0, attn::kMaxHeads - 1);
   }
   return st;
 }
@@ -210,27 +230,29 @@ const std::vector<std::string>& LessonReadoutNames() {
 LessonParse ParseLessonJson(const Json& v) {
   LessonParse out;
   try {
-    Object(v, "lesson");
-    OnlyKeys(v, "", {"format", "id", "title", "steps"});
-    if (!v.contains("format") || v["format"] != kLessonFormat)
-      Refuse("format", std::string("\"") + kLessonFormat + "\"", v.contains("format") ? v["format"] : Json());
-    const Json& id = v.contains("id") ? v["id"] : Json();
-    if (!id.is_string() || id.get_ref<const std::string&>().empty() || id.get_ref<const std::string&>().size() > kMaxLessonIdBytes ||
-        !std::all_of(id.get_ref<const std::string&>().begin(), id.get_ref<const std::string&>().end(), IdCharacter))
-      Refuse("id", "1 to 64 characters of A-Z a-z 0-9 _ . -", id);
+    const Node n{Object(v, "lesson"), ""};
+    n.Keys({"format", "id", "title", "steps"});
+    const Json* format = n.Find("format");
+    if (!format || !format->is_string() || format->get_ref<const std::string&>() != kLessonFormat)
+      Refuse("format", "\"attentionlab-lesson-1\"", format ? *format : Json());
+    const Json* id = n.Find("id");
+    const std::string* name = id && id->is_string() ? &id->get_ref<const std::string&>() : nullptr;
+    if (!name || name->empty() || name->size() > kMaxLessonIdBytes || !std::all_of(name->begin(), name->end(), IdCharacter))
+      Refuse("id", "1 to 64 characters of A-Z a-z 0-9 _ . -", id ? *id : Json());
     auto doc = std::make_shared<LessonDoc>();
-    doc->id = id.get<std::string>();
-    if (!v.contains("title")) Refuse("title", "a title", Json());
-    doc->title = Text(v["title"], "title", kMaxLessonTitleBytes);
-    const Json& steps = v.contains("steps") ? v["steps"] : Json();
-    if (!steps.is_array() || steps.empty() || steps.size() > static_cast<std::size_t>(kMaxLessonSteps))
-      RefuseGot("steps", "an array of 1 to " + std::to_string(kMaxLessonSteps) + " steps",
-                steps.is_array() ? std::to_string(steps.size()) + " steps" : DescribeJson(steps));
+    doc->id = *name;
+    doc->title = Text(n.Need("title", "a title"), "title", kMaxLessonTitleBytes);
+    const Json* steps = n.Find("steps");
+    if (!steps || !steps->is_array() || steps->empty() || steps->size() > static_cast<std::size_t>(kMaxLessonSteps))
+      RefuseGot("steps", "an array of 1 to 32 steps",
+                steps && steps->is_array() ? std::to_string(steps->size()) + " steps" : steps ? DescribeJson(*steps) : "nothing");
     LabState defaults;
-    defaults.lesson_steps = static_cast<int>(steps.size());
-    defaults.predictions = std::string(steps.size(), '-');
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      doc->steps.push_back(Step(steps[i], "steps[" + std::to_string(i) + "]", defaults));
+    defaults.lesson_steps = static_cast<int>(steps->size());
+    defaults.predictions = std::string(steps->size(), '-');
+    for (std::size_t i = 0; i < steps->size(); ++i) {
+      const std::string path = "steps[" + std::to_string(i) + "]";
+      doc->steps.push_back(Step(Node{Object((*steps)[i], path), path}, defaults));
+    }
     doc->source = v;
     out.ok = true;
     out.doc = std::move(doc);

@@ -52,6 +52,13 @@ Field<LabState> Rebased(const Field<I>& f, I LabState::*member, std::string name
   return g;
 }
 
+// A refusal whose English line is "<field>: expected <what>, got <got>".
+PatchResult Expected(const LabState& current, const char* field, const std::string& what, const std::string& got) {
+  PatchResult r = Refuse(current, ApiError::kBadValue, field, std::string(field) + ": expected " + what + ", got " + got);
+  r.got = got;
+  return r;
+}
+
 PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
   return Refuse(current, ApiError::kUnknownField, shown, ShownName(shown) + ": unknown field (expected one of " + names + ")");
 }
@@ -307,38 +314,26 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
   }
   // The lesson loaded (lesson_steps, lesson_id; app/lesson): its steps, one prediction character
   // per step, '-' or one of its choices; its id is not changed by a patch.
-  if (next.lesson_id != current.lesson_id) {
-    PatchResult r = Refuse(current, ApiError::kBadValue, "lessonId",
-                           "lessonId: expected " + DescribeJson(current.lesson_id) +
-                               " (the lesson loaded; setLesson loads another), got " + DescribeJson(next.lesson_id));
-    r.got = DescribeJson(next.lesson_id);
-    return r;
-  }
+  if (next.lesson_id != current.lesson_id)
+    return Expected(current, "lessonId", DescribeJson(current.lesson_id) + " (the lesson loaded; setLesson loads another)",
+                    DescribeJson(next.lesson_id));
   if (next.lesson > current.lesson_steps) {
-    PatchResult r = Refuse(current, ApiError::kBadValue, "lesson",
-                           "lesson: expected an integer from 0 to " + std::to_string(current.lesson_steps) + ", got " +
-                               std::to_string(next.lesson));
-    FieldRule rule;
-    rule.kind = FieldKind::kInteger;
-    rule.min = 0;
-    rule.max = current.lesson_steps;
-    r.rule = rule;
-    r.got = std::to_string(next.lesson);
+    PatchResult r = Expected(current, "lesson", "an integer from 0 to " + std::to_string(current.lesson_steps),
+                             std::to_string(next.lesson));
+    r.rule = FieldRule{};
+    r.rule->kind = FieldKind::kInteger;
+    r.rule->max = current.lesson_steps;
     return r;
   }
   if (next.predictions != current.predictions) {
     bool ok = next.predictions.size() == static_cast<std::size_t>(current.lesson_steps);
+    std::string letters;
+    for (int i = 0; i < current.lesson_choices; ++i) letters += std::string(i ? ", " : "") + static_cast<char>('a' + i);
     for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + current.lesson_choices));
-    if (!ok) {
-      std::string letters;
-      for (int i = 0; i < current.lesson_choices; ++i) letters += std::string(i ? ", " : "") + static_cast<char>('a' + i);
-      PatchResult r = Refuse(current, ApiError::kBadValue, "predictions",
-                             "predictions: expected " + std::to_string(current.lesson_steps) +
-                                 " characters, each - (not yet) or " + letters + " (the choice), got " +
-                                 DescribeJson(next.predictions));
-      r.got = DescribeJson(next.predictions);
-      return r;
-    }
+    if (!ok)
+      return Expected(current, "predictions",
+                      std::to_string(current.lesson_steps) + " characters, each - (not yet) or " + letters + " (the choice)",
+                      DescribeJson(next.predictions));
   }
   // Fewer heads without a head: the chosen head moves to the last one that still exists.
   if (!head_given && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;

@@ -95,7 +95,7 @@ TEST_CASE("every field's refusal names its path") {
   CHECK(Refused([](J& d) { d["steps"][0]["verdict"] = "wrong"; }) ==
         "steps[0].verdict: expected one of right, partlyRight, imprecise, got \"wrong\"");
   CHECK(Refused([](J& d) { d["steps"][0]["run"] = "fly"; }) ==
-        "steps[0].run: expected one of train, resetTraining, normalization, probe, got \"fly\"");
+        "steps[0].run: expected one of resetTraining, train, normalization, probe, got \"fly\"");
   CHECK(Refused([](J& d) { d["steps"][0]["numbers"] = "rows"; }).find("steps[0].numbers: expected one of queryRows, sameOutput,") == 0);
   CHECK(Refused([](J& d) { d["steps"][0]["try"] = 1; }).find("steps[0].try: expected an object") == 0);
 }

@@ -181,13 +181,14 @@ attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std:
   s.lesson.url = url;
   s.lab.lesson_id = p.doc->id;
   s.lab.lesson_steps = static_cast<int>(p.doc->steps.size());
-  s.lab.lesson_choices = attn::api::kLessonChoices;
   int most = 2;
   for (const LessonStep& st : p.doc->steps) most = std::max(most, static_cast<int>(st.choices.size()));
   s.lab.lesson_choices = most;
   s.lab.lesson = 0;
   s.lab.predictions = std::string(p.doc->steps.size(), '-');
-  Json patch = {{"lesson", open ? 1 : 0}, {"predictions", s.lab.predictions}};
+  Json patch = Json::object();
+  patch["lesson"] = open ? 1 : 0;
+  patch["predictions"] = s.lab.predictions;
   attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
   if (!r.ok) {
     s.lesson = before;
@@ -198,15 +199,47 @@ attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std:
   return r;
 }
 
+std::string LoadLessonUrl(AppState& s, const std::string& url) {
+  if (url == s.lesson.url && s.lesson.doc) return "";  // the link of the lesson shown (a hashchange)
+  std::string why = CheckLessonUrl(url), text;
+  if (why.empty() && !FetchSiteFile(url, &text, &why)) why = "lessonUrl: " + why;
+  if (why.empty()) {
+    const attn::api::PatchResult r = LoadLesson(s, text, url);
+    if (!r.ok) why = "lessonUrl: " + url + ": " + r.message;
+  }
+  if (!why.empty()) Refuse(s, Refusal("lessonUrl", why));
+  return why;
+}
+
 Json LessonLoadJson(const AppState& s, const attn::api::PatchResult& r) {
-  if (!r.ok) return Json{{"ok", false}, {"field", r.field}, {"error", r.message}};
-  return Json{{"ok", true},
-              {"lessonId", s.lab.lesson_id},
-              {"steps", s.lab.lesson_steps},
-              {"state", attn::api::StateToJson(s.lab)}};
+  if (!r.ok) return attn::api::PatchResultToJson(r);
+  Json out = Json::object();
+  out["ok"] = true;
+  out["lessonId"] = s.lab.lesson_id;
+  out["steps"] = s.lab.lesson_steps;
+  out["state"] = attn::api::StateToJson(s.lab);
+  return out;
 }
 
 attn::api::PatchResult GoToLesson(AppState& s, int step) { return ApplyPatch(s, Json{{"lesson", step}}); }
+
+namespace {
+Json Answer(int step, int choice, bool correct) {
+  Json out = Json::object();
+  out["step"] = step;
+  out["choice"] = choice;
+  out["correct"] = correct;
+  return out;
+}
+
+// Every question of the loaded lesson answered.
+bool AllAnswered(const AppState& s) {
+  const LessonDoc* doc = LoadedLesson(s);
+  for (std::size_t i = 0; doc && i < doc->steps.size(); ++i)
+    if (doc->steps[i].has_question && LessonPrediction(s.lab, static_cast<int>(i) + 1) < 0) return false;
+  return doc != nullptr;
+}
+}  // namespace
 
 Json LessonProgress(const AppState& s) {
   const LessonDoc* doc = LoadedLesson(s);
@@ -221,20 +254,23 @@ Json LessonProgress(const AppState& s) {
       if (choice < 0) continue;
       ++answered;
       correct += choice == st.right ? 1 : 0;
-      answers.push_back({{"step", static_cast<int>(i) + 1}, {"choice", choice}, {"correct", choice == st.right}});
+      answers.push_back(Answer(static_cast<int>(i) + 1, choice, choice == st.right));
     }
   }
-  return Json{{"lessonId", s.lab.lesson_id}, {"total", total}, {"answered", answered}, {"correct", correct}, {"answers", answers}};
+  Json out = Json::object();
+  out["lessonId"] = s.lab.lesson_id;
+  out["total"] = total;
+  out["answered"] = answered;
+  out["correct"] = correct;
+  out["answers"] = std::move(answers);
+  return out;
 }
 
 attn::api::PatchResult AnswerLesson(AppState& s, int choice) {
   const LessonStep* st = CurrentLessonStep(s);
   const int step = s.lab.lesson;
   std::string predictions = s.lab.predictions;
-  const bool was_done = [&] {
-    const Json p = LessonProgress(s);
-    return p["total"].get<int>() > 0 && p["answered"] == p["total"];
-  }();
+  const bool was_done = AllAnswered(s);
   if (st && st->has_question && choice >= 0 && choice < static_cast<int>(st->choices.size()) &&
       predictions.size() == static_cast<std::size_t>(s.lab.lesson_steps))
     predictions[step - 1] = static_cast<char>('a' + choice);
@@ -246,10 +282,12 @@ attn::api::PatchResult AnswerLesson(AppState& s, int choice) {
   if (!r.ok || !st) return r;
   RunAction(s, st->reveal_action);
   auto& events = s.lesson.events;
-  events.push_back({{"type", "answer"}, {"step", step}, {"choice", choice}, {"correct", choice == st->right},
-                    {"lessonId", s.lab.lesson_id}});
-  Json progress = LessonProgress(s);
-  if (!was_done && progress["answered"] == progress["total"]) {
+  Json answer = Answer(step, choice, choice == st->right);
+  answer["type"] = "answer";
+  answer["lessonId"] = s.lab.lesson_id;
+  events.push_back(std::move(answer));
+  if (!was_done && AllAnswered(s)) {
+    Json progress = LessonProgress(s);
     progress["type"] = "lessonDone";
     events.push_back(std::move(progress));
   }

@@ -56,6 +56,9 @@ attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std:
 // #lessonUrl: a relative path inside the site ("lessons/mine.json"): no scheme, no "//", no
 // "..", no "\", ending in .json. "" when it is one, else the refusal's message.
 std::string CheckLessonUrl(const std::string& url);
+// A link's #lessonUrl: checked, fetched from the site and loaded, unless it is the lesson loaded
+// already; "" or the refusal (also shown in the header).
+std::string LoadLessonUrl(AppState& s, const std::string& url);
 // {ok, lessonId, steps, state} or {ok: false, field, error}: the page's setLesson answer.
 Json LessonLoadJson(const AppState& s, const attn::api::PatchResult& r);
 

@@ -30,32 +30,17 @@ bool TakeLessonUrl(std::string& hash, std::string* url, bool* decoded) {
 std::string ApplyLinkJson(AppState& s, const std::string& given_hash, const std::string& fallback_lang) {
   std::string hash = given_hash, url;
   bool decoded = false;
-  Json lesson_errors = Json::array();
-  if (TakeLessonUrl(hash, &url, &decoded)) {
-    std::string why = decoded ? CheckLessonUrl(url) : "lessonUrl: expected a relative path, got malformed percent-encoding";
-    std::string text;
-    if (why.empty() && !(url == s.lesson.url && s.lesson.doc) && !FetchSiteFile(url, &text, &why)) why = "lessonUrl: " + why;
-    if (why.empty() && !(url == s.lesson.url && s.lesson.doc)) {
-      const attn::api::PatchResult r = LoadLesson(s, text, url);
-      if (!r.ok) why = "lessonUrl: " + url + ": " + r.message;
-    }
-    if (!why.empty()) {
-      lesson_errors.push_back({{"field", "lessonUrl"}, {"error", why}});
-      attn::api::PatchResult r;
-      r.ok = false;
-      r.api_error = attn::api::ApiError::kBadValue;
-      r.field = "lessonUrl";
-      r.message = why;
-      Refuse(s, r);
-    }
-  }
+  std::string lesson_error;
+  if (TakeLessonUrl(hash, &url, &decoded))
+    lesson_error = decoded ? LoadLessonUrl(s, url) : "lessonUrl: expected a relative path, got malformed percent-encoding";
   attn::api::LinkResult link = attn::api::ApplyLink(s.lab, hash);
   Json patch = link.accepted;
   bool lang_named = patch.contains("lang");
   for (const attn::api::LinkError& e : link.errors) lang_named = lang_named || e.field == "lang";
   if (!lang_named && (fallback_lang == "en" || fallback_lang == "ru")) patch["lang"] = fallback_lang;
 
-  Json errors = lesson_errors;
+  Json errors = Json::array();
+  if (!lesson_error.empty()) errors.push_back({{"field", "lessonUrl"}, {"error", lesson_error}});
   for (const attn::api::LinkError& e : link.errors) errors.push_back({{"field", e.field}, {"error", e.message}});
   if (!patch.empty()) {
     const attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
@@ -74,8 +59,9 @@ std::string ApplyLinkJson(AppState& s, const std::string& given_hash, const std:
 std::string LinkText(const AppState& s) {
   std::string link = attn::api::WriteLink(s.lab, attn::api::TrainState{});
   if (s.lesson.url.empty()) return link;  // a lesson from a link: its document's address first
-  const std::string first = "lessonUrl=" + attn::api::PercentEncode(s.lesson.url);
-  return link.size() > 1 ? "#" + first + "&" + link.substr(1) : "#" + first;
+  // Its characters need no encoding (CheckLessonUrl: letters, digits, _ - . /).
+  link.insert(1, "lessonUrl=" + s.lesson.url + (link.size() > 1 ? "&" : ""));
+  return link;
 }
 
 std::string ShareLink(const AppState& s, const std::string& page_url) {

@@ -183,7 +183,7 @@ TEST_CASE("#lessonUrl: a relative path inside the site, loaded before the link's
   CHECK(r["ok"] == true);
   CHECK(t.s.lab.lesson_id == "seed");
   CHECK(t.s.lab.lesson == 3);
-  CHECK(app::LinkText(t.s).find("#lessonUrl=lessons%2Fseed.json&") == 0);  // written back
+  CHECK(app::LinkText(t.s).find("#lessonUrl=lessons/seed.json&") == 0);  // written back
   r = Json::parse(app::ApplyLinkJson(t.s, "#lessonUrl=https%3A%2F%2Fevil.example%2Fx.json&lesson=2", ""));
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["field"] == "lessonUrl");
