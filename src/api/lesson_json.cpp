@@ -75,28 +75,18 @@ int Integer(const Json& v, const std::string& path, int lo, int hi) {
 }
 
 // The index of `v` among `names` (a string of the list), or refused as "one of ...".
-int OneOf(const Json& v, const std::string& path, std::initializer_list<const char*> names) {
-  int i = 0;
-  for (const char* name : names) {
-    if (v.is_string() && v.get_ref<const std::string&>() == name) return i;
-    ++i;
-  }
+int OneOf(const Json& v, const std::string& path, const char* const* names, int count) {
   std::string list;
-  for (const char* name : names) list += std::string(list.empty() ? "" : ", ") + name;
+  for (int i = 0; i < count; ++i) {
+    if (v.is_string() && v.get_ref<const std::string&>() == names[i]) return i;
+    list += std::string(i ? ", " : "") + names[i];
+  }
   Refuse(path, "one of " + list, v);
 }
 
 LessonAction Action(const Json& v, const std::string& path) {
-  return static_cast<LessonAction>(OneOf(v, path, {"resetTraining", "train", "normalization", "probe"}) + 1);
-}
-
-// The lab's defaults a step's state applies over: every row of the lab's settings table at its
-// initial value, and the view "steps" (app/lesson/lesson.cpp's LessonStepPatch starts from the same).
-Json LabDefaults() {
-  Json out = Json::object();
-  FieldsToJson(attn::LabFields(), attn::LabConfig{}, out);
-  out["view"] = "steps";
-  return out;
+  static const char* const kRuns[] = {"resetTraining", "train", "normalization", "probe"};
+  return static_cast<LessonAction>(OneOf(v, path, kRuns, 4) + 1);
 }
 
 // A state patch, checked by the state's own validation over `base` (the state it applies to);
@@ -168,9 +158,9 @@ LessonStep Step(const Node& n, const LabState& defaults) {
   st.title = Text(n.Need("title", "a title (every step has one)"), n.At("title"), kMaxLessonTitleBytes);
   n.TextAt("quote", kMaxLessonTextBytes, &st.quote);
   n.TextAt("text", kMaxLessonTextBytes, &st.verdict_text);
-  if (const Json* w = n.Find("verdict"))
-    st.verdict = static_cast<Verdict>(OneOf(*w, n.At("verdict"), {"right", "partlyRight", "imprecise"}) + 1);
-  const LabState question_state = n.StateAt(defaults, LabDefaults(), &st.setup);
+  static const char* const kVerdicts[] = {"right", "partlyRight", "imprecise"};
+  if (const Json* w = n.Find("verdict")) st.verdict = static_cast<Verdict>(OneOf(*w, n.At("verdict"), kVerdicts, 3) + 1);
+  const LabState question_state = n.StateAt(defaults, LessonDefaults(), &st.setup);
   n.ActionAt("run", &st.setup_action);
   LabState answer_state = question_state;
   std::unique_ptr<Node> q;
@@ -189,10 +179,7 @@ LessonStep Step(const Node& n, const LabState& defaults) {
     answer_state = q->StateAt(question_state, Json::object(), &st.reveal);
     q->ActionAt("run", &st.reveal_action);
   }
-  if (const Json* m = n.Find("numbers"))
-    st.numbers = LessonReadoutNames()[static_cast<std::size_t>(
-        OneOf(*m, n.At("numbers"), {"queryRows", "sameOutput", "headsAndProbe", "shiftedScores", "trainingGradients",
-                                    "normalization", "modelSelf", "weightSums"}))];
+  if (const Json* m = n.Find("numbers")) st.numbers = OneOf(*m, n.At("numbers"), kLessonReadouts, kLessonReadoutCount) + 1;
   std::unique_ptr<Node> e;
   if (n.ChildAt("extra", {"label", "state", "run"}, &e)) {
     st.has_extra = true;
@@ -221,10 +208,11 @@ bool IdCharacter(char c) {
 
 }  // namespace
 
-const std::vector<std::string>& LessonReadoutNames() {
-  static const std::vector<std::string> names = {"queryRows", "sameOutput", "headsAndProbe", "shiftedScores",
-                                                 "trainingGradients", "normalization", "modelSelf", "weightSums"};
-  return names;
+Json LessonDefaults() {
+  Json out = Json::object();
+  FieldsToJson(attn::LabFields(), attn::LabConfig{}, out);
+  out["view"] = "steps";
+  return out;
 }
 
 LessonParse ParseLessonJson(const Json& v) {

@@ -64,7 +64,8 @@ struct LessonStep {
   LessonText explanation;   // shown with the answer
   Json reveal = Json::object();  // "question.state": the answer's state (over the setup)
   LessonAction reveal_action = LessonAction::kNone;
-  std::string numbers;      // the readout shown under the answer (LessonReadoutNames), or ""
+  int numbers = 0;          // the readout shown under the answer: 1 + its index in kLessonReadouts;
+                            // 0: none
   bool has_extra = false;   // a second demonstration (a button)
   LessonText extra_label;
   Json extra = Json::object();  // over the answer's state
@@ -89,8 +90,13 @@ struct LessonParse {
 LessonParse ParseLesson(std::string_view text);
 LessonParse ParseLessonJson(const Json& document);
 
-// The readouts a step may name as "numbers" (app/lesson/lesson_readout.cpp shows them), e.g.
-// "queryRows".
-const std::vector<std::string>& LessonReadoutNames();
+// The readouts a step may name as "numbers" (app/lesson/lesson_readout.cpp shows them, in this
+// order).
+constexpr const char* kLessonReadouts[] = {"queryRows",         "sameOutput",    "headsAndProbe", "shiftedScores",
+                                           "trainingGradients", "normalization", "modelSelf",     "weightSums"};
+constexpr int kLessonReadoutCount = 8;
+// The lab's defaults a step's state applies over: every row of the lab's settings table at its
+// initial value, and the view "steps".
+Json LessonDefaults();
 
 }  // namespace attn::api

@@ -48,47 +48,36 @@ EM_JS(void, js_take_model_bytes, (std::uint8_t* dst), {
   HEAPU8.set(Module.labModelBytes, dst);
 });
 
-// Module.labCarriedState: the state of the page's previous build (web/js/model_switch.js, the switch to the
-// build with the model's code), or none.
-EM_JS(int, js_carried_state_length, (), {
-  return typeof Module.labCarriedState === 'string' ? lengthBytesUTF8(Module.labCarriedState) : 0;
+// Texts the page leaves in Module for this program to take (read once, then dropped):
+// 0 labCarriedState: the state of the page's previous build (web/js/model_switch.js, the switch
+// to the build with the model's code); 1 labCarriedLesson: its lesson document, when authored;
+// 2 labSiteFile: the last file js_fetch_site_file fetched (or why it could not).
+EM_JS(int, js_text_length, (int which), {
+  var t = Module[['labCarriedState', 'labCarriedLesson', 'labSiteFile'][which]];
+  return typeof t === 'string' ? lengthBytesUTF8(t) : 0;
 });
-EM_JS(void, js_carried_state, (char* dst, int size), {
-  stringToUTF8(Module.labCarriedState, dst, size);
-  Module.labCarriedState = null;
+EM_JS(void, js_take_text, (int which, char* dst, int size), {
+  var key = ['labCarriedState', 'labCarriedLesson', 'labSiteFile'][which];
+  stringToUTF8(Module[key], dst, size);
+  Module[key] = null;
 });
-
 // A file of the site (app::FetchSiteFile: the lesson documents), by a synchronous same-origin
 // request: a lesson is needed inside a call (setState({lesson: 3}), a link, a button) and is
-// there when the call returns; the file is small. The text (or the failure) waits in
-// Module.labSiteFile for js_site_file to copy it; the length is returned (-1: failed).
+// there when the call returns; the file is small. The text, or why it failed, waits in
+// Module.labSiteFile; returns whether it was fetched.
 EM_JS(int, js_fetch_site_file, (const char* path), {
-  var p = UTF8ToString(path), ok = false, text;
+  var p = UTF8ToString(path), ok = 0;
   try {
     var x = new XMLHttpRequest();
     x.open('GET', p, false);
     x.overrideMimeType('application/json; charset=utf-8');
     x.send(null);
     ok = x.status === 200;
-    text = ok ? x.responseText : p + ': HTTP ' + x.status;
+    Module.labSiteFile = ok ? x.responseText : p + ': HTTP ' + x.status;
   } catch (e) {
-    text = p + ': ' + ((e && e.message) || e);
+    Module.labSiteFile = p + ': ' + ((e && e.message) || e);
   }
-  Module.labSiteFile = text;
-  return ok ? lengthBytesUTF8(text) : -1 - lengthBytesUTF8(text);
-});
-EM_JS(void, js_site_file, (char* dst, int size), {
-  stringToUTF8(Module.labSiteFile, dst, size);
-  Module.labSiteFile = null;
-});
-// Module.labCarriedLesson: the lesson document of the page's previous build (the switch to the
-// model's build), loaded before the carried state, or none.
-EM_JS(int, js_carried_lesson_length, (), {
-  return typeof Module.labCarriedLesson === 'string' ? lengthBytesUTF8(Module.labCarriedLesson) : 0;
-});
-EM_JS(void, js_carried_lesson, (char* dst, int size), {
-  stringToUTF8(Module.labCarriedLesson, dst, size);
-  Module.labCarriedLesson = null;
+  return ok;
 });
 
 EM_JS(void, js_state_changed, (const char* json), {
@@ -428,23 +417,29 @@ EMSCRIPTEN_KEEPALIVE void attnlab_release_pointer() {
 
 namespace platform {
 
+namespace {
+// A text the page left in Module (js_text_length), taken ("" when none).
+std::string TakeText(int which) {
+  const int n = js_text_length(which);
+  std::string text(static_cast<std::size_t>(n), '\0');
+  if (n > 0) js_take_text(which, &text[0], n + 1);
+  return text;
+}
+}  // namespace
+
 void ConnectPage(app::AppState& state) {
   g_state = &state;
   // The default page's build hands the lab over (model mode): its state, applied before this
   // program's first frame, so the learner never sees a default lab in between.
   // Its lesson document first (an authored one: the built-in one is fetched again when needed).
-  const int lesson = js_carried_lesson_length();
-  if (lesson > 0) {
-    std::string text(static_cast<std::size_t>(lesson), '\0');
-    js_carried_lesson(&text[0], lesson + 1);
-    const attn::api::PatchResult r = app::LoadLesson(state, text, "", /*open=*/false);
+  const std::string lesson = TakeText(1);
+  if (!lesson.empty()) {
+    const attn::api::PatchResult r = app::LoadLesson(state, lesson, "", /*open=*/false);
     if (!r.ok) std::fprintf(stderr, "the carried lesson was refused: %s\n", r.message.c_str());
   }
-  const int carried = js_carried_state_length();
-  if (carried > 0) {
-    std::string json(static_cast<std::size_t>(carried), '\0');
-    js_carried_state(&json[0], carried + 1);
-    const attn::api::PatchResult r = app::ApplyPatchText(state, json);
+  const std::string carried = TakeText(0);
+  if (!carried.empty()) {
+    const attn::api::PatchResult r = app::ApplyPatchText(state, carried);
     if (!r.ok) std::fprintf(stderr, "the carried state was refused: %s\n", r.message.c_str());
   }
   state.on_state_changed = [](const std::string& json) {
@@ -499,12 +494,9 @@ void ReportFrame() {
 namespace app {
 
 bool FetchSiteFile(const std::string& path, std::string* text, std::string* error) {
-  const int n = js_fetch_site_file(path.c_str());
-  const int size = n >= 0 ? n : -1 - n;
-  std::string got(static_cast<std::size_t>(size), '\0');
-  js_site_file(&got[0], size + 1);
-  (n >= 0 ? *text : *error) = std::move(got);
-  return n >= 0;
+  const bool ok = js_fetch_site_file(path.c_str());
+  (ok ? *text : *error) = platform::TakeText(2);
+  return ok;
 }
 
 }  // namespace app

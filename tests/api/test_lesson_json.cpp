@@ -57,7 +57,7 @@ TEST_CASE("a good lesson document: every field read, a missing language falls ba
   CHECK(s.right == 1);
   CHECK(s.reveal == Json{{"view", "weights"}});
   CHECK(s.reveal_action == attn::api::LessonAction::kNormalization);
-  CHECK(s.numbers == "queryRows");
+  CHECK(s.numbers == 1);  // "queryRows"
   CHECK(s.has_extra);
   CHECK(s.extra_action == attn::api::LessonAction::kTrain);
   CHECK(s.point.panel == "weights");

@@ -21,14 +21,6 @@ const LessonStep* StepOf(const LessonDoc* doc, int step) {
   return doc && step >= 1 && step <= static_cast<int>(doc->steps.size()) ? &doc->steps[step - 1] : nullptr;
 }
 
-// The lab's defaults: every row of the lab's settings table at its initial value.
-Json LabDefaults() {
-  Json out = Json::object();
-  attn::api::FieldsToJson(attn::LabFields(), attn::LabConfig{}, out);
-  out["view"] = "steps";
-  return out;
-}
-
 void RunAction(AppState& s, LessonAction a) {
   switch (a) {
     case LessonAction::kNone: break;
@@ -113,7 +105,7 @@ bool LessonRevealed(const AppState& s) {
 Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc) {
   const std::shared_ptr<const LessonDoc> builtin = doc ? nullptr : BuiltinLesson();
   const LessonStep* st = StepOf(doc ? doc : builtin.get(), step);
-  Json patch = LabDefaults();
+  Json patch = attn::api::LessonDefaults();
   if (st) {
     patch.merge_patch(st->setup);
     if (revealed) patch.merge_patch(st->reveal);
@@ -152,18 +144,17 @@ void RunLessonActions(AppState& s, int previous_lesson) {
 }
 
 std::string CheckLessonUrl(const std::string& url) {
-  bool ok = !url.empty() && url.size() <= 200 && url.front() != '/' && url.find("//") == std::string::npos &&
-            url.size() > 5 && url.compare(url.size() - 5, 5, ".json") == 0;
-  for (char c : url)
-    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-                c == '.' || c == '/');
-  // No segment "..": the file stays inside the site (and no "./" tricks either).
-  std::size_t start = 0;
-  while (ok && start <= url.size()) {
-    const std::size_t end = std::min(url.find('/', start), url.size());
-    const std::string seg = url.substr(start, end - start);
-    ok = !seg.empty() && seg != "." && seg != "..";
-    start = end + 1;
+  bool ok = url.size() > 5 && url.size() <= 200 && url.compare(url.size() - 5, 5, ".json") == 0;
+  std::size_t segment = 0;  // where the current segment starts; none may be "", "." or ".."
+  for (std::size_t i = 0; ok && i <= url.size(); ++i) {
+    const char c = i < url.size() ? url[i] : '/';
+    if (c == '/') {
+      const std::size_t n = i - segment;
+      ok = n > 0 && !(url[segment] == '.' && (n == 1 || (n == 2 && url[segment + 1] == '.')));
+      segment = i + 1;
+    } else {
+      ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    }
   }
   if (ok) return "";
   return "lessonUrl: expected a relative path to a .json file of this site (letters, digits, _ - . /; no scheme, "
@@ -175,8 +166,9 @@ attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std:
   if (!p.ok) return Refuse(s, Refusal(p.field.empty() ? "lesson" : p.field, p.message));
   // The lab takes the new document's facts, then its step 1 through ApplyPatch; a refusal there
   // (the maths) puts every piece back.
-  const Lesson before = s.lesson;
-  const attn::api::LabState lab_before = s.lab;
+  const std::shared_ptr<const LessonDoc> doc_before = s.lesson.doc;
+  const std::string url_before = s.lesson.url, id_before = s.lab.lesson_id, predictions_before = s.lab.predictions;
+  const int lesson_before = s.lab.lesson, steps_before = s.lab.lesson_steps, choices_before = s.lab.lesson_choices;
   s.lesson.doc = p.doc;
   s.lesson.url = url;
   s.lab.lesson_id = p.doc->id;
@@ -190,11 +182,15 @@ attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std:
   patch["lesson"] = open ? 1 : 0;
   patch["predictions"] = s.lab.predictions;
   attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
-  if (!r.ok) {
-    s.lesson = before;
-    s.lab = lab_before;
+  if (!r.ok) {  // ApplyPatch kept s.lab; the lesson's own facts go back too
+    s.lesson.doc = doc_before;
+    s.lesson.url = url_before;
+    s.lab.lesson_id = id_before;
+    s.lab.predictions = predictions_before;
+    s.lab.lesson = lesson_before;
+    s.lab.lesson_steps = steps_before;
+    s.lab.lesson_choices = choices_before;
     r.state = s.lab;
-    return r;
   }
   return r;
 }

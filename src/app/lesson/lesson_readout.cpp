@@ -163,10 +163,7 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
   const LessonStep* step = CurrentLessonStep(s);
   if (!step || !LessonRevealed(s)) return out;
   const attn::LabResult& r = s.attention.result;
-  // The step's readout by its name (LessonReadoutNames, in this order).
-  const auto& names = attn::api::LessonReadoutNames();
-  const int which = static_cast<int>(std::find(names.begin(), names.end(), step->numbers) - names.begin()) + 1;
-  switch (which) {
+  switch (step->numbers) {  // 1 + the readout's index in api::kLessonReadouts
     case 1:
       QueryRows(s, out);
       if (r.error.ok() && r.steps.query < static_cast<int>(r.steps.rows.size())) {

@@ -8,39 +8,29 @@
 
 namespace app {
 
-namespace {
-// Takes `lessonUrl=...` out of a hash: the link's lesson document, loaded before its fields
-// (which may name its steps). False when the hash has none.
-bool TakeLessonUrl(std::string& hash, std::string* url, bool* decoded) {
-  std::size_t start = hash.empty() || hash[0] != '#' ? 0 : 1;
-  while (start <= hash.size()) {
-    const std::size_t end = std::min(hash.find('&', start), hash.size());
-    const std::string param = hash.substr(start, end - start);
-    if (param.compare(0, 10, "lessonUrl=") == 0) {
-      *decoded = attn::api::PercentDecode(param.substr(10), url);
-      hash.erase(start > 0 && end == hash.size() ? start - 1 : start, end - start + 1);
-      return true;
-    }
-    start = end + 1;
-  }
-  return false;
-}
-}  // namespace
-
 std::string ApplyLinkJson(AppState& s, const std::string& given_hash, const std::string& fallback_lang) {
-  std::string hash = given_hash, url;
-  bool decoded = false;
-  std::string lesson_error;
-  if (TakeLessonUrl(hash, &url, &decoded))
-    lesson_error = decoded ? LoadLessonUrl(s, url) : "lessonUrl: expected a relative path, got malformed percent-encoding";
+  // `lessonUrl=...`: the link's lesson document, loaded before its fields (which may name its steps).
+  std::string hash = given_hash, lesson_error;
+  const std::size_t at = hash.find("lessonUrl=");
+  if (at != std::string::npos && (at == 0 || hash[at - 1] == '#' || hash[at - 1] == '&')) {
+    const std::size_t end = hash.find('&', at);
+    std::string url;
+    lesson_error = attn::api::PercentDecode(hash.substr(at + 10, end - std::min(end, at + 10)), &url)
+                       ? LoadLessonUrl(s, url)
+                       : "lessonUrl: expected a relative path, got malformed percent-encoding";
+    hash.erase(at, end == std::string::npos ? end : end + 1 - at);
+  }
   attn::api::LinkResult link = attn::api::ApplyLink(s.lab, hash);
+  if (!lesson_error.empty()) link.errors.insert(link.errors.begin(), attn::api::LinkError{"lessonUrl", lesson_error});
   Json patch = link.accepted;
+  // A link of another lesson (its document not loaded here): its step and predictions are not this one's.
+  for (const attn::api::LinkError& e : link.errors)
+    if (e.field == "lessonId") patch.erase("lesson"), patch.erase("predictions");
   bool lang_named = patch.contains("lang");
   for (const attn::api::LinkError& e : link.errors) lang_named = lang_named || e.field == "lang";
   if (!lang_named && (fallback_lang == "en" || fallback_lang == "ru")) patch["lang"] = fallback_lang;
 
   Json errors = Json::array();
-  if (!lesson_error.empty()) errors.push_back({{"field", "lessonUrl"}, {"error", lesson_error}});
   for (const attn::api::LinkError& e : link.errors) errors.push_back({{"field", e.field}, {"error", e.message}});
   if (!patch.empty()) {
     const attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);

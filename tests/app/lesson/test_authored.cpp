@@ -83,7 +83,7 @@ TEST_CASE("seed.json is the lesson as it was: titles, right answers and patches"
     const Json extra = Json::parse(b.extra);
     CHECK(steps[i].has_extra == !extra.is_null());
     if (!extra.is_null()) CHECK(steps[i].extra == extra);
-    CHECK(steps[i].numbers == attn::api::LessonReadoutNames()[i]);  // each step's readout, by name now
+    CHECK(steps[i].numbers == static_cast<int>(i) + 1);  // each step's readout, by name now
   }
   CHECK(steps[0].extra_action == app::LessonAction::kTrain);
   CHECK(steps[2].reveal_action == app::LessonAction::kProbe);
@@ -188,6 +188,15 @@ TEST_CASE("#lessonUrl: a relative path inside the site, loaded before the link's
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["field"] == "lessonUrl");
   CHECK(t.s.lab.lesson == 2);  // the rest of the link still applies
+  TestApp u;  // lessonUrl last: the rest of the link is read without it
+  r = Json::parse(app::ApplyLinkJson(u.s, "#lang=ru&lessonUrl=lessons/seed.json", ""));
+  CHECK(r["ok"] == true);
+  CHECK((u.s.lab.lesson_id == "seed" && u.s.lab.lesson == 1 && u.s.lab.lang == "ru"));
+  // A link of a lesson loaded by setLesson, opened where it is not: its step and predictions stay out.
+  TestApp w;
+  r = Json::parse(app::ApplyLinkJson(w.s, "#lesson=2&predictions=ab&lessonId=two-steps&temperature=2", ""));
+  CHECK(r["errors"].dump().find("\"field\":\"lessonId\"") != std::string::npos);
+  CHECK((w.s.lab.lesson == 0 && w.s.lab.config.temperature == 2.0));
   r = Json::parse(app::ApplyLinkJson(t.s, "#lessonUrl=lessons%2Fnone.json", ""));
   CHECK(r["errors"][0]["error"].get<std::string>().find("lessonUrl: lessons/none.json") == 0);
 }
