@@ -100,7 +100,7 @@ void DrawNavigation(Context& ctx) {
   ImGui::EndDisabled();
   for (int k = 1; k <= s.lab.lesson_steps && s.lab.lesson_steps <= kNumberedSteps; ++k) {
     ImGui::SameLine(0, 3);
-    char id[32];
+    char id[48];
     std::snprintf(id, sizeof id, "%d###lesson_go%d", k, k);
     const bool here = k == step;
     if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
