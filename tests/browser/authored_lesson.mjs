@@ -153,6 +153,36 @@ window.askLab = (msg) => new Promise((resolve) => {
       },
     },
     {
+      name: "authored lesson: a step in model mode moves the lab to the model's build, the lesson and its answers go along",
+      timeout: 180,
+      async run(t) {
+        await openLab(t, 'index.html');
+        const doc = twoSteps(t.opts.site);
+        doc.id = 'to-the-model';
+        doc.steps[1].state = { projection: 'model', layer: 0, head: 1 };
+        const r = await t.page.evaluate((d) => attentionLab.setLesson(d), doc);
+        assert(r.ok, `setLesson: ${short(r)}`);
+        assert((await t.page.evaluate(() => attentionLab.answerLesson(1))).ok, 'answerLesson(1)');
+        await t.page.evaluate(() => attentionLab.setState({ lesson: 2 }));
+        const t0 = Date.now();
+        let st = null;
+        while (Date.now() - t0 < 120000) {
+          st = await t.page.evaluate(() => attentionLab.getModelStatus());
+          if (st.load === 'ready' || st.load === 'failed') break;
+          await sleep(300);
+        }
+        assertEq(st && st.load, 'ready', `the model: ${short(st)}`);
+        await settle(t.page, 500);
+        const s = await t.page.evaluate(() => attentionLab.getState());
+        assertEq([s.lessonId, s.lesson, s.predictions, s.projection], ['to-the-model', 2, 'b-', 'model'], 'the state in the model build');
+        assertEq((await t.page.evaluate(() => attentionLab.getLesson())).id, 'to-the-model', 'the lesson in the model build');
+        const a = await t.page.evaluate(() => attentionLab.answerLesson(1));
+        assert(a.ok && a.state.predictions === 'bb', `answering in the model build: ${short(a)}`);
+        assertEq((await t.page.evaluate(() => attentionLab.getLessonProgress())).correct, 2, 'the progress in the model build');
+        assertClean(t);
+      },
+    },
+    {
       name: 'built-in lesson: fetched from lessons/seed.json only when needed; its states give the same trace on two fresh loads',
       timeout: 120,
       async run(t) {
