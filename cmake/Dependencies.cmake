@@ -77,14 +77,15 @@ target_link_libraries(attnlab_imgui PUBLIC attnlab_sdl2)
 # uses (Σ √ α · ⟨⟩ ≈ →). Cut with fontTools' subsetter to the letters learners type and the symbols
 # the sources use (cmake/font_subset.py): ~23 KB gzipped. (Tables used DejaVu Sans Mono until
 # 2026-12-03; the page's budget dropped it: DejaVu Sans's digits share one width.)
-file(GLOB_RECURSE ATTNLAB_TEXT_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.cpp" "${CMAKE_SOURCE_DIR}/src/*.h")
+file(GLOB_RECURSE ATTNLAB_TEXT_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.cpp" "${CMAKE_SOURCE_DIR}/src/*.h"
+     "${CMAKE_SOURCE_DIR}/web/lessons/*.json")  # the lessons' texts (seed.json: the built-in one)
 function(attnlab_subset_font out_var ttf)  # [--symbols-only]
   get_filename_component(base "${ttf}" NAME_WE)
   set(out "${CMAKE_BINARY_DIR}/fonts/${base}-subset.ttf")
   set(script "${CMAKE_SOURCE_DIR}/cmake/font_subset.py")
   add_custom_command(OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fonts"
-    COMMAND /usr/bin/python3 "${script}" ${ARGN} "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src"
+    COMMAND /usr/bin/python3 "${script}" ${ARGN} "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/web/lessons"
     DEPENDS "${ttf}" "${script}" ${ATTNLAB_TEXT_SOURCES} COMMENT "Subsetting ${base}" VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()

@@ -266,6 +266,18 @@ function(attnlab_configure_web_site)
     list(APPEND tune_texts "${site}/tune/${name}")
   endforeach()
   add_custom_target(attnlab_tune_texts ALL DEPENDS ${tune_texts})
+  # The lessons (web/lessons/: the built-in one, seed.json, and any an author adds): fetched by
+  # the lab when a lesson is first needed (platform/web_bridge.cpp) or named by #lessonUrl.
+  file(GLOB lesson_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/web/lessons/*.json")
+  set(lessons "")
+  foreach(f IN LISTS lesson_files)
+    get_filename_component(name "${f}" NAME)
+    add_custom_command(OUTPUT "${site}/lessons/${name}"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/lessons/${name}"
+      DEPENDS "${f}" COMMENT "web/lessons/${name} -> site/lessons/" VERBATIM)
+    list(APPEND lessons "${site}/lessons/${name}")
+  endforeach()
+  add_custom_target(attnlab_lessons ALL DEPENDS ${lessons})
 endfunction()
 
 # A command-line program for node (the benchmarks: scripts/bench.sh), not for the page:

@@ -4,8 +4,9 @@
 Kept: every letter of the alphabets learners type in (Basic Latin, Latin-1, Latin Extended-A,
 the Greek letters, the Cyrillic of Russian, Ukrainian, Belarusian, Serbian and Macedonian),
 sub- and superscripts, and beyond those only the characters the program's own sources use
-(written as UTF-8 or as \\xNN escapes: symbols, and any other Greek or Cyrillic letter), so a
-new symbol in a text is picked up by the next build. The rest of the Greek and Cyrillic blocks
+(written as UTF-8 or as \\xNN escapes: symbols, and any other Greek or Cyrillic letter) and the
+lessons shipped in web/lessons/ (*.json), so a new symbol in a text is picked up by the next
+build. The rest of the Greek and Cyrillic blocks
 (accented Greek, historic and other languages' Cyrillic) went in issue 11: ~12 KB gzipped, and
 fewer glyphs to rasterize at start-up. Dropped: hinting, glyph names and the layout tables (Dear ImGui draws no ligatures and
 no kerning).
@@ -32,7 +33,7 @@ def used_symbols(dirs):
     chars = set()
     for d in dirs:
         for f in sorted(pathlib.Path(d).rglob('*')):
-            if f.suffix not in ('.cpp', '.h') or not f.is_file():
+            if f.suffix not in ('.cpp', '.h', '.json') or not f.is_file():
                 continue
             text = f.read_text(encoding='utf-8', errors='ignore')
             chars.update(c for c in text if ord(c) >= FROM_SOURCES)

@@ -52,6 +52,13 @@ Field<LabState> Rebased(const Field<I>& f, I LabState::*member, std::string name
   return g;
 }
 
+// A refusal whose English line is "<field>: expected <what>, got <got>".
+PatchResult Expected(const LabState& current, const char* field, const std::string& what, const std::string& got) {
+  PatchResult r = Refuse(current, ApiError::kBadValue, field, std::string(field) + ": expected " + what + ", got " + got);
+  r.got = got;
+  return r;
+}
+
 PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
   return Refuse(current, ApiError::kUnknownField, shown, ShownName(shown) + ": unknown field (expected one of " + names + ")");
 }
@@ -138,11 +145,16 @@ const FieldTable<LabState>& StateFields() {
                         "normalization"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
-          "lesson", &S::lesson, 0, kLessonSteps,
-          "the guided lesson's step (1-8, the seed's answer claim by claim); 0 = the free lab, no lesson")),
+          "lesson", &S::lesson, 0, kMaxLessonSteps,
+          "the lesson's step (1 to its number of steps; the built-in lesson: 1-8, the seed's answer claim by "
+          "claim); 0 = the free lab, no lesson")),
       OnlyLinkedWhenChanged(TextField<S>(
           "predictions", &S::predictions,
-          "the learner's lesson predictions, one character per step: - = not yet, a, b or c = the choice")),
+          "the learner's lesson predictions, one character per step: - = not yet, a, b, c... = the choice")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "lessonId", &S::lesson_id,
+          "the loaded lesson's id (seed = the built-in one); read-only: load another with setLesson or "
+          "#lessonUrl")),
       OnlyLinkedWhenChanged(NameSetField<S>(
           "hide", &S::hide, LabParts(),
           "parts a lesson does not need, comma-separated (panels, tabs, setting groups, the header): "
@@ -301,18 +313,28 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
       c.query = static_cast<int>(t.tokens.size()) - 1;
     if (t.ok() && !target_given && c.target >= static_cast<int>(t.tokens.size())) c.target = -1;
   }
-  // The predictions: one character per lesson step, '-' or one of the step's choices.
+  // The lesson loaded (lesson_steps, lesson_id; app/lesson): its steps, one prediction character
+  // per step, '-' or one of its choices; its id is not changed by a patch.
+  if (next.lesson_id != current.lesson_id)
+    return Expected(current, "lessonId", DescribeJson(current.lesson_id) + " (the lesson loaded; setLesson loads another)",
+                    DescribeJson(next.lesson_id));
+  if (next.lesson > current.lesson_steps) {
+    PatchResult r = Expected(current, "lesson", "an integer from 0 to " + std::to_string(current.lesson_steps),
+                             std::to_string(next.lesson));
+    r.rule = FieldRule{};
+    r.rule->kind = FieldKind::kInteger;
+    r.rule->max = current.lesson_steps;
+    return r;
+  }
   if (next.predictions != current.predictions) {
-    bool ok = next.predictions.size() == static_cast<std::size_t>(kLessonSteps);
-    for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + kLessonChoices));
-    if (!ok) {
-      PatchResult r = Refuse(current, ApiError::kBadValue, "predictions",
-                             "predictions: expected " + std::to_string(kLessonSteps) +
-                                 " characters, each - (not yet) or a, b, c (the choice), got " +
-                                 DescribeJson(next.predictions));
-      r.got = DescribeJson(next.predictions);
-      return r;
-    }
+    bool ok = next.predictions.size() == static_cast<std::size_t>(current.lesson_steps);
+    std::string letters;
+    for (int i = 0; i < current.lesson_choices; ++i) letters += std::string(i ? ", " : "") + static_cast<char>('a' + i);
+    for (char ch : next.predictions) ok = ok && (ch == '-' || (ch >= 'a' && ch < 'a' + current.lesson_choices));
+    if (!ok)
+      return Expected(current, "predictions",
+                      std::to_string(current.lesson_steps) + " characters, each - (not yet) or " + letters + " (the choice)",
+                      DescribeJson(next.predictions));
   }
   // Fewer heads without a head: the chosen head moves to the last one that still exists.
   // (Not in model mode: there `heads` is not the model's; the model checks the head itself.)

@@ -33,9 +33,13 @@ struct TrainState {
                              // (the first row with a right key: the verb for verb_object)
 };
 
-// The guided lesson (app/lesson.h): kLessonSteps steps, each with one prediction of
-// kLessonChoices choices. `predictions` holds one character per step: '-' not answered yet,
-// 'a', 'b', 'c' the learner's choice.
+// The guided lesson (app/lesson.h, a document app/lesson/lesson_doc.h reads): 1..kMaxLessonSteps
+// steps, each with at most one prediction of 2..kMaxLessonChoices choices. `predictions` holds one
+// character per step of the loaded lesson: '-' not answered yet, 'a', 'b', ... the learner's
+// choice. The built-in lesson (web/lessons/seed.json) has kLessonSteps steps of kLessonChoices
+// choices; the state starts with it, before its document is even fetched.
+constexpr int kMaxLessonSteps = 32;
+constexpr int kMaxLessonChoices = 6;
 constexpr int kLessonSteps = 8;
 constexpr int kLessonChoices = 3;
 constexpr const char* kNoPredictions = "--------";  // kLessonSteps times '-'
@@ -101,9 +105,13 @@ struct LabState {
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
                               // "information", "whatif", "training", "normalization" (a course page can
                               // open the lab on its topic)
-  int lesson = 0;             // the lesson's step 1..kLessonSteps; 0 = the free lab (no lesson
+  int lesson = 0;             // the lesson's step 1..lesson_steps; 0 = the free lab (no lesson
                               // panel: a course page that wants only the lab sets 0)
   std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)
+  std::string lesson_id = "seed";  // the loaded lesson's id (row lessonId: read-only, a patch
+                                   // may repeat it; app/lesson loads another document)
+  int lesson_steps = kLessonSteps;      // the loaded lesson's steps and most choices: not rows,
+  int lesson_choices = kLessonChoices;  // set with lesson_id when a document is loaded
   std::string hide;  // the parts hidden (LabParts), canonical "sentence,steps"; "" = none
   std::string lock;  // the parts locked: shown, but their controls disabled for the learner
   // "Train it more" (projection "model"): the loaded model's training continued in the page.

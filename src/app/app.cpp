@@ -34,6 +34,7 @@ attn::api::PatchResult EngineRefusal(const attn::LabError& e) {
 
 void InitApp(AppState& s) {
   s.lab = attn::api::LabState{};
+  s.lesson = Lesson{};
   s.sentence_edit = s.lab.config.sentence;
   s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
   UpdateWhatIf(s);
@@ -42,7 +43,9 @@ void InitApp(AppState& s) {
 
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source) {
   // 1. The lesson: entering a step brings the step's settings; the patch's own fields win.
-  const Json patch = WithLessonStep(s, given);
+  Json patch;
+  attn::api::PatchResult lesson_refused;
+  if (!WithLessonStep(s, given, &patch, &lesson_refused)) return Refuse(s, lesson_refused, source);
   const int previous_lesson = s.lab.lesson;
   // 2. The settings, row by row (api/state_json.h).
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);

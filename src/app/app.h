@@ -8,7 +8,8 @@
 //   model/          the trained model: its files, its result, Information, probe, Train it more
 //   training/       runs A and B of the Training tab, train() and getTraining()
 //   normalization/  the Normalization tab's experiments and curves
-//   lesson/         the guided lesson: its steps (texts), its moves, its readout
+//   lesson/         the guided lesson: its document (steps, texts), its moves, its answer events,
+//                   its readout
 //   page/           hide and lock, the view shown, the state in a link, the share snippet
 //   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormaps
 //   whatif/         the edited run against the plain one (issue 23): Δα, ΔA, the verdict
@@ -21,6 +22,7 @@
 
 #include "api/state_json.h"
 #include "app/attention/attention.h"
+#include "app/lesson/lesson_doc.h"
 #include "app/model/model.h"
 #include "app/normalization/normalization.h"
 #include "app/page/page.h"
@@ -41,6 +43,7 @@ struct AppState {
   Training training;            // training/
   Normalization normalization;  // normalization/
   WhatIf whatif;                // whatif/
+  Lesson lesson;                // lesson/
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
   // apart from lab.config.sentence, so the learner can go on typing. It lives in the app, not

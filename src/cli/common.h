@@ -38,6 +38,7 @@ Command RegisterTrain(CLI::App& app);     // cmd_train.cpp
 Command RegisterNorm(CLI::App& app);      // cmd_norm.cpp
 Command RegisterFields(CLI::App& app);    // cmd_fields.cpp
 Command RegisterModel(CLI::App& app);     // cmd_model.cpp
+Command RegisterLesson(CLI::App& app);    // cmd_lesson.cpp
 
 // A command-line option checked by a settings row's rule, refused in the one wording:
 // "--samples: expected an integer from 1 to 100000, got 0".

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Command> commands = {RegisterTrace(app),   RegisterForward(app), RegisterBackward(app),
                                          RegisterCollide(app), RegisterTrain(app),   RegisterNorm(app),
-                                         RegisterFields(app),  RegisterModel(app)};
+                                         RegisterFields(app),  RegisterModel(app),  RegisterLesson(app)};
   app.footer(
       "Examples:\n"
       "  attnlab trace state.json\n"
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
       "  echo '{\"values\": [[0], [1], [2]], \"weights\": [0, 1, 0], \"target\": 2}' | attnlab collide\n"
       "  echo '{\"task\": \"reverse\", \"steps\": 300}' | attnlab train --format csv --every 10\n"
       "  attnlab norm --experiment saturation --samples 5000\n"
-      "  attnlab fields --format json");
+      "  attnlab fields --format json\n"
+      "  attnlab lesson check web/lessons/seed.json");
 
   // A command line CLI11 refuses is bad input like any other: the command's name when the line
   // starts with one, else none; the message names the option or argument at fault.

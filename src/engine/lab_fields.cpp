@@ -51,10 +51,11 @@ const FieldTable<LabConfig>& LabFields() {
                       "the seed of shuffle seeded")),
       OnlyLinkedWhenChanged(TextField<C>("knockoutKeys", &C::knockout_keys,
                    "knock-out: token indices no query may attend to, comma-separated (\"1,3\"); "
-                   "the normalizer renormalizes the rest")),
+                   "the normalizer renormalizes the rest (projection model: model tokens, 0 = "
+                   "<|endoftext|>, in the chosen head)")),
       OnlyLinkedWhenChanged(TextField<C>("knockoutHeads", &C::knockout_heads,
-                   "knock-out: layer:head pairs whose output A is set to zero (\"0:1\"; the lab "
-                   "has layer 0 only)")),
+                   "knock-out: layer:head pairs whose output A is set to zero (\"0:1\"; layer 0 "
+                   "only, except in the trained model)")),
       OnlyLinkedWhenChanged(IntegerField<C>("valueToken", &C::value_token, -1, kMaxTokens - 1,
                       "value edit: the token whose value v (chosen head) moves by valueA, valueB "
                       "in the vectors view's plane; -1 = none")),

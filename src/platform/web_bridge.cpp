@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
+#include "app/lesson/lesson.h"
 #include "model/model_lab.h"
 #include "ui/ui.h"
 
@@ -47,14 +48,36 @@ EM_JS(void, js_take_model_bytes, (std::uint8_t* dst), {
   HEAPU8.set(Module.labModelBytes, dst);
 });
 
-// Module.labCarriedState: the state of the page's previous build (web/js/model_switch.js, the switch to the
-// build with the model's code), or none.
-EM_JS(int, js_carried_state_length, (), {
-  return typeof Module.labCarriedState === 'string' ? lengthBytesUTF8(Module.labCarriedState) : 0;
+// Texts the page leaves in Module for this program to take (read once, then dropped):
+// 0 labCarriedState: the state of the page's previous build (web/js/model_switch.js, the switch
+// to the build with the model's code); 1 labCarriedLesson: its lesson document, when authored;
+// 2 labSiteFile: the last file js_fetch_site_file fetched (or why it could not).
+EM_JS(int, js_text_length, (int which), {
+  var t = Module[['labCarriedState', 'labCarriedLesson', 'labSiteFile'][which]];
+  return typeof t === 'string' ? lengthBytesUTF8(t) : 0;
 });
-EM_JS(void, js_carried_state, (char* dst, int size), {
-  stringToUTF8(Module.labCarriedState, dst, size);
-  Module.labCarriedState = null;
+EM_JS(void, js_take_text, (int which, char* dst, int size), {
+  var key = ['labCarriedState', 'labCarriedLesson', 'labSiteFile'][which];
+  stringToUTF8(Module[key], dst, size);
+  Module[key] = null;
+});
+// A file of the site (app::FetchSiteFile: the lesson documents), by a synchronous same-origin
+// request: a lesson is needed inside a call (setState({lesson: 3}), a link, a button) and is
+// there when the call returns; the file is small. The text, or why it failed, waits in
+// Module.labSiteFile; returns whether it was fetched.
+EM_JS(int, js_fetch_site_file, (const char* path), {
+  var p = UTF8ToString(path), ok = 0;
+  try {
+    var x = new XMLHttpRequest();
+    x.open('GET', p, false);
+    x.overrideMimeType('application/json; charset=utf-8');
+    x.send(null);
+    ok = x.status === 200;
+    Module.labSiteFile = ok ? x.responseText : p + ': HTTP ' + x.status;
+  } catch (e) {
+    Module.labSiteFile = p + ': ' + ((e && e.message) || e);
+  }
+  return ok;
 });
 
 EM_JS(void, js_state_changed, (const char* json), {
@@ -109,6 +132,42 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
   } catch (const std::exception& e) {  // never an abort: the page must keep working
     return Refusal("", e.what());
   }
+}
+
+// The lesson (app/lesson): attentionLab.setLesson(text) loads a document ({ok, lessonId, steps,
+// state} or {ok: false, field, error} naming the path); getLesson() is the loaded document
+// ("" before the built-in one is needed); the answer events since the last call, as a JSON
+// array; getLessonProgress(); answerLesson(choice) answers the step shown.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_set_lesson(const char* json) {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  try {
+    const attn::api::PatchResult r = app::LoadLesson(*g_state, json ? json : "");
+    return Hand(attn::api::Dump(app::LessonLoadJson(*g_state, r)));
+  } catch (const std::exception& e) {
+    return Refusal("lesson", e.what());
+  }
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_get_lesson() {
+  if (!g_state) return "";
+  const app::LessonDoc* doc = app::LoadedLesson(*g_state);
+  return Hand(doc ? attn::api::Dump(doc->source) : std::string());
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_lesson_events() {
+  if (!g_state) return "[]";
+  attn::api::Json out = attn::api::Json::array();
+  for (attn::api::Json& e : app::TakeLessonEvents(*g_state)) out.push_back(std::move(e));
+  return Hand(attn::api::Dump(out));
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_lesson_progress() {
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  return Hand(attn::api::Dump(app::LessonProgress(*g_state)));
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_answer_lesson(double choice) {
+  platform::RequestFrames(kPageFrames);
+  if (!g_state) return Refusal("", "the lab is not running yet");
+  const bool whole = choice >= 0 && choice < app::kMaxChoices && choice == static_cast<int>(choice);
+  return Hand(attn::api::Dump(attn::api::PatchResultToJson(app::AnswerLesson(*g_state, whole ? static_cast<int>(choice) : -1))));
 }
 
 // Model mode's files (web/js/model_switch.js fetches them when platform::FetchModelIfWanted asks): progress
@@ -370,15 +429,29 @@ EMSCRIPTEN_KEEPALIVE void attnlab_release_pointer() {
 
 namespace platform {
 
+namespace {
+// A text the page left in Module (js_text_length), taken ("" when none).
+std::string TakeText(int which) {
+  const int n = js_text_length(which);
+  std::string text(static_cast<std::size_t>(n), '\0');
+  if (n > 0) js_take_text(which, &text[0], n + 1);
+  return text;
+}
+}  // namespace
+
 void ConnectPage(app::AppState& state) {
   g_state = &state;
   // The default page's build hands the lab over (model mode): its state, applied before this
   // program's first frame, so the learner never sees a default lab in between.
-  const int carried = js_carried_state_length();
-  if (carried > 0) {
-    std::string json(static_cast<std::size_t>(carried), '\0');
-    js_carried_state(&json[0], carried + 1);
-    const attn::api::PatchResult r = app::ApplyPatchText(state, json);
+  // Its lesson document first (an authored one: the built-in one is fetched again when needed).
+  const std::string lesson = TakeText(1);
+  if (!lesson.empty()) {
+    const attn::api::PatchResult r = app::LoadLesson(state, lesson, "", /*open=*/false);
+    if (!r.ok) std::fprintf(stderr, "the carried lesson was refused: %s\n", r.message.c_str());
+  }
+  const std::string carried = TakeText(0);
+  if (!carried.empty()) {
+    const attn::api::PatchResult r = app::ApplyPatchText(state, carried);
     if (!r.ok) std::fprintf(stderr, "the carried state was refused: %s\n", r.message.c_str());
   }
   state.on_state_changed = [](const std::string& json) {
@@ -429,6 +502,16 @@ void ReportFrame() {
 }
 
 }  // namespace platform
+
+namespace app {
+
+bool FetchSiteFile(const std::string& path, std::string* text, std::string* error) {
+  const bool ok = js_fetch_site_file(path.c_str());
+  (ok ? *text : *error) = platform::TakeText(2);
+  return ok;
+}
+
+}  // namespace app
 
 #else  // native: the desktop window has no page around it
 

@@ -212,8 +212,12 @@ std::string RefusalMessage(const attn::api::PatchResult& r) {
   if (r.field == "train" && r.api_error == ApiError::kWrongType)
     return "«train»: ожидался объект, например {\"lr\": 0.01}, получено " + Minus(r.got) + ".";
   if (r.field == "predictions" && r.api_error == ApiError::kBadValue)
-    return "«predictions»: ожидалось " + Count(attn::api::kLessonSteps, kCharacters) +
-           ", каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено " + r.got + ".";
+  {
+    std::string letters;
+    for (int i = 0; i < r.state.lesson_choices; ++i) letters += std::string(i ? ", " : "") + static_cast<char>('a' + i);
+    return "«predictions»: ожидалось " + Count(r.state.lesson_steps, kCharacters) + ", каждый «-» (ещё не ответили) или " +
+           letters + " (выбранный ответ), получено " + r.got + ".";
+  }
   switch (r.api_error) {
     case ApiError::kMalformedJson: return "Состояние — не корректный JSON.";
     case ApiError::kNotAnObject: return "Состояние должно быть JSON-объектом.";

@@ -199,7 +199,17 @@ bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, co
   ImGui::PushID(id);
   const bool open = ImGui::BeginChild("panel", size, true);
   if (open) ctx.ui.panels_drawn.push_back(id);
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
+  // The lesson's step points at this panel (its "point"): the title marked, the frame outlined.
+  const app::LessonStep* step = app::CurrentLessonStep(ctx.state);
+  const std::string_view part = std::string_view(id) == "heatmap" ? "weights" : id;
+  if (step && !step->point.panel.empty() && step->point.panel == part) {
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    ImGui::GetWindowDrawList()->AddRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y),
+                                        IM_COL32(245, 155, 40, 255), 0, 0, 2.0f);
+    ImGui::TextColored(ImVec4(0.95f, 0.60f, 0.15f, 1.0f), "▶ %s", title);
+  } else {
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", title);
+  }
   if (open && export_menu.figure) ExportMenu(ctx.ui, export_menu.figure, export_menu.svg, export_menu.numbers);
   // A panel the lesson locked says so (its controls are drawn disabled).
   if (Locked(ctx, std::string_view(id) == "heatmap" ? "weights" : id)) {

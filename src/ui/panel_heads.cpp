@@ -1,5 +1,6 @@
 // The trained model's mode (issue 13): the gallery of every layer x head, and what the other
 // panels show while the model's files are not there yet (progress, or the failure and a way on).
+#include "app/lesson/lesson.h"
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
@@ -114,6 +115,9 @@ void DrawHeadsPanel(Context& ctx) {
         const ImVec2 b(a.x + side, a.y + side);
         ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kModelHeads, k, a, b, kMin, kMax);
         const bool chosen = l == s.lab.config.layer && h == s.lab.config.head;
+        const app::LessonStep* step = app::CurrentLessonStep(s);
+        if (step && step->point.head == h && l == s.lab.config.layer)  // the lesson points at it
+          dl->AddRect(ImVec2(a.x - 5, a.y - 5), ImVec2(b.x + 5, b.y + 5), IM_COL32(120, 200, 255, 255), 0, 0, 2.0f);
         dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
                     chosen ? IM_COL32(245, 155, 40, 255) : hovered ? IM_COL32(220, 220, 230, 255) : IM_COL32(90, 90, 100, 255),
                     0, 0, chosen ? 2.5f : 1.0f);

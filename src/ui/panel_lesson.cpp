@@ -1,7 +1,8 @@
 // The guided lesson (app/lesson.h): the seed's claim, the verdict, the prediction, then the answer
 // with the engine's numbers. Every move goes through the app (GoToLesson, AnswerLesson, ...), which
 // applies patches; this file only draws. Keys while the panel has focus: N / → next, B / ← back,
-// 1-3 answer (Russian layout: Т and И are the same keys as N and B).
+// 1-6 answer (Russian layout: Т and И are the same keys as N and B). The lesson is a document
+// (app/lesson/lesson_doc.h): a step may have no quote, no verdict or no question.
 #include "app/lesson/lesson.h"
 #include "ui/i18n.h"
 #include "ui/ui.h"
@@ -32,10 +33,13 @@ constexpr Text kAnswer{"The answer, from the lab:", "Ответ — по дан�
 constexpr Text kNumbers{"The engine's numbers (they follow your changes):", "Числа движка (меняются вместе с вашими настройками):"};
 constexpr Text kRestore{"Back to this step's settings", "Вернуть настройки шага"};
 constexpr Text kTry{"Try: ", "Попробуйте: "};
-constexpr Text kKeys{"Keys (click here first): N or → next, B or ← back, 1–3 answer",
-                     "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад, 1–3 — ответ"};
+constexpr Text kKeys{"Keys (click here first): N or → next, B or ← back, 1–%d answer",
+                     "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад, 1–%d — ответ"};
+constexpr Text kKeysNoQuestion{"Keys (click here first): N or → next, B or ← back",
+                               "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад"};
+constexpr int kNumberedSteps = 12;  // more steps than this: only Back and Next
 
-const char* T(const app::LessonText& t) { return CurrentLang() == Lang::kRu ? t.ru : t.en; }
+const char* T(const app::LessonText& t) { return t.In(CurrentLang() == Lang::kRu).c_str(); }
 
 // Greyed text that wraps (TextDisabled does not).
 void HintWrapped(const char* text) {
@@ -49,6 +53,7 @@ ImVec4 VerdictColour(app::Verdict v) {
     case app::Verdict::kRight: return ImVec4(0.45f, 0.85f, 0.45f, 1.0f);
     case app::Verdict::kPartlyRight: return ImVec4(0.95f, 0.80f, 0.35f, 1.0f);
     case app::Verdict::kImprecise: return ImVec4(1.0f, 0.60f, 0.35f, 1.0f);
+    case app::Verdict::kNone: break;
   }
   return ImVec4(1, 1, 1, 1);
 }
@@ -68,11 +73,13 @@ void HandleKeys(app::AppState& s, bool pinned) {  // pinned: the keys do not mov
   for (ImWchar c : io.InputQueueCharacters) {
     if (c == 'n' || c == 'N' || c == 0x0442 || c == 0x0422) go = 1;       // т Т
     else if (c == 'b' || c == 'B' || c == 0x0438 || c == 0x0418) go = -1;  // и И
-    else if (c >= '1' && c < '1' + app::kLessonChoices) answer = c - '1';
+    else if (c >= '1' && c < '1' + app::kMaxChoices) answer = c - '1';
   }
+  const app::LessonStep* shown = app::CurrentLessonStep(s);
+  if (!shown || answer >= static_cast<int>(shown->choices.size())) answer = -1;  // no such choice
   if (answer >= 0 && !app::LessonRevealed(s)) app::AnswerLesson(s, answer);
   else if (pinned || go == 0) return;
-  else if (go > 0 && step < app::kLessonSteps) app::GoToLesson(s, step + 1);
+  else if (go > 0 && step < s.lab.lesson_steps) app::GoToLesson(s, step + 1);
   else if (go < 0 && step > 1) app::GoToLesson(s, step - 1);
   // The key went to the lesson (at its first or last step too): ImGui's keyboard navigation must
   // not also move its highlight with it. The move it scored this frame is dropped before the
@@ -91,9 +98,9 @@ void DrawNavigation(Context& ctx) {
   ImGui::BeginDisabled(step <= 1);
   if (ImGui::SmallButton(Label(kBack, "lesson_back"))) app::GoToLesson(s, step - 1);
   ImGui::EndDisabled();
-  for (int k = 1; k <= app::kLessonSteps; ++k) {
+  for (int k = 1; k <= s.lab.lesson_steps && s.lab.lesson_steps <= kNumberedSteps; ++k) {
     ImGui::SameLine(0, 3);
-    char id[32];
+    char id[48];
     std::snprintf(id, sizeof id, "%d###lesson_go%d", k, k);
     const bool here = k == step;
     if (here) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
@@ -101,7 +108,7 @@ void DrawNavigation(Context& ctx) {
     if (here) ImGui::PopStyleColor();
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(step >= app::kLessonSteps);
+  ImGui::BeginDisabled(step >= s.lab.lesson_steps);
   if (ImGui::SmallButton(Label(kNext, "lesson_next"))) app::GoToLesson(s, step + 1);
   ImGui::EndDisabled();
   const float close_w = ImGui::CalcTextSize("×").x + ImGui::GetStyle().FramePadding.x * 2;
@@ -114,10 +121,11 @@ void DrawNavigation(Context& ctx) {
 }
 
 void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
+  if (!st.has_question) return;
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kPredict));
   ImGui::TextWrapped("%s", T(st.question));
   const int chosen = app::LessonPrediction(s.lab, s.lab.lesson);
-  for (int i = 0; i < app::kLessonChoices; ++i) {
+  for (int i = 0; i < static_cast<int>(st.choices.size()); ++i) {
     ImGui::PushID(i);
     char label[16];
     std::snprintf(label, sizeof label, "%d", i + 1);
@@ -141,9 +149,11 @@ void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
 }
 
 void DrawAnswer(app::AppState& s, const app::LessonStep& st) {
-  ImGui::Separator();
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kAnswer));
-  ImGui::TextWrapped("%s", T(st.explanation));
+  if (st.has_question) {
+    ImGui::Separator();
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kAnswer));
+    ImGui::TextWrapped("%s", T(st.explanation));
+  }
   const std::vector<app::LessonLine> lines = app::LessonReadout(s);
   if (!lines.empty()) {
     ImGui::Spacing();
@@ -152,9 +162,9 @@ void DrawAnswer(app::AppState& s, const app::LessonStep& st) {
     for (const app::LessonLine& line : lines) ImGui::TextWrapped("%s", (ru ? line.ru : line.en).c_str());
   }
   ImGui::Spacing();
-  if (st.extra && ImGui::Button(T(st.extra_label))) app::ShowLessonExtra(s);
+  if (st.has_extra && ImGui::Button(T(st.extra_label))) app::ShowLessonExtra(s);
   if (ImGui::Button(Label(kRestore, "lesson_restore"))) app::RestoreLessonStep(s);
-  HintWrapped((std::string(L(kTry)) + T(st.try_this)).c_str());
+  if (!st.try_this.empty()) HintWrapped((std::string(L(kTry)) + T(st.try_this)).c_str());
 }
 
 }  // namespace
@@ -164,7 +174,7 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
   const app::LessonStep* st = app::CurrentLessonStep(s);
   if (!st) return;
   char title[96];
-  std::snprintf(title, sizeof title, L(kStepOf), s.lab.lesson, app::kLessonSteps);
+  std::snprintf(title, sizeof title, L(kStepOf), s.lab.lesson, s.lab.lesson_steps);
   if (BeginPanel(ctx, title, "lesson", size)) {
     // lock=lesson: the course page chose the step; the learner still answers its prediction.
     const bool pinned = Locked(ctx, "lesson");
@@ -178,18 +188,23 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
     if (st) {
       ImGui::Spacing();
       ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.40f, 1.0f), "%s", T(st->title));
-      HintWrapped(L(kSeedSays));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.78f, 0.78f, 0.85f, 1.0f));
-      ImGui::TextWrapped("«%s»", T(st->quote));
-      ImGui::PopStyleColor();
-      ImGui::TextColored(VerdictColour(st->verdict), "%s", L(VerdictName(st->verdict)));
-      ImGui::TextWrapped("%s", T(st->verdict_text));
+      if (!st->quote.empty()) {
+        HintWrapped(L(kSeedSays));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.78f, 0.78f, 0.85f, 1.0f));
+        ImGui::TextWrapped("«%s»", T(st->quote));
+        ImGui::PopStyleColor();
+      }
+      if (st->verdict != app::Verdict::kNone)
+        ImGui::TextColored(VerdictColour(st->verdict), "%s", L(VerdictName(st->verdict)));
+      if (!st->verdict_text.empty()) ImGui::TextWrapped("%s", T(st->verdict_text));
       ImGui::Separator();
       DrawPrediction(s, *st);
       if (app::LessonRevealed(s)) DrawAnswer(s, *st);
       ImGui::Spacing();
       ImGui::Spacing();
-      HintWrapped(L(kKeys));
+      char keys[160];
+      std::snprintf(keys, sizeof keys, L(kKeys), static_cast<int>(st->choices.size()));
+      HintWrapped(st->has_question ? keys : L(kKeysNoQuestion));
     }
   }
   EndPanel();

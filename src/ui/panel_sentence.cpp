@@ -1,4 +1,5 @@
 // The sentence box and its tokens as chips; clicking a chip makes that token the query.
+#include "app/lesson/lesson.h"
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
@@ -25,6 +26,15 @@ std::string Visible(const std::string& piece) {
     else out += c;
   }
   return out;
+}
+
+// The lesson's step points at token i (its "point"): the chip just drawn is outlined.
+void MarkPointedToken(const app::AppState& s, int i) {
+  const app::LessonStep* step = app::CurrentLessonStep(s);
+  if (!step || step->point.token != i) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), IM_COL32(120, 200, 255, 255),
+                                      3.0f, 0, 2.0f);
 }
 
 // A model token as a chip: its leading space dropped (the gap between word groups shows it),
@@ -67,6 +77,7 @@ void DrawModelChips(Context& ctx) {
       colours = 2;
     }
     if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
+    MarkPointedToken(s, i);
     if (ImGui::IsItemHovered()) {
       ctx.ui.hovered_key = i;
       if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id 0", i, L(tr::kModelEot));

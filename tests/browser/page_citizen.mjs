@@ -117,6 +117,7 @@ window.askLab = (i, msg, timeout = 15000) => new Promise((resolve) => {
         for (const want of ['index.html', 'lab.js', 'lab.css', 'index.js', 'index.wasm'])
           assert(files.includes(want), `${want} not among the files loaded: ${files.join(' ')}`);
         assert(!files.some((f) => /^model\/|^tune\/|index-model/.test(f)), `the default page loaded the model's files or code: ${files.join(' ')}`);
+        assert(!files.some((f) => /^lessons\//.test(f)), `the default page loaded a lesson before one was needed: ${files.join(' ')}`);
         let gz = 0;
         const sizes = files.map((f) => {
           const z = zlib.gzipSync(fs.readFileSync(path.join(t.opts.site, f)), { level: 9 }).length;

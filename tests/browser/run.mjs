@@ -20,6 +20,7 @@ import { startServer } from './server.mjs';
 import { pageCitizenTests } from './page_citizen.mjs';
 import { exportTests } from './export.mjs';
 import { flagsTests } from './flags.mjs';
+import { authoredLessonTests } from './authored_lesson.mjs';
 import { modelInfoTests } from './model_info.mjs';
 import { modelTrainTests } from './model_train.mjs';
 import { modelTests } from './model.mjs';
@@ -1385,6 +1386,10 @@ tests.push(...modelInfoTests({ assert, short, sleep, openLab, settle, canvasStat
 // flags.mjs.
 tests.push(...flagsTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
                            assertClean, startServer }));
+// Lessons as documents (issue 24): an authored lesson in a cross-origin iframe, its answer events,
+// #lessonUrl, the built-in lesson from its file: authored_lesson.mjs.
+tests.push(...authoredLessonTests({ assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank,
+                                    assertClean, startServer }));
 // "Train it more" in model mode (issue 13): model_train.mjs.
 tests.push(...modelTrainTests({ assert, assertEq, short, sleep, openLab, settle, assertClean }));
 

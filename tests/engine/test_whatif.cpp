@@ -454,12 +454,20 @@ TEST_CASE("edits are refused with the one wording, never a crash") {
        "valueA: expected a number from -100 to 100, got nan"},
       {"value offset too far", [](LabConfig& c) { c.value_b = 101; }, "valueB",
        "valueB: expected a number from -100 to 100, got 101"},
-      {"edits in model mode",
+      {"a shuffle in model mode",
        [](LabConfig& c) {
          c.projection = attn::Projection::kModel;
+         c.shuffle = attn::ShuffleMode::kReverse;
+       },
+       "shuffle", "shuffle: expected \"off\" in model mode"},
+      {"a word edit with knock-outs in model mode (one kind at a time)",
+       [](LabConfig& c) {
+         c.projection = attn::Projection::kModel;
+         c.what_if_token = 1;
+         c.what_if_with = "x";
          c.knockout_keys = "1";
        },
-       "knockoutKeys", "knockoutKeys: expected \"\" in model mode"},
+       "whatIfToken", "whatIfToken: expected -1 with knock-outs in model mode"},
   };
   for (const Case& tc : cases) {
     CAPTURE(tc.name);
@@ -541,4 +549,23 @@ TEST_CASE("value edit: dragging a value by the difference of two view points put
   CHECK((Row(c.edited.vectors.points, 0) - Row(c.edited.vectors.points, 2)).norm() < 1e-5);
   // the keys (q = k = x) did not move: the weights are the plain run's
   CHECK(c.max_abs_d_weight == 0);
+}
+
+TEST_CASE("EditedSentence: the word edit applied to the sentence's text (model mode runs it)") {
+  LabConfig c;
+  c.sentence = "я люблю суши, правда";
+  const std::vector<attn::Token> typed = attn::Tokenize(c.sentence).tokens;  // я люблю суши , правда
+  CHECK(attn::EditedSentence(c, typed) == c.sentence);  // no edit
+  c.what_if_token = 2;
+  c.what_if_with = "рис";
+  CHECK(attn::EditedSentence(c, typed) == "я люблю рис, правда");
+  c.what_if_mode = attn::WhatIfMode::kInsert;
+  c.what_if_with = "очень";
+  c.what_if_token = 1;
+  CHECK(attn::EditedSentence(c, typed) == "я очень люблю суши, правда");
+  c.what_if_mode = attn::WhatIfMode::kReplace;
+  c.what_if_with = "";
+  CHECK(attn::EditedSentence(c, typed) == "я суши, правда");  // the word and the space after it
+  c.what_if_token = 4;
+  CHECK(attn::EditedSentence(c, typed) == "я люблю суши,");  // the last word and the space before it
 }

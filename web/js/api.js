@@ -15,6 +15,17 @@
  *                            share button's snippet)
  *   on('change', fn)      fn(state) after every state change; returns an unsubscribe function
  *   off('change', fn)
+ * Lessons (docs/lessons.md):
+ *   setLesson(doc)        loads a lesson document (JSON text or an object, "format":
+ *                         "attentionlab-lesson-1") and opens its step 1 -> {ok: true, lessonId,
+ *                         steps, state} | {ok: false, field: 'steps[3].question.choices', error};
+ *                         a refusal leaves the lab and the lesson before it as they were
+ *   getLesson()           -> the loaded document (null before the built-in one is first needed)
+ *   answerLesson(choice)  answers the step shown (0-based choice), as the learner's button does
+ *   getLessonProgress()   -> {lessonId, total, answered, correct, answers: [{step, choice, correct}]}
+ *   on('answer', fn)      fn({type: 'answer', step, choice, correct, lessonId}) for every answer
+ *   on('lessonDone', fn)  fn({type: 'lessonDone', lessonId, total, answered, correct, answers})
+ *                         when the lesson's last unanswered question is answered
  *   status                'loading' | 'ready' | 'error'
  * Calls before ready throw Error("Attention Lab is still loading").
  *
@@ -99,6 +110,7 @@ var MAX_TRAIN_STEPS = 5000;    // attentionLab.train(steps): the C++ side refuse
 
 var fns = null;              // cwrapped C functions once the runtime is up
 var listeners = [];
+var lessonListeners = { answer: [], lessonDone: [] };
 
 function requireReady() {
   if (status === 'ready') return;
@@ -170,8 +182,47 @@ function rawSetState(partial) {
   return out;
 }
 
+// setLesson's document as text: an object is written as JSON (a value JSON cannot hold is
+// refused by the lab as the path it is at).
+function rawSetLesson(doc) {
+  var text = doc;
+  if (typeof doc !== 'string') {
+    try { text = JSON.stringify(doc); } catch (e) { return { ok: false, field: 'lesson', error: 'lesson: expected a JSON document, got ' + e.message }; }
+    if (typeof text !== 'string') return { ok: false, field: 'lesson', error: 'lesson: expected a JSON document, got ' + (typeof doc) };
+  }
+  if (LONE_SURROGATE.test(text)) return { ok: false, field: 'lesson', error: 'lesson: expected valid Unicode text, got a lone UTF-16 surrogate' };
+  var res = parseJSON(fns.setLesson(text), 'attnlab_set_lesson');
+  if (res && res.ok) writeHash();
+  return res;
+}
+
+// The lesson's answer events the lab recorded (app/lesson: AnswerLesson), taken after each
+// change: to the parent page and to on('answer') / on('lessonDone').
+function dispatchLessonEvents() {
+  var events = parseJSON(fns.lessonEvents(), 'attnlab_lesson_events');
+  for (var i = 0; i < events.length; i++) {
+    var ev = events[i], name = ev.type;
+    ev.type = 'attentionLab:' + name;
+    postToParent(ev);
+    var ls = (lessonListeners[name] || []).slice();
+    for (var j = 0; j < ls.length; j++) {
+      try { ls[j](ev); } catch (err) { setTimeout(function () { throw err; }); }
+    }
+  }
+}
+
 var api = {
   ready: ready,
+  setLesson: function (doc) { requireReady(); return rawSetLesson(doc); },
+  getLesson: function () { requireReady(); var t = fns.getLesson(); return t ? parseJSON(t, 'attnlab_get_lesson') : null; },
+  answerLesson: function (choice) {
+    requireReady();
+    if (typeof choice !== 'number') return { ok: false, field: 'choice', error: 'choice: expected an integer from 0 (the first choice), got ' + (typeof choice) };
+    var r = parseJSON(fns.answerLesson(choice), 'attnlab_answer_lesson');
+    if (r && r.ok) writeHash();
+    return r;
+  },
+  getLessonProgress: function () { requireReady(); return parseJSON(fns.lessonProgress(), 'attnlab_lesson_progress'); },
   getState: function () { requireReady(); return rawGetState(); },
   getTrace: function () { requireReady(); return rawGetTrace(); },
   train: function (steps) { requireReady(); return rawTrain(steps); },
@@ -203,13 +254,15 @@ var api = {
   'export': function (options) { requireReady(); return rawExport(options, false); },
   download: function (options) { requireReady(); return rawExport(options, true); },
   on: function (event, fn) {
-    if (event !== 'change') throw new TypeError('attentionLab.on: unknown event "' + event + '" (only "change")');
+    var list = event === 'change' ? listeners : lessonListeners.hasOwnProperty(event) ? lessonListeners[event] : null;
+    if (!list) throw new TypeError('attentionLab.on: unknown event "' + event + '" (one of "change", "answer", "lessonDone")');
     if (typeof fn !== 'function') throw new TypeError('attentionLab.on: listener must be a function');
-    listeners.push(fn);
+    list.push(fn);
     return function () { api.off(event, fn); };
   },
   off: function (event, fn) {
-    for (var i = listeners.length - 1; i >= 0; i--) if (listeners[i] === fn) listeners.splice(i, 1);
+    var list = event === 'change' ? listeners : lessonListeners.hasOwnProperty(event) ? lessonListeners[event] : [];
+    for (var i = list.length - 1; i >= 0; i--) if (list[i] === fn) list.splice(i, 1);
   }
 };
 Object.defineProperty(api, 'status', { get: function () { return status; }, enumerable: true });
@@ -234,6 +287,7 @@ function onStateChanged(json) {
   for (var i = 0; i < ls.length; i++) {
     try { ls[i](state); } catch (err) { setTimeout(function () { throw err; }); }
   }
+  dispatchLessonEvents();
 }
 
 // The page API and the page's listeners call the running build through fns (the default
@@ -262,6 +316,11 @@ function bind(Module) {
     probeHead: Module.cwrap('attnlab_probe_head', 'string', []),
     paste: Module.cwrap('attnlab_paste', null, ['string']),
     typeText: Module.cwrap('attnlab_type_text', null, ['string']),
-    releasePointer: Module.cwrap('attnlab_release_pointer', null, [])
+    releasePointer: Module.cwrap('attnlab_release_pointer', null, []),
+    setLesson: Module.cwrap('attnlab_set_lesson', 'string', ['string']),
+    getLesson: Module.cwrap('attnlab_get_lesson', 'string', []),
+    lessonEvents: Module.cwrap('attnlab_lesson_events', 'string', []),
+    lessonProgress: Module.cwrap('attnlab_lesson_progress', 'string', []),
+    answerLesson: Module.cwrap('attnlab_answer_lesson', 'string', ['number'])
   };
 }

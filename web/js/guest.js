@@ -7,9 +7,13 @@
  * {type:'attentionLab:train', steps, id}, {type:'attentionLab:getTraining', id},
  * {type:'attentionLab:getNormalization', id}, {type:'attentionLab:runNormalization', options, id},
  * {type:'attentionLab:export', options, id} (the result carries the Blob),
- * {type:'attentionLab:getLink', id} or {type:'attentionLab:getEmbedSnippet', id}
+ * {type:'attentionLab:getLink', id}, {type:'attentionLab:getEmbedSnippet', id},
+ * {type:'attentionLab:setLesson', lesson, id} (a lesson document: docs/lessons.md),
+ * {type:'attentionLab:answerLesson', choice, id} or {type:'attentionLab:getLessonProgress', id}
  * and receives {type:'attentionLab:result', id, result}. The lab also posts
- * {type:'attentionLab:ready', state} and {type:'attentionLab:change', state} to its parent.
+ * {type:'attentionLab:ready', state} and {type:'attentionLab:change', state} to its parent, and
+ * for a lesson {type:'attentionLab:answer', step, choice, correct, lessonId} after each answer and
+ * {type:'attentionLab:lessonDone', lessonId, total, answered, correct, answers} at its end.
  * See embed-example.html.
  */
 
@@ -152,7 +156,8 @@ function postToParent(msg) {
 var KNOWN_REQUESTS = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
                       'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization',
                       'attentionLab:export',
-                      'attentionLab:getLink', 'attentionLab:getEmbedSnippet'];
+                      'attentionLab:getLink', 'attentionLab:getEmbedSnippet',
+                      'attentionLab:setLesson', 'attentionLab:answerLesson', 'attentionLab:getLessonProgress'];
 
 function onMessage(ev) {
   if (window.parent === window || ev.source !== window.parent) return;   // only the parent window
@@ -175,6 +180,9 @@ function onMessage(ev) {
       if (d.type === 'attentionLab:export') return api['export'](d.options);   // a Promise: the reply carries the Blob
       if (d.type === 'attentionLab:getLink') return api.getLink();
       if (d.type === 'attentionLab:getEmbedSnippet') return api.getEmbedSnippet();
+      if (d.type === 'attentionLab:setLesson') return api.setLesson(d.lesson);
+      if (d.type === 'attentionLab:answerLesson') return api.answerLesson(d.choice);
+      if (d.type === 'attentionLab:getLessonProgress') return api.getLessonProgress();
       return api.getTrace();
     } catch (e) {
       return { ok: false, field: '', error: String(e && e.message || e) };

@@ -193,7 +193,8 @@ function boot(factory, wasmBytes, switchFrom) {
     onModelWanted: function () { setTimeout(function () { modelWanted(Module); }, 0); },
     onFullBuildWanted: function () { setTimeout(function () { fullBuildWanted(Module); }, 0); },
     labSwitchFrom: switchFrom || null,
-    labCarriedState: switchFrom ? switchFrom.state : null
+    labCarriedState: switchFrom ? switchFrom.state : null,
+    labCarriedLesson: switchFrom ? switchFrom.lesson : null
   };
   if (!switchFrom) current = Module;
   var p;

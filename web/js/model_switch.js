@@ -152,9 +152,10 @@ function switchToFullBuild(Old, withModel) {
     // Compiled while the running lab still answers: it stops only for the instantiation.
     return WebAssembly.compile(r[1]).then(function (module) {
       if (Old !== current || status !== 'ready') { switching = false; return; }
-      var state = fns.getState();
+      var state = fns.getState(), lesson = fns.getLesson();
       Old._attnlab_stop();
-      boot(r[0], module, { from: Old, state: state });
+      // An authored lesson goes along (the built-in one is fetched again when needed).
+      boot(r[0], module, { from: Old, state: state, lesson: JSON.parse(state).lessonId !== 'seed' ? lesson : null });
     });
   }).then(null, function (e) {
     switching = false;

@@ -1,25 +1,28 @@
-// The guided lesson: the seed's answer (../shared/seed/) claim by claim, in its own order, inside
-// the lab. Each step quotes the seed, gives a verdict, asks the learner to predict, then sets the
-// lab to the state that answers the question through ApplyPatch (the same path as every other
-// change) and reads the answer's numbers from the engine's results (LessonReadout).
+// The guided lesson: a document of steps (lesson_doc.h; the built-in one is the seed's answer,
+// web/lessons/seed.json) inside the lab. Each step may quote, give a verdict, ask the learner to
+// predict, then sets the lab to the state that answers the question through ApplyPatch (the same
+// path as every other change) and reads the answer's numbers from the engine's results
+// (LessonReadout).
 //
-// State: `lesson` (0 = the free lab, 1..kLessonSteps = the step) and `predictions` (one character
-// per step: '-' not yet, 'a'/'b'/'c' the choice) are rows of api::StateFields(), so a course page
-// opens step 3 with #lesson=3 or setState({lesson: 3}) and getState() returns the predictions.
-// Entering a step (any way: a button, a key, setState, a link) applies the step's patch: the
-// question's state, or the answer's when the step's prediction is already made. Fields given in
-// the same patch win, so a link written by the lab reproduces exactly what the learner saw.
+// State: `lesson` (0 = the free lab, 1..steps = the step), `predictions` (one character per step:
+// '-' not yet, 'a', 'b', ... the choice) and `lessonId` (read-only) are rows of
+// api::StateFields(), so a course page opens step 3 with #lesson=3 or setState({lesson: 3}) and
+// getState() returns the predictions. Entering a step (any way: a button, a key, setState, a
+// link) applies the step's patch: the question's state, or the answer's when the step's
+// prediction is already made. Fields given in the same patch win, so a link written by the lab
+// reproduces exactly what the learner saw.
 //
-// The lesson room: lesson_steps.cpp holds the steps as data (texts EN/RU, patches, predictions),
-// lesson.cpp the controller (its state and moves, ApplyPatch's hooks), lesson_readout.cpp the
-// answer's numbers in both languages. No ImGui here (library attn_app): the panel
-// (ui/panel_lesson.cpp) draws this data.
+// The lesson room: lesson_doc.cpp reads a document, lesson.cpp is the controller (loading, its
+// moves, ApplyPatch's hooks, the answer events), lesson_readout.cpp the answer's numbers in both
+// languages. No ImGui here (library attn_app): the panel (ui/panel_lesson.cpp) draws this data.
 #pragma once
 
 #include "api/state_json.h"
-#include "app/lesson/lesson_steps.h"
+#include "app/lesson/lesson_doc.h"
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace app {
@@ -27,29 +30,66 @@ namespace app {
 struct AppState;
 using attn::api::Json;
 
-// The step shown (null at lesson 0) and whether its prediction has been made.
+// A file of the site (web/) by its relative path: in the page a synchronous same-origin request
+// (platform/web_bridge.cpp), natively only lessons/seed.json, embedded at build time
+// (lesson_seed_native.cpp). False and a message ("lessons/x.json: HTTP 404") when it cannot.
+bool FetchSiteFile(const std::string& path, std::string* text, std::string* error);
+
+// The built-in lesson (lessons/seed.json), read once; null and the reason when it cannot be.
+std::shared_ptr<const LessonDoc> BuiltinLesson(std::string* error = nullptr);
+// Its steps (empty if it cannot be read): the tests' and the CLI's view of the built-in lesson.
+const std::vector<LessonStep>& LessonSteps();
+
+// The loaded lesson (null until one is needed: the built-in one is fetched on first use), the
+// step shown (null at lesson 0) and whether its answer is shown (its prediction made, or a step
+// without a question).
+const LessonDoc* LoadedLesson(const AppState& s);
 const LessonStep* CurrentLessonStep(const AppState& s);
 bool LessonRevealed(const AppState& s);
 int LessonPrediction(const attn::api::LabState& lab, int step);  // -1 or the choice, step 1-based
 
-// The patch that brings the lab to step `step` (1-based): the lab's defaults, the view "steps",
-// the step's setup and, when `revealed`, its reveal. Includes "lesson": step.
-Json LessonStepPatch(int step, bool revealed);
+// Loads a lesson document (setLesson, postMessage, #lessonUrl with its `url`): checked whole
+// (ParseLesson), then the lab opens its step 1 with no predictions. A refusal names the path and
+// leaves the lab and the lesson loaded before as they were (and shows it in the header). `open`
+// false: loaded at lesson 0 (the model build's switch, whose carried state follows).
+attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std::string& url = "", bool open = true);
+// #lessonUrl: a relative path inside the site ("lessons/mine.json"): no scheme, no "//", no
+// "..", no "\", ending in .json. "" when it is one, else the refusal's message.
+std::string CheckLessonUrl(const std::string& url);
+// A link's #lessonUrl: checked, fetched from the site and loaded, unless it is the lesson loaded
+// already; "" or the refusal (also shown in the header).
+std::string LoadLessonUrl(AppState& s, const std::string& url);
+// {ok, lessonId, steps, state} or {ok: false, field, error}: the page's setLesson answer.
+Json LessonLoadJson(const AppState& s, const attn::api::PatchResult& r);
+
+// The patch that brings the lab to step `step` (1-based) of `doc` (null: the built-in lesson):
+// the lab's defaults, the view "steps", the step's setup and, when `revealed`, its reveal.
+// Includes "lesson": step.
+Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc = nullptr);
 
 // ApplyPatch's hook: when `patch` moves to another step, the step's patch with `patch` merged
-// over it (patch's fields win); otherwise `patch` itself.
-Json WithLessonStep(const AppState& s, const Json& patch);
+// over it (patch's fields win); otherwise `patch` itself. Fetches the built-in lesson when it is
+// first needed; false (and the refusal) when it cannot be.
+bool WithLessonStep(AppState& s, const Json& patch, Json* out, attn::api::PatchResult* refused);
 // ApplyPatch's hook after an accepted change that entered a step: runs its actions.
 void RunLessonActions(AppState& s, int previous_lesson);
 
 // The learner's moves. Each goes through ApplyPatch.
 attn::api::PatchResult GoToLesson(AppState& s, int step);      // 0 closes the lesson
-attn::api::PatchResult AnswerLesson(AppState& s, int choice);  // records it and reveals
+attn::api::PatchResult AnswerLesson(AppState& s, int choice);  // records it, reveals, an event
 attn::api::PatchResult ShowLessonExtra(AppState& s);           // the step's second demonstration
 attn::api::PatchResult RestoreLessonStep(AppState& s);         // back to the step's state
 
-// The answer's numbers for the current step, read from the engine's results as they are now
-// (they follow the learner's own changes), as lines in both languages. Empty before the reveal.
+// The answers: {lessonId, total (questions), answered, correct, answers: [{step, choice,
+// correct}]}; and the events since the page last took them, oldest first: {type: "answer", step,
+// choice, correct, lessonId} for each answer, then {type: "lessonDone", <progress>} when the
+// lesson's last unanswered question was answered.
+Json LessonProgress(const AppState& s);
+std::vector<Json> TakeLessonEvents(AppState& s);
+
+// The answer's numbers for the current step (its "numbers"), read from the engine's results as
+// they are now (they follow the learner's own changes), as lines in both languages. Empty before
+// the reveal.
 struct LessonLine {
   std::string en, ru;
 };

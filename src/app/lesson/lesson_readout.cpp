@@ -160,9 +160,10 @@ std::string VecText(const attn::VecD& v) {
 
 std::vector<LessonLine> LessonReadout(const AppState& s) {
   std::vector<LessonLine> out;
-  if (!CurrentLessonStep(s) || !LessonRevealed(s)) return out;
+  const LessonStep* step = CurrentLessonStep(s);
+  if (!step || !LessonRevealed(s)) return out;
   const attn::LabResult& r = s.attention.result;
-  switch (s.lab.lesson) {
+  switch (step->numbers) {  // 1 + the readout's index in api::kLessonReadouts
     case 1:
       QueryRows(s, out);
       if (r.error.ok() && r.steps.query < static_cast<int>(r.steps.rows.size())) {
@@ -277,17 +278,17 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       if (r.error.ok())
         out.push_back(Line("Σⱼ α for the query %s: %.6f", "Σⱼ α для запроса %s: %.6f", Tok(r.tokens, r.steps.query).c_str(),
                            r.steps.weight_sum));
+      const std::vector<LessonStep>& steps = LoadedLesson(s)->steps;
       int answered = 0, right = 0;
-      for (int k = 1; k <= kLessonSteps; ++k) {
+      std::string where;
+      for (int k = 1; k <= static_cast<int>(steps.size()); ++k) {
         const int p = LessonPrediction(s.lab, k);
-        if (p < 0) continue;
+        if (p < 0 || !steps[k - 1].has_question) continue;
         ++answered;
-        right += p == LessonSteps()[k - 1].right ? 1 : 0;
+        right += p == steps[k - 1].right ? 1 : 0;
+        if (p == steps[k - 1].right) where += (where.empty() ? "" : ", ") + std::to_string(k);
       }
       out.push_back(Line("Your predictions: %d right of %d made", "Ваши прогнозы: верно %d из %d", right, answered));
-      std::string where;
-      for (int k = 1; k <= kLessonSteps; ++k)
-        if (LessonPrediction(s.lab, k) == LessonSteps()[k - 1].right) where += (where.empty() ? "" : ", ") + std::to_string(k);
       if (!where.empty()) out.push_back(Line("right at steps %s", "верно на шагах %s", where.c_str()));
       break;
     }

@@ -2,12 +2,30 @@
 // follow), and written as a share link and an iframe snippet.
 #include "api/url_state.h"
 #include "app/app.h"
+#include "app/lesson/lesson.h"
+
+#include <algorithm>
 
 namespace app {
 
-std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang) {
+std::string ApplyLinkJson(AppState& s, const std::string& given_hash, const std::string& fallback_lang) {
+  // `lessonUrl=...`: the link's lesson document, loaded before its fields (which may name its steps).
+  std::string hash = given_hash, lesson_error;
+  const std::size_t at = hash.find("lessonUrl=");
+  if (at != std::string::npos && (at == 0 || hash[at - 1] == '#' || hash[at - 1] == '&')) {
+    const std::size_t end = hash.find('&', at);
+    std::string url;
+    lesson_error = attn::api::PercentDecode(hash.substr(at + 10, end - std::min(end, at + 10)), &url)
+                       ? LoadLessonUrl(s, url)
+                       : "lessonUrl: expected a relative path, got malformed percent-encoding";
+    hash.erase(at, end == std::string::npos ? end : end + 1 - at);
+  }
   attn::api::LinkResult link = attn::api::ApplyLink(s.lab, hash);
+  if (!lesson_error.empty()) link.errors.insert(link.errors.begin(), attn::api::LinkError{"lessonUrl", lesson_error});
   Json patch = link.accepted;
+  // A link of another lesson (its document not loaded here): its step and predictions are not this one's.
+  for (const attn::api::LinkError& e : link.errors)
+    if (e.field == "lessonId") patch.erase("lesson"), patch.erase("predictions");
   bool lang_named = patch.contains("lang");
   for (const attn::api::LinkError& e : link.errors) lang_named = lang_named || e.field == "lang";
   if (!lang_named && (fallback_lang == "en" || fallback_lang == "ru")) patch["lang"] = fallback_lang;
@@ -28,7 +46,13 @@ std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::strin
       attn::api::Obj({{"ok", errors.empty()}, {"errors", errors}, {"state", attn::api::StateToJson(s.lab)}}));
 }
 
-std::string LinkText(const AppState& s) { return attn::api::WriteLink(s.lab, attn::api::TrainState{}); }
+std::string LinkText(const AppState& s) {
+  std::string link = attn::api::WriteLink(s.lab, attn::api::TrainState{});
+  if (s.lesson.url.empty()) return link;  // a lesson from a link: its document's address first
+  // Its characters need no encoding (CheckLessonUrl: letters, digits, _ - . /).
+  link.insert(1, "lessonUrl=" + s.lesson.url + (link.size() > 1 ? "&" : ""));
+  return link;
+}
 
 std::string ShareLink(const AppState& s, const std::string& page_url) {
   return page_url.substr(0, page_url.find('#')) + LinkText(s);

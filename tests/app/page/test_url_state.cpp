@@ -4,6 +4,7 @@
 // nested train object included, must come back unchanged.
 #include "api/url_state.h"
 #include "app/app.h"
+#include "app/lesson/lesson.h"
 
 #include <doctest/doctest.h>
 
@@ -20,7 +21,7 @@ const char* const kEveryField = R"({
   "sentence": "кот & пёс = друзья + 100% #1 ещё?",
   "query": 3, "projection": "random", "temperature": 0.7, "scaled": false, "dModel": 12, "dK": 6,
   "seed": 7, "positional": false, "heads": 2, "head": 1, "normalizer": "sparsemax", "causal": true,
-  "dV": 4, "target": 0, "layer": 2, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c----",
+  "dV": 4, "target": 0, "layer": 2, "lang": "ru", "view": "training", "lesson": 4, "predictions": "ab-c----", "lessonId": "every",
   "whatIfToken": 1, "whatIfWith": "рис", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
   "knockoutKeys": "0,2", "knockoutHeads": "0:1", "valueToken": 2, "valueA": 0.25, "valueB": -0.5,
   "hide": "normalization,mask", "lock": "sentence,train.task",
@@ -34,6 +35,17 @@ const char* const kEveryField = R"({
             "query": 2}
 })";
 
+// lessonId changes only with the lesson loaded (app/lesson): an 8-step one, a question of 3 choices.
+std::string EightSteps() {
+  Json doc = {{"format", "attentionlab-lesson-1"}, {"id", "every"}, {"title", {{"en", "Every field"}}}};
+  Json steps = Json::array();
+  for (int k = 1; k <= 8; ++k) steps.push_back({{"title", {{"en", "Step " + std::to_string(k)}}}});
+  steps[0]["question"] = {{"text", {{"en", "?"}}}, {"choices", {{{"en", "a"}}, {{"en", "b"}}, {{"en", "c"}}}},
+                          {"right", 0}, {"explanation", {{"en", "."}}}};
+  doc["steps"] = steps;
+  return doc.dump();
+}
+
 }  // namespace
 
 TEST_SUITE("app") {
@@ -45,6 +57,7 @@ TEST_CASE("URL state: every field of the state, the nested train object included
 
   app::AppState source;
   app::InitApp(source);
+  REQUIRE(app::LoadLesson(source, EightSteps()).ok);
   const attn::api::PatchResult set = app::ApplyPatch(source, wanted);
   REQUIRE_MESSAGE(set.ok, set.field << ": " << set.message);
   const Json state = Json::parse(app::StateJson(source));
@@ -74,6 +87,7 @@ TEST_CASE("URL state: every field of the state, the nested train object included
 
   app::AppState reader;
   app::InitApp(reader);
+  REQUIRE(app::LoadLesson(reader, EightSteps()).ok);  // a link names the lesson; its document is loaded
   const Json r = Json::parse(app::ApplyLinkJson(reader, hash, "en"));
   REQUIRE_MESSAGE(r["ok"] == true, r.dump());
   const Json back = Json::parse(app::StateJson(reader));

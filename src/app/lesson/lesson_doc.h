@@ -1,0 +1,36 @@
+// The lesson room's state (AppState::lesson): the document loaded (api/lesson_json.h reads and
+// checks it), where it came from, and the answer events the page has not taken yet.
+#pragma once
+
+#include "api/lesson_json.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace app {
+
+using attn::api::Json;
+using attn::api::kLessonChoices;  // the built-in lesson's steps and choices
+using attn::api::kLessonSteps;
+using attn::api::kLessonTrainSteps;
+using attn::api::kMaxChoices;
+using attn::api::LessonAction;
+using attn::api::LessonDoc;
+using attn::api::LessonParse;
+using attn::api::LessonPoint;
+using attn::api::LessonStep;
+using attn::api::LessonText;
+using attn::api::ParseLesson;
+using attn::api::Verdict;
+
+// The lesson's room in AppState: the document loaded, where it came from, and the answers the
+// page has not been told of yet. Until a document is loaded the lab's lesson is the built-in one
+// (state lessonId "seed", 8 steps), fetched when first needed (EnsureLesson).
+struct Lesson {
+  std::shared_ptr<const LessonDoc> doc;
+  std::string url;          // #lessonUrl it came from ("" otherwise): written back into links
+  std::vector<Json> events; // {type: "answer" | "lessonDone", ...} since the page last took them
+};
+
+}  // namespace app
