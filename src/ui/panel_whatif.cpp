@@ -42,6 +42,38 @@ std::string Sci(double x) {
 // The typed sentence's tokens: the plain run's when the run is edited (the edits name them).
 const std::vector<attn::Token>& Typed(const Context& ctx) { return app::TypedTokens(ctx.state); }
 
+}  // namespace
+
+// The word a what-if changes (ui.whatif_token over `words`) and the new word (ui.whatif_word):
+// the lab's tokens here, the typed words in model mode (panel_whatif_model.cpp).
+void DrawWordChoice(Context& ctx, const std::vector<attn::Token>& words, const char* id) {
+  UiState& ui = ctx.ui;
+  const int n = static_cast<int>(words.size());
+  if (ui.whatif_token < 0 || ui.whatif_token >= n) return;
+  const float w = ImGui::GetContentRegionAvail().x;
+  char key[32];
+  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
+  char current[200];
+  std::snprintf(current, sizeof current, "%d «%s»", ui.whatif_token, words[static_cast<std::size_t>(ui.whatif_token)].text.c_str());
+  std::snprintf(key, sizeof key, "%s_token", id);
+  if (ImGui::BeginCombo(Label(tr::kWhatIfWord, key), current)) {
+    for (int i = 0; i < n; ++i) {
+      char item[200];
+      std::snprintf(item, sizeof item, "%d «%s»", i, words[static_cast<std::size_t>(i)].text.c_str());
+      ImGui::PushID(i);
+      if (ImGui::Selectable(item, i == ui.whatif_token)) ui.whatif_token = i;
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  if (w >= 520.0f) ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
+  std::snprintf(key, sizeof key, "%s_with", id);
+  ImGui::InputTextWithHint(Label(tr::kWhatIfWith, key), L(tr::kWhatIfWithHint), &ui.whatif_word);
+}
+
+namespace {
+
 void DrawEditControls(Context& ctx) {
   app::AppState& s = ctx.state;
   const attn::LabConfig& cfg = s.lab.config;
@@ -52,22 +84,7 @@ void DrawEditControls(Context& ctx) {
   if (ui.whatif_token < 0 || ui.whatif_token >= n) ui.whatif_token = cfg.what_if_token >= 0 && cfg.what_if_token < n ? cfg.what_if_token : std::min(cfg.query, n - 1);
   const float w = ImGui::GetContentRegionAvail().x;
   // 1. the word: replace, delete, insert before
-  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
-  char current[200];
-  std::snprintf(current, sizeof current, "%d «%s»", ui.whatif_token, typed[static_cast<std::size_t>(ui.whatif_token)].text.c_str());
-  if (ImGui::BeginCombo(Label(tr::kWhatIfWord, "wi_token"), current)) {
-    for (int i = 0; i < n; ++i) {
-      char item[200];
-      std::snprintf(item, sizeof item, "%d «%s»", i, typed[static_cast<std::size_t>(i)].text.c_str());
-      ImGui::PushID(i);
-      if (ImGui::Selectable(item, i == ui.whatif_token)) ui.whatif_token = i;
-      ImGui::PopID();
-    }
-    ImGui::EndCombo();
-  }
-  if (w >= 520.0f) ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
-  ImGui::InputTextWithHint(Label(tr::kWhatIfWith, "wi_with"), L(tr::kWhatIfWithHint), &ui.whatif_word);
+  DrawWordChoice(ctx, typed, "wi");
   const bool has_word = !ui.whatif_word.empty();
   ImGui::BeginDisabled(!has_word);
   if (ImGui::Button(Label(tr::kWhatIfReplace, "wi_replace")))

@@ -30,23 +30,7 @@ void DrawWordEdit(Context& ctx) {
   if (!words.ok() || n == 0) return;
   UiState& ui = ctx.ui;
   if (ui.whatif_token < 0 || ui.whatif_token >= n) ui.whatif_token = 0;
-  const float w = ImGui::GetContentRegionAvail().x;
-  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
-  char current[200];
-  std::snprintf(current, sizeof current, "%d «%s»", ui.whatif_token, words.tokens[static_cast<std::size_t>(ui.whatif_token)].text.c_str());
-  if (ImGui::BeginCombo(Label(tr::kWhatIfWord, "wim_token"), current)) {
-    for (int i = 0; i < n; ++i) {
-      char item[200];
-      std::snprintf(item, sizeof item, "%d «%s»", i, words.tokens[static_cast<std::size_t>(i)].text.c_str());
-      ImGui::PushID(i);
-      if (ImGui::Selectable(item, i == ui.whatif_token)) ui.whatif_token = i;
-      ImGui::PopID();
-    }
-    ImGui::EndCombo();
-  }
-  if (w >= 520.0f) ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(150.0f, w * 0.35f));
-  ImGui::InputTextWithHint(Label(tr::kWhatIfWith, "wim_with"), L(tr::kWhatIfWithHint), &ui.whatif_word);
+  DrawWordChoice(ctx, words.tokens, "wim");
   // a word edit replaces any knock-out (one kind at a time)
   auto edit = [&](const std::string& with, const char* mode) {
     app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", ui.whatif_token}, {"whatIfWith", with}, {"whatIfMode", mode},

@@ -111,6 +111,7 @@ void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
 void DrawWhatIfPanel(Context& ctx);       // panel_whatif.cpp: an edited run against the plain one
 void DrawModelWhatIf(Context& ctx);       // panel_whatif_model.cpp: its model-mode half
+void DrawWordChoice(Context& ctx, const std::vector<attn::Token>& words, const char* id);  // panel_whatif.cpp
 
 void DrawTrainingPanel(Context& ctx);     // panel_training.cpp: a model learns the pattern, live
 void DrawNormalizationPanel(Context& ctx);  // panel_normalization.cpp: why softmax and ÷√d_k
