@@ -59,6 +59,7 @@ Json ComparisonToJson(const LabComparison& c) {
               {"dWeights", dw},
               {"insertedWeight", gained},
               {"maxAbsDWeight", c.max_abs_d_weight},
+              {"shuffleDoubleMaxDiff", c.shuffle_double_max_diff >= 0 ? Json(c.shuffle_double_max_diff) : Json(nullptr)},
               {"dOutput", Numbers(c.d_output)},
               {"dFinalOutput", Numbers(c.d_final_output)},
               {"dOutputNorm", c.d_output_norm},

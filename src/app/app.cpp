@@ -89,6 +89,7 @@ FrameWork Tick(AppState& s) {
   w.train_steps = TickTraining(s, curves ? kTrainBudgetMs * 0.5 : kTrainBudgetMs, &w.train_ms);
   w.tune_units = TickTune(s, kTrainBudgetMs, &w.tune_ms);
   TickModelProbe(s);
+  TickModelKeyEffects(s, kTrainBudgetMs);
   TickNormalization(s, s.lab.train.play ? kTrainBudgetMs * 0.5 : kTrainBudgetMs);
   return w;
 }

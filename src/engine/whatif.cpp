@@ -5,6 +5,7 @@
 #endif
 #include "whatif.h"
 
+#include "embedding.h"
 #include "format.h"
 #include "linalg.h"
 #include "rng.h"
@@ -440,6 +441,47 @@ LabComparison CompareLab(const LabConfig& cfg) {
   return CompareRuns(cfg, ComputeLab(WithoutEdits(cfg)), std::move(edited));
 }
 
+namespace {
+
+// The shuffle's check in double (LabComparison::shuffle_double_max_diff): the lab's two runs
+// again through MultiHeadForward<double>, on the plain run's weights (cast) and each run's own
+// embedding (positions, if on, are those of the new order).
+double ShuffleDoubleMaxDiff(const LabConfig& cfg, const LabResult& plain, const LabResult& edited,
+                            const std::vector<int>& to_edited) {
+  auto embed = [&](const std::vector<Token>& tokens) {
+    std::vector<std::string> texts;
+    for (const Token& t : tokens) texts.push_back(t.text);
+    return MatD(EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional).cast<double>());  // (N, D)
+  };
+  MultiHeadWeights<double> w;
+  for (const MatF& m : plain.projections.W_Q) w.W_Q.push_back(m.cast<double>());
+  for (const MatF& m : plain.projections.W_K) w.W_K.push_back(m.cast<double>());
+  for (const MatF& m : plain.projections.W_V) w.W_V.push_back(m.cast<double>());
+  w.W_O = plain.projections.W_O.cast<double>();
+  MultiHeadConfig mcfg;
+  mcfg.head.normalizer = cfg.normalizer;
+  mcfg.head.temperature = cfg.temperature;
+  mcfg.head.scaled = cfg.scaled;
+  mcfg.causal = cfg.causal;
+  MultiHeadTrace<double> a, b;
+  if (!MultiHeadForward<double>(a, embed(plain.tokens), nullptr, w, mcfg) ||
+      !MultiHeadForward<double>(b, embed(edited.tokens), nullptr, w, mcfg))
+    return -1;
+  const int n = static_cast<int>(to_edited.size());
+  double worst = 0;
+  for (std::size_t h = 0; h < a.heads.size(); ++h)
+    for (int i = 0; i < n; ++i) {
+      const int ie = to_edited[static_cast<std::size_t>(i)];
+      for (int j = 0; j < n; ++j)
+        worst = std::max(worst, std::abs(b.heads[h].weights(ie, to_edited[static_cast<std::size_t>(j)]) - a.heads[h].weights(i, j)));
+      for (Eigen::Index k = 0; k < a.heads[h].output.cols(); ++k)
+        worst = std::max(worst, std::abs(b.heads[h].output(ie, k) - a.heads[h].output(i, k)));
+    }
+  return worst;
+}
+
+}  // namespace
+
 LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edited) {
   LabComparison c;
   c.edited = std::move(edited);
@@ -501,6 +543,9 @@ LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edite
   for (Eigen::Index k = 0; k < c.d_final_output.size(); ++k) c.d_final_output_norm += c.d_final_output(k) * c.d_final_output(k);
   c.d_output_norm = std::sqrt(c.d_output_norm);
   c.d_final_output_norm = std::sqrt(c.d_final_output_norm);
+  if (cfg.shuffle != ShuffleMode::kOff && cfg.what_if_token < 0 && cfg.knockout_keys.empty() &&
+      cfg.knockout_heads.empty() && cfg.value_token < 0)
+    c.shuffle_double_max_diff = ShuffleDoubleMaxDiff(cfg, c.plain, c.edited, c.to_edited);
   c.verdict_plain = VerdictOf(c.plain.information);
   c.verdict_edited = VerdictOf(c.edited.information);
   c.verdict_changed = c.verdict_plain.recoverable != c.verdict_edited.recoverable ||

@@ -113,6 +113,11 @@ struct LabComparison {
   VecD d_output;        // (Dv) A'(query') - A(query), the chosen head, per dimension
   VecD d_final_output;  // (Do) the same for the projected output (after W_O)
   double d_output_norm = 0, d_final_output_norm = 0;  // ||d_output||, ||d_final_output||, in order
+  // A shuffle (the only edit): both runs again in double (the same embeddings and weights), the
+  // largest |difference| of any head's weights and outputs, each token followed to its new place.
+  // Without positions and causal mask it is only the rounding of sums taken in another order
+  // (~1e-16); -1 when the edit is not a shuffle alone.
+  double shuffle_double_max_diff = -1;
   Verdict verdict_plain, verdict_edited;
   bool verdict_changed = false;  // recoverable, unique or same_output_dim differ
 };

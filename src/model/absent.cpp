@@ -72,6 +72,10 @@ bool CompareModelRuns(const LabModel&, const LabConfig&, const ModelLabResult&, 
   return false;
 }
 
+bool NextKeyNextTokenEffect(const LabModel&, const LabConfig&, const ModelLabResult&, NextTokenEffects*, std::string* error) {
+  return Absent(error);
+}
+
 bool TuneSession::Work(Params<float>&, bool*, StepMetrics*, std::string* error) { return Absent(error); }
 
 }  // namespace model

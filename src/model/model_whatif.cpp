@@ -52,31 +52,41 @@ bool ForwardKnockedOut(SequenceActs<float>& a, const Params<float>& p, const Mod
   return true;
 }
 
-bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
-                         NextTokenEffects* out, std::string* error) {
-  *out = NextTokenEffects{};
+bool NextKeyNextTokenEffect(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
+                            NextTokenEffects* out, std::string* error) {
   const ModelConfig& c = m.config();
   if (plain.next.empty() || plain.ids.empty()) return linalg::Fail(error, "no plain run");
   if (cfg.layer < 0 || cfg.layer >= c.layers || cfg.head < 0 || cfg.head >= c.heads)
     return linalg::Fail(error, "layer or head out of range");
   const int n = static_cast<int>(plain.ids.size());
+  const int i = static_cast<int>(out->delta.size());
+  if (i >= n) return linalg::Fail(error, "every key is done");
+  if (i == 0) {
+    out->next_id = plain.next[0].id;
+    // the plain run's log-probability, in double from its float probability
+    out->logp = std::log(static_cast<double>(plain.acts.probs(plain.acts.probs.rows() - 1, out->next_id)));
+  }
   Sequence seq;
   seq.tokens = plain.ids;
   seq.targets.assign(plain.ids.size(), -1);
-  out->next_id = plain.next[0].id;
-  // the plain run's log-probability, in double from its float probability
-  out->logp = std::log(static_cast<double>(plain.acts.probs(plain.acts.probs.rows() - 1, out->next_id)));
+  ModelKnockout k;
+  k.layer = cfg.layer;
+  k.head = cfg.head;
+  k.keys = {i};
   SequenceActs<float> acts;
-  for (int i = 0; i < n; ++i) {
-    ModelKnockout k;
-    k.layer = cfg.layer;
-    k.head = cfg.head;
-    k.keys = {i};
-    if (!ForwardKnockedOut(acts, m.params, c, seq, k, error)) return false;
-    const double lp = std::log(static_cast<double>(acts.probs(0, out->next_id)));
-    out->logp_without.push_back(lp);
-    out->delta.push_back(lp - out->logp);
-  }
+  if (!ForwardKnockedOut(acts, m.params, c, seq, k, error)) return false;
+  const double lp = std::log(static_cast<double>(acts.probs(0, out->next_id)));
+  out->logp_without.push_back(lp);
+  out->delta.push_back(lp - out->logp);
+  return true;
+}
+
+bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
+                         NextTokenEffects* out, std::string* error) {
+  *out = NextTokenEffects{};
+  do {
+    if (!NextKeyNextTokenEffect(m, cfg, plain, out, error)) return false;
+  } while (out->delta.size() < plain.ids.size());
   return true;
 }
 

@@ -45,6 +45,10 @@ struct NextTokenEffects {
 };
 bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
                          NextTokenEffects* out, std::string* error = nullptr);
+// One key of it: starts *out (next_id, logp) when it is empty, then appends key
+// out->delta.size()'s entry; the page computes one key per frame (app/model/model_effects.cpp).
+bool NextKeyNextTokenEffect(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
+                            NextTokenEffects* out, std::string* error = nullptr);
 
 // ---- the lab's what-if in model mode (app/whatif/) ---------------------------------------------
 

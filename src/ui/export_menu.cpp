@@ -5,7 +5,10 @@
 #include "ui/i18n.h"
 #include "ui/ui.h"
 
+#include "app/exports/figure_export.h"
+
 #include <algorithm>
+#include <cstring>
 
 namespace ui {
 
@@ -35,7 +38,12 @@ void ExportMenu(UiState& ui, const char* id, bool svg, bool numbers, const ImVec
   ui.export_menus.push_back(ExportMenuRect{id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kExport));
   if (ImGui::BeginPopup("export_menu")) {
+    // only what the export target writes (e.g. the what-if's Δ has CSV but no JSON)
+    const app::ExportTarget* target = app::FindExportTarget(id);
     auto item = [&](const Text& label, const char* format) {
+      if (target && std::none_of(target->formats.begin(), target->formats.end(),
+                                 [&](const char* f) { return std::strcmp(f, format) == 0; }))
+        return;
       if (ImGui::Selectable(Label(label, format))) ui.export_clicks.push_back(ExportClick{id, format});
       ui.export_menus.push_back(ExportMenuRect{std::string(id) + "." + format, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
     };

@@ -525,8 +525,8 @@ inline constexpr Text kKnockModelKeys{"knock out keys of head %d.%d:", "выкл
 inline constexpr Text kModelEditRefused{"The edited run is refused: %s", "Изменённый прогон отклонён: %s"};
 inline constexpr Text kModelNextDelta{"The next token after the sentence, before → after:", "Следующий токен после предложения, до → после:"};
 inline constexpr Text kModelEditedSentence{"after: %s", "после: %s"};
-inline constexpr Text kModelDeltaHeads{"Δα of every head (layer.head), on the plain run's tokens: red gained weight, blue lost it. Largest |Δα| = %s.",
-                                       "Δα каждой головы (слой.голова) на токенах исходного прогона: красное получило вес, синее потеряло. Наибольшее |Δα| = %s."};
+inline constexpr Text kModelDeltaHeads{"Δα of every head (layer.head), on the plain run's tokens: red gained weight, blue lost it. Largest |Δα| = %s. Click a head to choose it; its Δα is what ↓ saves as SVG and CSV.",
+                                       "Δα каждой головы (слой.голова) на токенах исходного прогона: красное получило вес, синее потеряло. Наибольшее |Δα| = %s. Щелчок выбирает голову; её Δα сохраняет ↓ в SVG и CSV."};
 inline constexpr Text kEditReplaced{"«%s» replaced by «%s»", "«%s» заменено на «%s»"};
 inline constexpr Text kEditDeleted{"«%s» deleted", "«%s» удалено"};
 inline constexpr Text kEditInserted{"«%s» inserted before «%s»", "«%s» вставлено перед «%s»"};
@@ -553,11 +553,11 @@ inline constexpr Text kVerdictRecoverable{"α recoverable from A", "α восс�
 inline constexpr Text kVerdictNotRecoverable{"α not recoverable from A (the same A for a %d-dimensional set of weights)",
                                              "α не восстановима по A (то же A у %d-мерного множества весов)"};
 inline constexpr Text kShuffleSame{
-    "No positional encoding and no causal mask: the weights moved with their tokens, and each token's A is unchanged up to the rounding of reordered sums (largest |Δα| = %s, float).",
-    "Без позиционного кодирования и без каузальной маски веса переставились вместе с токенами, и A каждого токена не изменилось с точностью до округления переставленных сумм (наибольшее |Δα| = %s, float)."};
+    "No positional encoding and no causal mask: the weights moved with their tokens, and each token's A is unchanged up to the rounding of reordered sums (largest |Δα| = %s in float; both runs again in double: largest difference of any weight or A = %s).",
+    "Без позиционного кодирования и без каузальной маски веса переставились вместе с токенами, и A каждого токена не изменилось с точностью до округления переставленных сумм (наибольшее |Δα| = %s во float; оба прогона заново в double: наибольшая разница любого веса или A = %s)."};
 inline constexpr Text kShuffleDiffers{
-    "With %s the order matters: the weights do not simply move with their tokens (largest |Δα| = %s).",
-    "С %s порядок важен: веса не просто переставились вместе с токенами (наибольшее |Δα| = %s)."};
+    "With %s the order matters: the weights do not simply move with their tokens (largest |Δα| = %s; in double %s).",
+    "С %s порядок важен: веса не просто переставились вместе с токенами (наибольшее |Δα| = %s; в double %s)."};
 inline constexpr Text kShufflePositional{"positional encoding", "позиционным кодированием"};
 inline constexpr Text kShuffleCausal{"a causal mask", "каузальной маской"};
 inline constexpr Text kShuffleBoth{"positional encoding and a causal mask", "позиционным кодированием и каузальной маской"};
@@ -579,6 +579,11 @@ inline constexpr Text kMatteredNote{
     "αᵢ is the share of weight; ‖αᵢvᵢ‖ is what key i adds to A, ‖αᵢvᵢW_O‖ what of it reaches the output after W_O, and ‖A − A₋ᵢ‖ how far A moves when key i is masked out and the others renormalized. A heavy word with a short value, or one close to what the others average to, moves A little. Click a column to sort.",
     "αᵢ — доля веса; ‖αᵢvᵢ‖ — что ключ i добавляет к A, ‖αᵢvᵢW_O‖ — что из этого доходит до выхода после W_O, ‖A − A₋ᵢ‖ — насколько сдвигается A, если ключ i замаскировать, а остальные веса перенормировать. Тяжёлое слово с коротким значением или близким к среднему остальных почти не сдвигает A. Щелчок по столбцу сортирует."};
 inline constexpr Text kColKnock{"mask", "маска"};
+// model mode: each key's effect on the next token (app/model/model_effects.cpp)
+inline constexpr Text kMatteredModelNote{
+    "Δ log p: how the log-probability of the likeliest next token %s changes when key i is masked out of this head (one run of the model per key; negative = the key helped the prediction).",
+    "Δ log p: как меняется логарифм вероятности самого вероятного следующего токена %s, если ключ i замаскировать в этой голове (по прогону модели на ключ; отрицательное — ключ помогал предсказанию)."};
+inline constexpr Text kEffectsProgress{"computing Δ log p: %d of %d keys", "считаю Δ log p: %d из %d ключей"};
 inline constexpr Text kColTokenShort{"token", "токен"};
 // the vectors view: dragging a value
 inline constexpr Text kValueDragHint{"Drag a value vᵢ (a blue dot): A, the hull and the verdict follow.",

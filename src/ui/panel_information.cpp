@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -280,14 +281,39 @@ void DrawContributions(Context& ctx) {
   ImGui::PopStyleColor();
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  // model mode: each key's effect on the next token's log-probability, one key per frame
+  const bool by_model = s.lab.config.projection == attn::Projection::kModel && s.model.loaded;
+  const attn::model::NextTokenEffects* effects = nullptr;
+  if (by_model) {
+    app::WantModelKeyEffects(s);
+    const app::ModelKeyEffects& e = s.model.effects;
+    if (e.error.empty()) effects = &e.value;
+    char buf[400];
+    const std::string next = s.model.result.next.empty() ? std::string() : "«" + s.model.result.next.front().text + "»";
+    std::snprintf(buf, sizeof buf, L(tr::kMatteredModelNote), next.c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", buf);
+    if (effects && static_cast<int>(effects->delta.size()) < e.total)
+      ImGui::TextDisabled(L(tr::kEffectsProgress), static_cast<int>(effects->delta.size()), e.total);
+    else if (!e.error.empty())
+      ImGui::TextDisabled("%s", e.error.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  const int columns = by_model ? 7 : 6;
   const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(n + 1) + ImGui::GetStyle().CellPadding.y * 2 * (n + 1) + 24.0f;
-  if (!ImGui::BeginTable("contributions_table", 6, flags, ImVec2(0, rows_h))) return;
+  if (!ImGui::BeginTable("contributions_table", columns, flags, ImVec2(0, rows_h))) return;
   ImGui::TableSetupColumn(L(tr::kColTokenShort), ImGuiTableColumnFlags_DefaultSort);
   ImGui::TableSetupColumn("αᵢ", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("‖αᵢvᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("‖αᵢvᵢW_O‖", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("‖A − A₋ᵢ‖", ImGuiTableColumnFlags_PreferSortDescending);
+  if (by_model) ImGui::TableSetupColumn("Δ log p");
   ImGui::TableSetupColumn(L(tr::kColKnock), ImGuiTableColumnFlags_NoSort);
+  // a key's Δ log p, NaN while it is not computed yet (sorted last)
+  auto effect = [&](int i) {
+    return effects && i < static_cast<int>(effects->delta.size()) ? effects->delta[static_cast<std::size_t>(i)]
+                                                                  : std::numeric_limits<double>::quiet_NaN();
+  };
   ImGui::TableHeadersRow();
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
@@ -301,13 +327,16 @@ void DrawContributions(Context& ctx) {
         case 2: return k.value_norm;
         case 3: return k.residual_norm;
         case 4: return k.removal;
+        case 5: return by_model ? effect(i) : static_cast<double>(i);
         default: return static_cast<double>(i);
       }
     };
-    // equal values keep the tokens' order (what a stable sort gives, with less code in the page)
+    // equal values keep the tokens' order (what a stable sort gives, with less code in the page);
+    // a value not computed yet goes last
     std::sort(order.begin(), order.end(), [&](int a, int b) {
       const double va = value(a), vb = value(b);
-      return va != vb ? (up ? va < vb : va > vb) : a < b;
+      if (std::isnan(va) != std::isnan(vb)) return std::isnan(vb);
+      return va != vb && !std::isnan(va) ? (up ? va < vb : va > vb) : a < b;
     });
   }
   // a key's typed index (the knock-out names tokens as typed); an inserted word has none
@@ -326,6 +355,12 @@ void DrawContributions(Context& ctx) {
       ImGui::TableNextColumn();
       if (k.masked) ImGui::TextDisabled("%s", L(tr::kMaskedBar));
       else ImGui::TextUnformatted(Num(static_cast<float>(v), 3));
+    }
+    if (by_model) {
+      ImGui::TableNextColumn();
+      const double d = effect(i);
+      if (std::isnan(d)) ImGui::TextDisabled("…");
+      else ImGui::TextUnformatted(Num(static_cast<float>(d), 3));
     }
     ImGui::PopFont();
     ImGui::TableNextColumn();

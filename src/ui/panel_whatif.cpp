@@ -449,13 +449,13 @@ void DrawVerdict(Context& ctx, const attn::LabComparison& c) {
                             e.value_token < 0;
   if (only_shuffle) {
     if (!cfg.positional && !cfg.causal) {
-      std::snprintf(buf, sizeof buf, L(tr::kShuffleSame), Sci(c.max_abs_d_weight).c_str());
+      std::snprintf(buf, sizeof buf, L(tr::kShuffleSame), Sci(c.max_abs_d_weight).c_str(), Sci(c.shuffle_double_max_diff).c_str());
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.9f, 0.55f, 1.0f));
       TextWrappedAtSpaces(buf);
       ImGui::PopStyleColor();
     } else {
       const Text& why = cfg.positional && cfg.causal ? tr::kShuffleBoth : cfg.positional ? tr::kShufflePositional : tr::kShuffleCausal;
-      std::snprintf(buf, sizeof buf, L(tr::kShuffleDiffers), L(why), Sci(c.max_abs_d_weight).c_str());
+      std::snprintf(buf, sizeof buf, L(tr::kShuffleDiffers), L(why), Sci(c.max_abs_d_weight).c_str(), Sci(c.shuffle_double_max_diff).c_str());
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
       TextWrappedAtSpaces(buf);
       ImGui::PopStyleColor();

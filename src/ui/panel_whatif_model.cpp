@@ -139,6 +139,7 @@ void DrawDeltaGallery(Context& ctx, const attn::model::ModelComparison& c) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float side = std::clamp((ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads, 24.0f, 64.0f);
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h) {
       const int k = l * heads + h;
@@ -159,6 +160,17 @@ void DrawDeltaGallery(Context& ctx, const attn::model::ModelComparison& c) {
       std::snprintf(label, sizeof label, "%d.%d", l, h);
       dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(20, 20, 20, 230), label);
     }
+  // the PNG is this gallery; the SVG and CSV are the chosen head's Δα (app/exports/whatif_svg.cpp)
+  const ImVec2 fig_min(origin.x - 3, origin.y - 3);
+  const ImVec2 fig_max(origin.x + heads * side + (heads - 1) * gap + 3, ImGui::GetCursorScreenPos().y);
+  AddFigure(ctx.ui, "whatif", fig_min, fig_max, true, true);
+  const ImVec2 top_right(std::min(fig_max.x + ImGui::CalcTextSize("↓").x + 3 * ImGui::GetStyle().FramePadding.x,
+                                  ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x),
+                         fig_max.y + 2);
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  ExportMenu(ctx.ui, "whatif", true, true, &top_right);
+  ImGui::SetCursorScreenPos(after);
+  ImGui::Dummy(ImVec2(1, ImGui::GetFrameHeight()));
 }
 
 }  // namespace

@@ -144,6 +144,40 @@ export function whatIfTests(h) {
           for (const row of c.dWeights[k]) for (const x of row) if (x !== 0) throw new TestFailure(`head ${k}: Δα ${x} before the knocked-out layer`);
         t.note(`knock out 2.3: max |Δα| ${c.maxAbsDWeight.toExponential(2)}; next ${c.nextPlain[0].text} ${c.nextPlain[0].p.toFixed(3)} -> ${c.nextEdited[0].text} ${c.nextEdited[0].p.toFixed(3)}`);
         if (t.opts.shots) { await settle(t.page); await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-model-knockout-en.png') }); }
+        // the Δα export in model mode: the chosen head's (layer 2, head 3 here), as the trace's numbers
+        await t.page.evaluate(() => attentionLab.setState({ layer: 2, head: 3 }));
+        const csv = await t.page.evaluate(async () => { const r = await attentionLab.export({ what: 'whatif', format: 'csv' }); return r.ok ? r.blob.text() : r; });
+        assert(typeof csv === 'string', `the model's Δα CSV was refused: ${short(csv)}`);
+        const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+        assert(lines[0].startsWith('"Δα (layer 2, head 3): query \\ key"') || lines[0].startsWith('Δα (layer 2, head 3): query \\ key'), `the CSV's corner: ${lines[0]}`);
+        const d = c.dWeights[2 * heads + 3];
+        lines.slice(1).forEach((l, i) => l.split(',').slice(1).forEach((x, j) => {
+          if (Number(x) !== d[i][j]) throw new TestFailure(`model CSV cell ${i},${j} = ${x}, getTrace() says ${d[i][j]}`);
+        }));
+        // which keys mattered to the next token: the Information panel computes Δ log p key by key
+        // (one model run each); the numbers are attnlab model contributions' own
+        await t.page.evaluate(() => attentionLab.setState({ sentence: 'I love sushi', knockoutHeads: '', layer: 1, head: 2, view: 'information' }));
+        const t1 = Date.now();
+        let effects = null;
+        for (;;) {
+          effects = (await t.page.evaluate(() => attentionLab.getTrace())).model.keyEffects;
+          if (effects && effects.done === effects.of) break;
+          if (Date.now() - t1 > 60000) throw new TestFailure(`the keys' Δ log p did not finish in 60 s: ${short(effects)}`);
+          await new Promise((res) => setTimeout(res, 200));
+        }
+        const cli = await new Promise((resolve, reject) => {
+          execFile(t.opts.attnlab, ['model', 'contributions', path.join(t.opts.site, 'model'), '--text', 'I love sushi', '--layer', '1', '--head', '2'],
+                   { maxBuffer: 1 << 26 }, (err, stdout, stderr) => { if (err) reject(new TestFailure(`attnlab model contributions: ${err.message} ${stderr}`)); else resolve(JSON.parse(stdout)); });
+        });
+        assertEq(effects.nextId, cli.next.id, 'the next token followed');
+        assertEq(effects.logp, cli.next.logp, 'its log-probability');
+        assertEq(JSON.stringify(effects.delta), JSON.stringify(cli.next.delta), 'Δ log p per key, page vs attnlab model contributions');
+        t.note(`I love sushi, head 1.2: Δ log p(${JSON.stringify(effects.next)}) per key ${effects.delta.map((x) => x.toFixed(3)).join(' ')}`);
+        if (t.opts.shots) {
+          for (let k = 0; k < 4; k++) { await t.page.mouse.move(640, 600); await t.page.mouse.wheel(0, 400); await settle(t.page, 100); }
+          await settle(t.page);
+          await t.page.screenshot({ path: path.join(t.opts.shots, 'information-model-effects-en.png') });
+        }
       }
     },
     {
@@ -241,8 +275,10 @@ export function whatIfTests(h) {
           const toE = r.edited.comparison.toEdited;
           let worstA = 0;
           r.plain.output.forEach((row, i) => row.forEach((x, k) => { worstA = Math.max(worstA, Math.abs(r.edited.output[toE[i]][k] - x)); }));
-          results[name] = { worst, worstA };
-          t.note(`${name}: max |Δα| = ${worst.toExponential(3)}, max |ΔA| over every token = ${worstA.toExponential(3)} (float run, compared in double)`);
+          const inDouble = r.edited.comparison.shuffleDoubleMaxDiff;
+          results[name] = { worst, worstA, inDouble };
+          t.note(`${name}: max |Δα| = ${worst.toExponential(3)}, max |ΔA| over every token = ${worstA.toExponential(3)} (float run, compared in double); ` +
+                 `both runs in double: max difference ${inDouble.toExponential(3)}`);
           if (name.startsWith('reverse, no') && t.opts.shots) {
             await settle(t.page);
             await t.page.screenshot({ path: path.join(t.opts.shots, 'whatif-shuffle-laptop.png') });
@@ -252,7 +288,12 @@ export function whatIfTests(h) {
           // The engine computes in float: reordered sums round differently, at float's epsilon.
           assert(results[name].worst < 1e-6, `${name}: the weights did not permute with the tokens (max |Δα| ${results[name].worst})`);
           assert(results[name].worstA < 1e-5, `${name}: A changed (max ${results[name].worstA})`);
+          // the same two runs in double (the engine's check, shown in the tab): only the order of the sums
+          assert(typeof results[name].inDouble === 'number' && results[name].inDouble < 1e-12,
+                 `${name}: in double the weights and A should differ below 1e-12, got ${results[name].inDouble}`);
         }
+        for (const name of ['reverse, positional encoding', 'reverse, causal mask'])
+          assert(results[name].inDouble > 1e-3, `${name}: in double the order should matter too (${results[name].inDouble})`);
         assert(results['reverse, positional encoding'].worst > 1e-3, 'with positional encoding the order should matter');
         assert(results['reverse, causal mask'].worst > 1e-3, 'with a causal mask the order should matter');
         assertClean(t);

@@ -319,6 +319,13 @@ TEST_CASE("with positions, or with a causal mask, the weights do not permute wit
     REQUIRE(c.error.ok());
     CHECK(c.edited.edits.shuffled);
     CHECK(c.max_abs_d_weight > 1e-2);
+    CHECK(c.shuffle_double_max_diff > 1e-2);  // in double too: the order matters
+  }
+  {  // another edit with the shuffle: no double check
+    LabConfig both = Config(Normalizer::kSoftmax, false, attn::Projection::kRandom, 1, 0);
+    both.shuffle = attn::ShuffleMode::kReverse;
+    both.knockout_keys = "0";
+    CHECK(attn::CompareLab(both).shuffle_double_max_diff == -1);
   }
   // and without both, the lab's float run permutes up to float rounding
   LabConfig cfg = Config(Normalizer::kSoftmax, false, attn::Projection::kRandom, 2, 1);
@@ -327,8 +334,11 @@ TEST_CASE("with positions, or with a causal mask, the weights do not permute wit
   cfg.shuffle_seed = 5;
   const attn::LabComparison c = attn::CompareLab(cfg);
   REQUIRE(c.error.ok());
-  MESSAGE("shuffle in the lab (float): max |d alpha| = " << c.max_abs_d_weight);
+  MESSAGE("shuffle in the lab (float): max |d alpha| = " << c.max_abs_d_weight
+          << "; the same two runs in double: " << c.shuffle_double_max_diff);
   CHECK(c.max_abs_d_weight < 1e-6);
+  CHECK(c.shuffle_double_max_diff >= 0);
+  CHECK(c.shuffle_double_max_diff < 1e-12);
   for (Eigen::Index k = 0; k < c.d_output.size(); ++k) CHECK(std::abs(c.d_output(k)) < 1e-5);
   // the query followed its token
   CHECK(c.edited.steps.query == c.to_edited[static_cast<std::size_t>(cfg.query)]);

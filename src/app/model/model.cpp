@@ -51,7 +51,8 @@ bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std
 }
 
 bool ModelNeedsFrames(const AppState& s) {
-  return s.model.status.load == ModelLoad::kLoading || s.model.probe.wait >= 0 || s.model.tune.run_to > 0;
+  return s.model.status.load == ModelLoad::kLoading || s.model.probe.wait >= 0 || s.model.tune.run_to > 0 ||
+         ModelKeyEffectsRunning(s);
 }
 
 attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
@@ -111,6 +112,8 @@ Json ModelTraceJson(const AppState& s) {
     out["shape"] = {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model},
                     {"context", c.context}, {"vocab", c.vocab}};
   }
+  // each key's effect on the next token, as far as the Information panel has computed it
+  out["keyEffects"] = ModelKeyEffectsJson(s);
   return out;
 }
 

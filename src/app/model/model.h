@@ -14,6 +14,7 @@
 #include "model/head_information.h"
 #include "model/head_probe.h"
 #include "model/model_lab.h"
+#include "model/model_whatif.h"
 
 #include <map>
 #include <memory>
@@ -81,6 +82,17 @@ struct Tune {
   std::string text_en, text_ru;  // the platform with the model's files
 };
 
+// Which keys mattered to the prediction (issue 23, the Information panel in model mode): for every
+// token i, the log-probability of the likeliest next token with key i knocked out of the chosen
+// head, minus the plain one (model::KeyNextTokenEffects, as `attnlab model contributions`). One
+// forward pass per key: the page computes one key per frame while the panel shows them.
+struct ModelKeyEffects {
+  std::string key;                          // EffectsKey: the tokens, layer, head and weights
+  attn::model::NextTokenEffects value;      // value.delta.size() keys done so far
+  int total = 0;                            // the keys to do (the run's tokens)
+  std::string error;                        // a refusal ("" = none)
+};
+
 struct Model {
   std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
   ModelStatus status;
@@ -88,6 +100,7 @@ struct Model {
                                        // intermediates, the next tokens (valid when the
                                        // attention room's result is)
   ModelInformation info;
+  ModelKeyEffects effects;
   ModelProbe probe;
   Tune tune;
 };
@@ -107,7 +120,7 @@ void ModelLoadFailed(AppState& s, const std::string& message);
 bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
                        const std::map<std::string, std::string>& digests, std::string* error = nullptr);
 void RetryModel(AppState& s);
-bool ModelNeedsFrames(const AppState& s);  // loading, a probe queued or a tune running
+bool ModelNeedsFrames(const AppState& s);  // loading, a probe queued, a tune or key effects running
 // The lab's result for `config`: ComputeModelLab when projection is "model" and the model is
 // loaded (filling *model_result), else attn::ComputeLab (kModelNotLoaded in model mode).
 attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
@@ -115,7 +128,8 @@ attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
 // After the model's files arrived: the result again (settings accepted before the files came,
 // a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.
 void RefreshModelResult(AppState& s);
-// ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next}.
+// ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next,
+// shape, keyEffects}.
 Json ModelTraceJson(const AppState& s);
 
 // ---- Information, on a real head (model_info.cpp) -------------------------------------------
@@ -123,6 +137,19 @@ Json ModelTraceJson(const AppState& s);
 // modes or without a model it clears info.ok. A few ms; up to ~0.4 s natively for a query that
 // sees 50+ keys (the residual's 2n + 1 LPs).
 void EnsureModelInformation(AppState& s);
+
+// ---- the keys' effect on the next token (model_effects.cpp) ----------------------------------
+// WantModelKeyEffects: the panel shows them now (restarts them when the tokens, layer, head or
+// weights changed); TickModelKeyEffects computes keys within the budget (at least one);
+// ModelKeyEffectsRunning while keys are left for the current result. FinishModelKeyEffects
+// computes the rest now (the page API's getTrace()). Json: null when none were asked for, else
+// {layer, head, nextId, next, logp, done, of, delta, logpWithout} (attnlab model contributions'
+// "next" with the progress).
+void WantModelKeyEffects(AppState& s);
+void TickModelKeyEffects(AppState& s, double budget_ms);
+void FinishModelKeyEffects(AppState& s);
+bool ModelKeyEffectsRunning(const AppState& s);
+Json ModelKeyEffectsJson(const AppState& s);
 
 // ---- "Probe this head" (model_probe.cpp) ------------------------------------------------------
 // StartModelProbe queues the probe (Tick runs it after a frame that says "probing…");

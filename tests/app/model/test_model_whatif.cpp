@@ -2,6 +2,7 @@
 // run model::ForwardKnockedOut; the comparison in the what-if room, checked against plain model
 // runs and against what a knock-out must do.
 #include "app/app.h"
+#include "app/exports/figure_export.h"
 #include "model/bundle.h"
 #include "model/model_lab.h"
 #include "shipped_model.h"
@@ -135,6 +136,99 @@ TEST_CASE("model mode: a change that names no head keeps the chosen head (the la
   const auto r = app::ApplyPatch(s, attn::api::Obj({{"lang", "ru"}}));
   REQUIRE(r.ok);
   CHECK(s.lab.config.head == 4);
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("app") {
+
+TEST_CASE("model what-if: the Δα export is the chosen head's, the edited word's pieces left empty") {
+  app::AppState s;
+  Loaded(s, "я люблю суши");
+  std::string why;
+  CHECK(app::WhatIfCsv(s, &why).empty());  // no edit yet
+  CHECK(why.rfind("what: expected a picture the lab draws now, got \"whatif\" (the run has no edit", 0) == 0);
+  // a knock-out of key 1 in layer 1, head 4: that head's column 1 is -α there, the CSV says so
+  REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", "1"}})).ok);
+  const attn::model::ModelComparison* c = app::CurrentModelComparison(s);
+  REQUIRE(c != nullptr);
+  const int heads = s.model.result.config.heads;
+  const attn::MatD& d = c->d_weights[static_cast<std::size_t>(1 * heads + 4)];
+  why.clear();
+  const std::string csv = app::WhatIfCsv(s, &why);
+  CHECK(why.empty());
+  CHECK(csv.find("Δα (layer 1, head 4): query \\ key") != std::string::npos);
+  const int n = static_cast<int>(s.model.result.texts.size());
+  // the last row: the last token's Δα over every key, written as the trace writes numbers
+  std::string last_row;
+  for (int j = 0; j < n; ++j) last_row += "," + Json(d(n - 1, j)).dump();
+  CHECK(csv.find(last_row + "\r\n") != std::string::npos);
+  CHECK(d(n - 1, 1) < 0);  // the knocked-out key lost its weight
+  const std::string svg = app::WhatIfSvg(s, &why);
+  CHECK(svg.find("url(#diverging)") != std::string::npos);
+  CHECK(svg.find("layer 1, head 4. Δα") != std::string::npos);
+  // a word edit: the rows and columns of «суши»'s pieces have no counterpart, left empty
+  REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", ""}, {"whatIfToken", 2}, {"whatIfWith", "рис"}})).ok);
+  const std::string edited = app::WhatIfCsv(s, &why);
+  REQUIRE_FALSE(edited.empty());
+  const std::string last_piece = s.model.result.texts.back();
+  CHECK(edited.find("\r\n" + last_piece + std::string(static_cast<std::size_t>(n), ',') + "\r\n") != std::string::npos);
+  // and the file itself through the export request, as the page asks for it
+  const app::ExportFile f = app::ExportText(s, {"whatif", "csv"});
+  CHECK(f.error.empty());
+  CHECK(f.bytes == edited);
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("app") {
+
+TEST_CASE("model mode: each key's effect on the next token is two model runs' difference, one key per frame") {
+  app::AppState s;
+  Loaded(s, "I love sushi");
+  CHECK(app::ModelKeyEffectsJson(s).is_null());  // nothing asked for yet
+  app::WantModelKeyEffects(s);
+  const int n = static_cast<int>(s.model.result.ids.size());
+  CHECK(app::ModelKeyEffectsRunning(s));
+  CHECK(app::NeedsFrames(s));
+  app::Tick(s);  // at least one key per frame
+  const int after_one = static_cast<int>(s.model.effects.value.delta.size());
+  CHECK(after_one >= 1);
+  CHECK(after_one <= n);
+  app::FinishModelKeyEffects(s);
+  CHECK_FALSE(app::ModelKeyEffectsRunning(s));
+  const attn::model::NextTokenEffects& e = s.model.effects.value;
+  REQUIRE(static_cast<int>(e.delta.size()) == n);
+  // the same as `attnlab model contributions` (model::KeyNextTokenEffects)
+  attn::model::NextTokenEffects all;
+  REQUIRE(attn::model::KeyNextTokenEffects(*s.model.loaded, s.lab.config, s.model.result, &all));
+  CHECK(all.delta == e.delta);
+  CHECK(all.logp == e.logp);
+  // and each key's run is the what-if's knock-out of that key: the edited run's probability of
+  // the same next token, wherever it is in its top 5
+  const int next_id = e.next_id;
+  const attn::model::NextTokenEffects kept = e;
+  int compared = 0;
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", std::to_string(i)}})).ok);
+    const attn::model::ModelComparison* c = app::CurrentModelComparison(s);
+    REQUIRE(c != nullptr);
+    for (const auto& t : c->next_edited)
+      if (t.id == next_id) {
+        CAPTURE(i);
+        CHECK(std::log(static_cast<double>(t.p)) == kept.logp_without[static_cast<std::size_t>(i)]);
+        ++compared;
+      }
+  }
+  CHECK(compared >= n - 1);
+  // the trace carries it while it is current; another head starts again
+  REQUIRE(app::ApplyPatch(s, app::NoEditsPatch()).ok);
+  const Json j = app::ModelKeyEffectsJson(s);
+  REQUIRE(j.is_object());
+  CHECK(j["done"] == n);
+  CHECK(j["delta"].get<std::vector<double>>() == kept.delta);
+  REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"head", 0}})).ok);
+  CHECK(app::ModelKeyEffectsJson(s).is_null());
 }
 
 }  // TEST_SUITE
