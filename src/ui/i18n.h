@@ -581,8 +581,8 @@ inline constexpr Text kMatteredNote{
 inline constexpr Text kColKnock{"mask", "маска"};
 // model mode: each key's effect on the next token (app/model/model_effects.cpp)
 inline constexpr Text kMatteredModelNote{
-    "Δ log p: how the log-probability of the likeliest next token %s changes when key i is masked out of this head (one run of the model per key; negative = the key helped the prediction).",
-    "Δ log p: как меняется логарифм вероятности самого вероятного следующего токена %s, если ключ i замаскировать в этой голове (по прогону модели на ключ; отрицательное — ключ помогал предсказанию)."};
+    "Δ log p: how the log-probability of the likeliest next token %s changes when key i is masked out of this head for every query (one run of the model per key; negative = the key helped the prediction). The prediction is read at the last token, so a key the chosen query cannot see still counts.",
+    "Δ log p: как меняется логарифм вероятности самого вероятного следующего токена %s, если ключ i замаскировать в этой голове для всех запросов (по прогону модели на ключ; отрицательное — ключ помогал предсказанию). Предсказание читается на последнем токене, поэтому считается и ключ, невидимый выбранному запросу."};
 inline constexpr Text kEffectsProgress{"computing Δ log p: %d of %d keys", "считаю Δ log p: %d из %d ключей"};
 inline constexpr Text kColTokenShort{"token", "токен"};
 // the vectors view: dragging a value

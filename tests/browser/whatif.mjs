@@ -151,7 +151,26 @@ export function whatIfTests(h) {
         const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
         assert(lines[0].startsWith('"Δα (layer 2, head 3): query \\ key"') || lines[0].startsWith('Δα (layer 2, head 3): query \\ key'), `the CSV's corner: ${lines[0]}`);
         const d = c.dWeights[2 * heads + 3];
-        lines.slice(1).forEach((l, i) => l.split(',').slice(1).forEach((x, j) => {
+        // a CSV line's fields (a token such as "," is quoted, a quote doubled)
+        const fields = (line) => {
+          const out = [];
+          for (let k = 0; k <= line.length;) {
+            if (line[k] === '"') {
+              let f = '';
+              for (k++; k < line.length; k++) {
+                if (line[k] === '"' && line[k + 1] === '"') { f += '"'; k++; } else if (line[k] === '"') break; else f += line[k];
+              }
+              out.push(f);
+              k += 2;  // the closing quote and the comma
+            } else {
+              const e = line.indexOf(',', k);
+              out.push(line.slice(k, e < 0 ? line.length : e));
+              k = e < 0 ? line.length + 1 : e + 1;
+            }
+          }
+          return out;
+        };
+        lines.slice(1).forEach((l, i) => fields(l).slice(1).forEach((x, j) => {
           if (Number(x) !== d[i][j]) throw new TestFailure(`model CSV cell ${i},${j} = ${x}, getTrace() says ${d[i][j]}`);
         }));
         // which keys mattered to the next token: the Information panel computes Δ log p key by key
@@ -174,7 +193,7 @@ export function whatIfTests(h) {
         assertEq(JSON.stringify(effects.delta), JSON.stringify(cli.next.delta), 'Δ log p per key, page vs attnlab model contributions');
         t.note(`I love sushi, head 1.2: Δ log p(${JSON.stringify(effects.next)}) per key ${effects.delta.map((x) => x.toFixed(3)).join(' ')}`);
         if (t.opts.shots) {
-          for (let k = 0; k < 4; k++) { await t.page.mouse.move(640, 600); await t.page.mouse.wheel(0, 400); await settle(t.page, 100); }
+          for (let k = 0; k < 8; k++) { await t.page.mouse.move(640, 600); await t.page.mouse.wheel(0, 400); await settle(t.page, 100); }
           await settle(t.page);
           await t.page.screenshot({ path: path.join(t.opts.shots, 'information-model-effects-en.png') });
         }
