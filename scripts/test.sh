@@ -10,9 +10,19 @@
 #   5. a 20-second soak of the page (random valid and invalid actions, no console error)
 #   6. `attnlab model run` on the shipped model: the release (g++) and sanitizer (clang) builds print
 #      the same bytes
+# CI runs it as it is (about 40 minutes on 2 cores). Before a release, `scripts/test.sh --full`
+# adds what CI leaves out for time (about 45 minutes more): the sanitizer suites without their
+# cuts (every head and language, the `long` training runs), 60 s of fuzzing per target and the
+# 10-minute soak.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+full=0
+case "${1:-}" in
+  "") ;;
+  --full) full=1 ;;
+  *) echo "usage: scripts/test.sh [--full]" >&2; exit 2 ;;
+esac
 
 # Each stage's wall time, printed as a table at the end (and when a stage fails).
 stages=() stage_name="" stage_start=$SECONDS
@@ -73,3 +83,14 @@ for text in "я люблю суши" "I love sushi"; do
       <(build/fuzz/attnlab model run web/model --text "$text" --generate 20 --top-k 5)
 done
 echo "same output"
+
+[ $full = 1 ] || exit 0
+# What CI cuts for time, run before a release (docs/building.md#ci).
+stage "full: the sanitizer suites without the cuts (every head and language, suite long)"
+build/fuzz/tests/engine_tests
+build/fuzz/tests/model_tests
+/usr/bin/python3 tests/cli/run_all.py build/fuzz/attnlab tests/cli/fixtures
+stage "full: 60 s of fuzzing per target"
+scripts/fuzz.sh --no-build --seconds 60
+stage "full: the 10-minute soak of the page"
+scripts/soak.sh --seconds 600
