@@ -194,7 +194,7 @@ function(attnlab_configure_web_site)
   # -O3 there cost 26 KB gzipped (the page's budget is 500 KB) for 1.6x the page's training speed
   # (scripts/bench.sh: 1996 vs 1272 steps/s on the default task, plenty for the lab's tasks).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_ui_text attn_model attn_model_io
+    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_text attn_model attn_model_io
                 attn_model_fields attn_model_absent)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()

@@ -4,7 +4,7 @@
 // 1-6 answer (Russian layout: Т and И are the same keys as N and B). The lesson is a document
 // (app/lesson/lesson_doc.h): a step may have no quote, no verdict or no question.
 #include "app/lesson/lesson.h"
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <imgui_internal.h>  // NavMoveRequestCancel: the lesson's arrow keys are not navigation

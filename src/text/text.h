@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace ui {
+namespace text {
 
 enum class Lang { kEn, kRu };
 
@@ -37,4 +37,4 @@ std::string CountText(Lang lang, long long n, const Plural& p);
 
 inline constexpr const char* kNoBreakSpace = "\u00A0";
 
-}  // namespace ui
+}  // namespace text

@@ -3,11 +3,11 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "ui/text.h"  // Lang, Text, Plural and the plural rules
+#include "text/text.h"  // Lang, Text, Plural and the plural rules
 
 #include <string>
 
-namespace ui {
+namespace text {
 
 void SetLang(Lang lang);
 Lang CurrentLang();
@@ -593,4 +593,4 @@ inline constexpr Text kValueEdited{"Values edited: v of «%s» moved by (%s, %s)
 inline constexpr Text kValueReset{"Reset the values", "Вернуть значения"};
 }  // namespace tr
 
-}  // namespace ui
+}  // namespace text
