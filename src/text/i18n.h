@@ -8,6 +8,7 @@
 #include "text/text.h"  // Lang, Text, Plural, the plural rules, In
 
 // the tables, all of them for the panels
+#include "text/export_strings.h"
 #include "text/lab_strings.h"
 #include "text/message_strings.h"
 #include "text/model_strings.h"
