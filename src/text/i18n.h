@@ -10,6 +10,7 @@
 // the tables, all of them for the panels
 #include "text/export_strings.h"
 #include "text/lab_strings.h"
+#include "text/lesson_strings.h"
 #include "text/message_strings.h"
 #include "text/model_strings.h"
 #include "text/training_strings.h"
