@@ -227,16 +227,17 @@ function(attnlab_configure_web_site)
       DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
     list(APPEND copied "${site}/${name}")
   endforeach()
-  # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) joined into one file,
-  # then minified like the programs' glue (attnlab_configure_web_program); Debug keeps it as joined.
+  # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) and its messages
+  # (src/text/page.json) joined into one file, then minified like the programs' glue (attnlab_configure_web_program); Debug keeps it as joined.
   attnlab_page_script_parts(page_parts)
   list(JOIN page_parts "|" parts_arg)
   set(joined "${CMAKE_BINARY_DIR}/generated/lab.js")
   add_custom_command(OUTPUT "${joined}"
     COMMAND ${CMAKE_COMMAND} "-DOUTPUT=${joined}" "-DPARTS=${parts_arg}"
+            "-DTEXT=${CMAKE_SOURCE_DIR}/src/text/page.json"
             -P "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
-    DEPENDS ${page_parts} "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
-    COMMENT "web/js/*.js -> lab.js (joined)" VERBATIM)
+    DEPENDS ${page_parts} "${CMAKE_SOURCE_DIR}/src/text/page.json" "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
+    COMMENT "web/js/*.js + src/text/page.json -> lab.js (joined)" VERBATIM)
   if(CMAKE_BUILD_TYPE STREQUAL "Debug")
     add_custom_command(OUTPUT "${site}/lab.js"
       COMMAND ${CMAKE_COMMAND} -E copy_if_different "${joined}" "${site}/lab.js"
