@@ -64,8 +64,7 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
   if (q < 0 || q >= w.rows()) return;
   out.push_back(Line(tr::kReadoutTrained,
                      a.trainer.step(), a.view.tokens[q].c_str()));
-  out.push_back(gradients ? Line(tr::kReadoutWordGrad)
-                          : Line(tr::kReadoutWord));
+  out.push_back(Line(gradients ? tr::kReadoutWordGrad : tr::kReadoutWord));
   const attn::VecD via_values = attn::WeightGradientFromValues(a.view, 0, q);
   for (Eigen::Index j = 0; j < w.cols(); ++j) {
     const std::string t = "«" + a.view.tokens[j] + "»";
