@@ -194,7 +194,7 @@ function(attnlab_configure_web_site)
   # -O3 there cost 26 KB gzipped (the page's budget is 500 KB) for 1.6x the page's training speed
   # (scripts/bench.sh: 1996 vs 1272 steps/s on the default task, plenty for the lab's tasks).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_ui_text attn_model attn_model_io
+    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_text attn_model attn_model_io
                 attn_model_fields attn_model_absent)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
@@ -227,16 +227,17 @@ function(attnlab_configure_web_site)
       DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
     list(APPEND copied "${site}/${name}")
   endforeach()
-  # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) joined into one file,
-  # then minified like the programs' glue (attnlab_configure_web_program); Debug keeps it as joined.
+  # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) and its messages
+  # (src/text/page.json) joined into one file, then minified like the programs' glue (attnlab_configure_web_program); Debug keeps it as joined.
   attnlab_page_script_parts(page_parts)
   list(JOIN page_parts "|" parts_arg)
   set(joined "${CMAKE_BINARY_DIR}/generated/lab.js")
   add_custom_command(OUTPUT "${joined}"
     COMMAND ${CMAKE_COMMAND} "-DOUTPUT=${joined}" "-DPARTS=${parts_arg}"
+            "-DTEXT=${CMAKE_SOURCE_DIR}/src/text/page.json"
             -P "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
-    DEPENDS ${page_parts} "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
-    COMMENT "web/js/*.js -> lab.js (joined)" VERBATIM)
+    DEPENDS ${page_parts} "${CMAKE_SOURCE_DIR}/src/text/page.json" "${CMAKE_SOURCE_DIR}/cmake/join_page_script.cmake"
+    COMMENT "web/js/*.js + src/text/page.json -> lab.js (joined)" VERBATIM)
   if(CMAKE_BUILD_TYPE STREQUAL "Debug")
     add_custom_command(OUTPUT "${site}/lab.js"
       COMMAND ${CMAKE_COMMAND} -E copy_if_different "${joined}" "${site}/lab.js"

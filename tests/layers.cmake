@@ -1,6 +1,6 @@
 cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # Checks that includes point one way (ARCHITECTURE.md): engine <- api <- app <- ui <- platform,
-# gfx <- ui, platform. Run by ctest as `layers`: cmake -DSRC=<repo>/src -P tests/layers.cmake
+# gfx <- ui, platform; text (the translated strings) <- app, ui, platform. Run by ctest as `layers`: cmake -DSRC=<repo>/src -P tests/layers.cmake
 # For each folder of src/: the project folders its files may include, and system headers it
 # must not include (the app layer is tested without a window). Sub-folders follow their folder.
 # Inside src/app/, the rooms (one sub-folder each) stand side by side: a room's header includes
@@ -9,18 +9,20 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 set(allowed_engine   "engine")
 set(allowed_model    "engine;model")
 set(allowed_api      "engine;model;api")  # model: the tune rows of the state (finetune.h, issue 13)
-set(allowed_app      "engine;api;model;app")  # model: the trained model's mode (issue 13)
+set(allowed_text     "engine;api;model;text")  # the engine's and the API's messages, translated
+set(allowed_app      "engine;api;model;text;app")  # model: the trained model's mode (issue 13)
 set(allowed_gfx      "gfx")
-set(allowed_ui       "engine;api;model;app;gfx;ui")
-set(allowed_platform "engine;api;model;app;gfx;ui;platform")
+set(allowed_ui       "engine;api;model;text;app;gfx;ui")
+set(allowed_platform "engine;api;model;text;app;gfx;ui;platform")
 set(allowed_cli      "engine;api;model;cli")
 set(banned_app "imgui;SDL;GL/;GLES;emscripten")
 set(banned_engine "${banned_app}")
 set(banned_api "${banned_app}")
 set(banned_model "${banned_app}")
+set(banned_text "${banned_app}")
 
 set(problems "")
-foreach(layer engine model api app gfx ui platform cli)
+foreach(layer engine model api text app gfx ui platform cli)
   file(GLOB_RECURSE files "${SRC}/${layer}/*.h" "${SRC}/${layer}/*.cpp")
   foreach(f IN LISTS files)
     file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
@@ -51,4 +53,4 @@ if(problems)
   list(JOIN problems "\n  " text)
   message(FATAL_ERROR "includes against the layering of ARCHITECTURE.md:\n  ${text}")
 endif()
-message(STATUS "includes point one way (engine <- api <- app <- ui <- platform; gfx <- ui, platform; app's rooms side by side)")
+message(STATUS "includes point one way (engine <- api <- app <- ui <- platform; text <- app; gfx <- ui, platform; app's rooms side by side)")

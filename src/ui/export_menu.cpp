@@ -2,7 +2,7 @@
 // choice is queued in UiState::export_clicks; the platform writes the file after the frame
 // (platform/export.cpp: the PNG from the GPU, the texts from app/figure_export.h) and the page
 // downloads it (web/js/export.js).
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include "app/exports/figure_export.h"

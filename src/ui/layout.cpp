@@ -1,6 +1,6 @@
 // Arranges the panels: a grid on a laptop or projector, tabs on a phone.
 #include "app/lesson/lesson.h"
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/plot.h"
 #include "ui/ui.h"
 

@@ -1,7 +1,7 @@
 // The trained model's mode (issue 13): the gallery of every layer x head, and what the other
 // panels show while the model's files are not there yet (progress, or the failure and a way on).
 #include "app/lesson/lesson.h"
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <algorithm>

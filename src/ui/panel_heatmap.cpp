@@ -1,7 +1,7 @@
 // The N x N weights: row = query i, column = key j. Drawn by the GPU from a float texture
 // through shaders/heatmap.frag (viridis), with token labels, the query's row outlined, the
 // value under the mouse, and a legend.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <algorithm>

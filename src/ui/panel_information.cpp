@@ -1,7 +1,7 @@
 // The question itself: can two different attention patterns give exactly the same A? Two
 // scenarios side by side, the range of each word's weight given A alone, the simplex picture
 // for 3 or 4 tokens, and the probe. Every number comes from the engine's InformationReport.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // 1-6 answer (Russian layout: Т and И are the same keys as N and B). The lesson is a document
 // (app/lesson/lesson_doc.h): a step may have no quote, no verdict or no question.
 #include "app/lesson/lesson.h"
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <imgui_internal.h>  // NavMoveRequestCancel: the lesson's arrow keys are not navigation
@@ -16,27 +16,6 @@ namespace ui {
 
 namespace {
 
-constexpr Text kLesson{"Lesson", "Урок"};
-constexpr Text kStepOf{"Lesson: step %d of %d", "Урок: шаг %d из %d"};
-constexpr Text kBack{"◀ Back", "◀ Назад"};
-constexpr Text kNext{"Next ▶", "Далее ▶"};
-constexpr Text kClose{"×", "×"};
-constexpr Text kCloseTip{"Close the lesson (the free lab; lesson = 0)", "Закрыть урок (свободная лаборатория; lesson = 0)"};
-constexpr Text kSeedSays{"The question's answer says:", "В ответе на вопрос сказано:"};
-constexpr Text kRight{"Right.", "Верно."};
-constexpr Text kPartly{"Partly right.", "Отчасти верно."};
-constexpr Text kImprecise{"Imprecise.", "Неточно."};
-constexpr Text kPredict{"Predict first:", "Сначала предскажите:"};
-constexpr Text kYours{"your prediction", "ваш прогноз"};
-constexpr Text kCorrect{"right", "верно"};
-constexpr Text kAnswer{"The answer, from the lab:", "Ответ — по данным лаборатории:"};
-constexpr Text kNumbers{"The engine's numbers (they follow your changes):", "Числа движка (меняются вместе с вашими настройками):"};
-constexpr Text kRestore{"Back to this step's settings", "Вернуть настройки шага"};
-constexpr Text kTry{"Try: ", "Попробуйте: "};
-constexpr Text kKeys{"Keys (click here first): N or → next, B or ← back, 1–%d answer",
-                     "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад, 1–%d — ответ"};
-constexpr Text kKeysNoQuestion{"Keys (click here first): N or → next, B or ← back",
-                               "Клавиши (сначала нажмите сюда): N или → далее, B или ← назад"};
 constexpr int kNumberedSteps = 12;  // more steps than this: only Back and Next
 
 const char* T(const app::LessonText& t) { return t.In(CurrentLang() == Lang::kRu).c_str(); }
@@ -59,7 +38,9 @@ ImVec4 VerdictColour(app::Verdict v) {
 }
 
 const Text& VerdictName(app::Verdict v) {
-  return v == app::Verdict::kRight ? kRight : v == app::Verdict::kPartlyRight ? kPartly : kImprecise;
+  return v == app::Verdict::kRight         ? tr::kLessonRight
+         : v == app::Verdict::kPartlyRight ? tr::kLessonPartly
+                                           : tr::kLessonImprecise;
 }
 
 // Keys while the lesson has focus (and no text box is being typed in).
@@ -96,7 +77,7 @@ void DrawNavigation(Context& ctx) {
   app::AppState& s = ctx.state;
   const int step = s.lab.lesson;
   ImGui::BeginDisabled(step <= 1);
-  if (ImGui::SmallButton(Label(kBack, "lesson_back"))) app::GoToLesson(s, step - 1);
+  if (ImGui::SmallButton(Label(tr::kLessonBack, "lesson_back"))) app::GoToLesson(s, step - 1);
   ImGui::EndDisabled();
   for (int k = 1; k <= s.lab.lesson_steps && s.lab.lesson_steps <= kNumberedSteps; ++k) {
     ImGui::SameLine(0, 3);
@@ -109,20 +90,20 @@ void DrawNavigation(Context& ctx) {
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(step >= s.lab.lesson_steps);
-  if (ImGui::SmallButton(Label(kNext, "lesson_next"))) app::GoToLesson(s, step + 1);
+  if (ImGui::SmallButton(Label(tr::kLessonNext, "lesson_next"))) app::GoToLesson(s, step + 1);
   ImGui::EndDisabled();
   const float close_w = ImGui::CalcTextSize("×").x + ImGui::GetStyle().FramePadding.x * 2;
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - close_w);
-  if (ImGui::SmallButton(Label(kClose, "lesson_close"))) {
+  if (ImGui::SmallButton(Label(tr::kLessonClose, "lesson_close"))) {
     ctx.ui.last_lesson = step;
     app::GoToLesson(s, 0);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(kCloseTip));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kLessonCloseTip));
 }
 
 void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
   if (!st.has_question) return;
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kPredict));
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kLessonPredict));
   ImGui::TextWrapped("%s", T(st.question));
   const int chosen = app::LessonPrediction(s.lab, s.lab.lesson);
   for (int i = 0; i < static_cast<int>(st.choices.size()); ++i) {
@@ -139,8 +120,8 @@ void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
                                   : mine ? ImVec4(1.0f, 0.55f, 0.45f, 1.0f) : ImVec4(0.6f, 0.6f, 0.6f, 1.0f);
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
       std::string note;
-      if (mine) note += std::string(" (") + L(kYours) + (right ? std::string(", ") + L(kCorrect) : "") + ")";
-      else if (right) note += std::string(" (") + L(kCorrect) + ")";
+      if (mine) note += std::string(" (") + L(tr::kLessonYours) + (right ? std::string(", ") + L(tr::kLessonCorrect) : "") + ")";
+      else if (right) note += std::string(" (") + L(tr::kLessonCorrect) + ")";
       ImGui::TextWrapped("%s. %s%s", label, T(st.choices[i]), note.c_str());
       ImGui::PopStyleColor();
     }
@@ -151,20 +132,20 @@ void DrawPrediction(app::AppState& s, const app::LessonStep& st) {
 void DrawAnswer(app::AppState& s, const app::LessonStep& st) {
   if (st.has_question) {
     ImGui::Separator();
-    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(kAnswer));
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", L(tr::kLessonAnswer));
     ImGui::TextWrapped("%s", T(st.explanation));
   }
   const std::vector<app::LessonLine> lines = app::LessonReadout(s);
   if (!lines.empty()) {
     ImGui::Spacing();
-    HintWrapped(L(kNumbers));
+    HintWrapped(L(tr::kLessonNumbers));
     const bool ru = CurrentLang() == Lang::kRu;
     for (const app::LessonLine& line : lines) ImGui::TextWrapped("%s", (ru ? line.ru : line.en).c_str());
   }
   ImGui::Spacing();
   if (st.has_extra && ImGui::Button(T(st.extra_label))) app::ShowLessonExtra(s);
-  if (ImGui::Button(Label(kRestore, "lesson_restore"))) app::RestoreLessonStep(s);
-  if (!st.try_this.empty()) HintWrapped((std::string(L(kTry)) + T(st.try_this)).c_str());
+  if (ImGui::Button(Label(tr::kLessonRestore, "lesson_restore"))) app::RestoreLessonStep(s);
+  if (!st.try_this.empty()) HintWrapped((std::string(L(tr::kLessonTry)) + T(st.try_this)).c_str());
 }
 
 }  // namespace
@@ -174,7 +155,7 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
   const app::LessonStep* st = app::CurrentLessonStep(s);
   if (!st) return;
   char title[96];
-  std::snprintf(title, sizeof title, L(kStepOf), s.lab.lesson, s.lab.lesson_steps);
+  std::snprintf(title, sizeof title, L(tr::kLessonStepOf), s.lab.lesson, s.lab.lesson_steps);
   if (BeginPanel(ctx, title, "lesson", size)) {
     // lock=lesson: the course page chose the step; the learner still answers its prediction.
     const bool pinned = Locked(ctx, "lesson");
@@ -189,7 +170,7 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
       ImGui::Spacing();
       ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.40f, 1.0f), "%s", T(st->title));
       if (!st->quote.empty()) {
-        HintWrapped(L(kSeedSays));
+        HintWrapped(L(tr::kLessonSeedSays));
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.78f, 0.78f, 0.85f, 1.0f));
         ImGui::TextWrapped("«%s»", T(st->quote));
         ImGui::PopStyleColor();
@@ -203,13 +184,13 @@ void DrawLessonPanel(Context& ctx, ImVec2 size) {
       ImGui::Spacing();
       ImGui::Spacing();
       char keys[160];
-      std::snprintf(keys, sizeof keys, L(kKeys), static_cast<int>(st->choices.size()));
-      HintWrapped(st->has_question ? keys : L(kKeysNoQuestion));
+      std::snprintf(keys, sizeof keys, L(tr::kLessonKeys), static_cast<int>(st->choices.size()));
+      HintWrapped(st->has_question ? keys : L(tr::kLessonKeysNoQuestion));
     }
   }
   EndPanel();
 }
 
-const char* LessonEntryLabel() { return Label(kLesson, "lesson_open"); }
+const char* LessonEntryLabel() { return Label(tr::kLesson, "lesson_open"); }
 
 }  // namespace ui

@@ -3,7 +3,7 @@
 // the shipped weights. It sits under the settings (the sentence tab on a phone), so on a laptop
 // the chosen head's weights change on the right while it trains. Every number comes from the
 // app's TuneSession (the model room's app::Tune).
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <misc/cpp/imgui_stdlib.h>

@@ -4,7 +4,7 @@
 //   3. the output's norm as the scores grow, per normalizer, with the max‖vᵢ‖ bound;
 //   4. training curves over several seeds (mean line, min-max band), run on demand.
 // The current training settings are marked on every plot. Every number is the engine's.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/plot.h"
 #include "ui/ui.h"
 

@@ -1,6 +1,6 @@
 // The sentence box and its tokens as chips; clicking a chip makes that token the query.
 #include "app/lesson/lesson.h"
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <misc/cpp/imgui_stdlib.h>

@@ -1,5 +1,5 @@
 // Settings of the attention layer. Every control writes through app::ApplyPatch, like setState.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <cstdio>

@@ -4,7 +4,7 @@
 // the same functions as the page API's getLink() and getEmbedSnippet(). Copying goes through
 // ImGui's clipboard, which the platform layer hands to the page (navigator.clipboard; when the
 // browser does not allow it, the page selects the text for the learner to copy by hand).
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <misc/cpp/imgui_stdlib.h>

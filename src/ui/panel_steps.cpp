@@ -1,6 +1,6 @@
 // The seed's account, row by row: for the query q, each token's score q·kᵢ, the scaled score,
 // exp, scale(i) = αᵢ and scale(i)·vᵢ, then their sum A; beside it, the formula with the numbers.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <algorithm>

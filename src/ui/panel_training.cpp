@@ -6,7 +6,7 @@
 // seed) is trained in lockstep and drawn next to run A. Every number comes from the engine's
 // Trainer (the app's training room). This file: the controls and the panel's layout;
 // panel_training_pictures.cpp: the pictures.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/plot.h"
 #include "ui/panel_training.h"
 #include "ui/ui.h"

@@ -1,7 +1,7 @@
 // The Training tab's pictures (panel_training.h): the example's attention (one heatmap per head,
 // per run), the backward pass through the query's weights, the loss / accuracy / attention
 // curves and the gradient norms of W_Q, W_K, W_V.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/plot.h"
 #include "ui/panel_training.h"
 #include "ui/ui.h"

@@ -1,7 +1,7 @@
 // A 2D picture of the sum: the values vᵢ (labelled), the scaled vectors αᵢ·vᵢ, and A, with the
 // convex hull of the vᵢ shaded, so that A is visibly a weighted average of the values. The
 // coordinates are the engine's PCA projection; the picture keeps equal scales on both axes.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include <algorithm>

@@ -12,7 +12,7 @@
 //   DrawDeltaHeads     Δα of every head, small (several heads)
 //   DrawDeltaOutput    ΔA per dimension, its norm, the change after W_O
 //   DrawVerdict        the information verdict before and after; the shuffle's lesson
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include "engine/whatif.h"

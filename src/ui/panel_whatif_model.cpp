@@ -2,7 +2,7 @@
 // head's keys and of whole heads, in the trained model; the next token before and after, and Δα of
 // every head. The numbers are the what-if room's (app/whatif/, model::CompareModelRuns); the
 // model's own panels keep showing the plain run.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 #include "ui/ui.h"
 
 #include "engine/tokenizer.h"

@@ -4,6 +4,7 @@
 
 #include "app/app.h"
 #include "gfx/heatmap_renderer.h"
+#include "text/i18n.h"
 
 #include <imgui.h>
 
@@ -11,6 +12,10 @@
 #include <vector>
 
 namespace ui {
+
+// The interface's text lives in src/text/ (namespace text, its tables in text::tr); the panels
+// write it as before, tr::kX, L(...), Text, in the current language (text::SetLang).
+using namespace ::text;
 
 // A picture that can be exported (issue 11.5), recorded by its panel in every drawn frame: the
 // platform renders its rectangle at 2x for a PNG; the app writes its SVG, CSV or JSON.

@@ -1,6 +1,6 @@
 // The engine's messages on screen: the engine gives a code with its words and numbers, the
 // interface says it in the current language, with the right plural forms.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 
 #include "api/state_json.h"
 #include "engine/tasks.h"
@@ -18,8 +18,8 @@ using attn::api::LabState;
 
 // Sets the language for one test and back to English after it.
 struct InLanguage {
-  explicit InLanguage(ui::Lang lang) { ui::SetLang(lang); }
-  ~InLanguage() { ui::SetLang(ui::Lang::kEn); }
+  explicit InLanguage(text::Lang lang) { text::SetLang(lang); }
+  ~InLanguage() { text::SetLang(text::Lang::kEn); }
 };
 
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -35,64 +35,64 @@ attn::ExampleError Refusal(attn::TaskKind kind, int length, const std::string& t
 
 TEST_CASE("Count and Word follow the current language") {
   {
-    InLanguage ru(ui::Lang::kRu);
-    CHECK(ui::Count(21, ui::tr::kTokens) == "21\u00A0токен");
-    CHECK(ui::Count(3, ui::tr::kTokensOf) == "3\u00A0токенов");
-    CHECK(ui::Count(1, ui::tr::kTokensOf) == "1\u00A0токена");
-    CHECK(ui::Count(1, ui::tr::kAffineDims) == "1\u00A0аффинное измерение");
-    CHECK(std::string(ui::Word(2, ui::tr::kHeadsCount)) == "головы");
+    InLanguage ru(text::Lang::kRu);
+    CHECK(text::Count(21, text::tr::kTokens) == "21\u00A0токен");
+    CHECK(text::Count(3, text::tr::kTokensOf) == "3\u00A0токенов");
+    CHECK(text::Count(1, text::tr::kTokensOf) == "1\u00A0токена");
+    CHECK(text::Count(1, text::tr::kAffineDims) == "1\u00A0аффинное измерение");
+    CHECK(std::string(text::Word(2, text::tr::kHeadsCount)) == "головы");
   }
-  CHECK(ui::Count(1, ui::tr::kAffineDims) == "1\u00A0affine dimension");
-  CHECK(ui::Count(2, ui::tr::kHeadsCount) == "2\u00A0heads");
+  CHECK(text::Count(1, text::tr::kAffineDims) == "1\u00A0affine dimension");
+  CHECK(text::Count(2, text::tr::kHeadsCount) == "2\u00A0heads");
 }
 
 TEST_CASE("a refused training example is explained in Russian, with its word or its numbers") {
-  InLanguage ru(ui::Lang::kRu);
-  const std::string unknown = ui::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "я люблю пиццу"));
+  InLanguage ru(text::Lang::kRu);
+  const std::string unknown = text::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "я люблю пиццу"));
   CHECK(Has(unknown, "слова «пиццу» нет в словаре задачи"));
-  const std::string length = ui::ExampleMessage(Refusal(attn::TaskKind::kPreviousToken, 5, "a b c"));
+  const std::string length = text::ExampleMessage(Refusal(attn::TaskKind::kPreviousToken, 5, "a b c"));
   CHECK(Has(length, "должно быть 5\u00A0токенов"));
   CHECK(Has(length, "а не 3"));
-  CHECK(Has(ui::ExampleMessage(Refusal(attn::TaskKind::kPreviousToken, 2, "a b c")), "должно быть 2\u00A0токена"));
-  CHECK(Has(ui::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "я очень очень очень очень люблю суши")),
+  CHECK(Has(text::ExampleMessage(Refusal(attn::TaskKind::kPreviousToken, 2, "a b c")), "должно быть 2\u00A0токена"));
+  CHECK(Has(text::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "я очень очень очень очень люблю суши")),
             "в примере 7\u00A0слов"));
-  CHECK(Has(ui::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "суши люблю я")), "один глагол"));
-  CHECK(Has(ui::ExampleMessage(Refusal(attn::TaskKind::kMax, 4, "9 1 9 2")), "наибольшая цифра"));
-  CHECK(Has(ui::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "  ")), "пример пустой"));
+  CHECK(Has(text::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "суши люблю я")), "один глагол"));
+  CHECK(Has(text::ExampleMessage(Refusal(attn::TaskKind::kMax, 4, "9 1 9 2")), "наибольшая цифра"));
+  CHECK(Has(text::ExampleMessage(Refusal(attn::TaskKind::kVerbObject, 6, "  ")), "пример пустой"));
 }
 
 TEST_CASE("the header's refusal of a training example or of run B is Russian too") {
-  InLanguage ru(ui::Lang::kRu);
+  InLanguage ru(text::Lang::kRu);
   const auto example = ApplyStatePatch(LabState{}, Json{{"train", {{"example", "я люблю пиццу"}}}});
   REQUIRE_FALSE(example.ok);
-  CHECK(ui::RefusalMessage(example) == "Пример для обучения: " + ui::ExampleMessage(example.example));
+  CHECK(text::RefusalMessage(example) == "Пример для обучения: " + text::ExampleMessage(example.example));
   const auto malformed = ApplyStatePatch(LabState{}, Json{{"train", {{"compare", "heads:2"}}}});
   REQUIRE_FALSE(malformed.ok);
-  CHECK(Has(ui::RefusalMessage(malformed), "ожидалось"));
-  CHECK(Has(ui::RefusalMessage(malformed), "получено \"heads:2\""));
+  CHECK(Has(text::RefusalMessage(malformed), "ожидалось"));
+  CHECK(Has(text::RefusalMessage(malformed), "получено \"heads:2\""));
   const auto value = ApplyStatePatch(LabState{}, Json{{"train", {{"compare", "lr:-1"}}}});
   REQUIRE_FALSE(value.ok);
-  CHECK(Has(ui::RefusalMessage(value), "«train.compare: lr»: ожидалось число"));
-  CHECK(Has(ui::RefusalMessage(value), "получено \u22121"));  // the minus sign, not the hyphen
+  CHECK(Has(text::RefusalMessage(value), "«train.compare: lr»: ожидалось число"));
+  CHECK(Has(text::RefusalMessage(value), "получено \u22121"));  // the minus sign, not the hyphen
 }
 
 TEST_CASE("English refusals stay the API's own line") {
   const auto example = ApplyStatePatch(LabState{}, Json{{"train", {{"example", "я люблю пиццу"}}}});
-  CHECK(ui::RefusalMessage(example) == example.message);
+  CHECK(text::RefusalMessage(example) == example.message);
 }
 
 TEST_CASE("a training divergence is told from its step and cause, in both languages") {
   attn::Divergence d;
   d.step = 42;
   d.cause = attn::DivergenceCause::kGradients;
-  CHECK(ui::DivergenceMessage(d) == "Training diverged at step 42: the gradients are not finite.");
+  CHECK(text::DivergenceMessage(d) == "Training diverged at step 42: the gradients are not finite.");
   d.cause = attn::DivergenceCause::kPass;
   d.detail = "the attention scores overflowed the number type";
-  CHECK(ui::DivergenceMessage(d) == "Training diverged at step 42: the attention scores overflowed the number type.");
-  InLanguage ru(ui::Lang::kRu);
-  CHECK(ui::DivergenceMessage(d) == "Обучение разошлось на шаге\u00A042: в прямом или обратном проходе получилась бесконечность или NaN.");
+  CHECK(text::DivergenceMessage(d) == "Training diverged at step 42: the attention scores overflowed the number type.");
+  InLanguage ru(text::Lang::kRu);
+  CHECK(text::DivergenceMessage(d) == "Обучение разошлось на шаге\u00A042: в прямом или обратном проходе получилась бесконечность или NaN.");
   d.cause = attn::DivergenceCause::kParameters;
-  CHECK(Has(ui::DivergenceMessage(d), "на шаге\u00A042: после обновления параметр"));
+  CHECK(Has(text::DivergenceMessage(d), "на шаге\u00A042: после обновления параметр"));
 }
 
 TEST_CASE("a real divergence reaches the interface as a code it can translate") {
@@ -107,18 +107,18 @@ TEST_CASE("a real divergence reaches the interface as a code it can translate") 
   for (int k = 0; k < 500 && t.Step(); ++k) {
   }
   REQUIRE(t.diverged());
-  InLanguage ru(ui::Lang::kRu);
-  CHECK(ui::DivergenceMessage(t.divergence()).rfind("Обучение разошлось на шаге\u00A0" + std::to_string(t.step() + 1) + ": ", 0) == 0);
+  InLanguage ru(text::Lang::kRu);
+  CHECK(text::DivergenceMessage(t.divergence()).rfind("Обучение разошлось на шаге\u00A0" + std::to_string(t.step() + 1) + ": ", 0) == 0);
 }
 
 TEST_CASE("curve labels and task names in Russian") {
   attn::TrainConfig c;
   c.scaled = false;
   c.d_k = 64;
-  CHECK(ui::CurveLabel(c) == "softmax without ÷√d_k, d_k = 64");
-  InLanguage ru(ui::Lang::kRu);
-  CHECK(ui::CurveLabel(c) == "softmax без ÷√d_k, d_k = 64");
-  CHECK(std::string(ui::TaskLabel(attn::TaskKind::kVerbObject)) == "глагол → дополнение");
+  CHECK(text::CurveLabel(c) == "softmax without ÷√d_k, d_k = 64");
+  InLanguage ru(text::Lang::kRu);
+  CHECK(text::CurveLabel(c) == "softmax без ÷√d_k, d_k = 64");
+  CHECK(std::string(text::TaskLabel(attn::TaskKind::kVerbObject)) == "глагол → дополнение");
 }
 
 TEST_CASE("too many tokens in the sentence: the count agrees with its noun") {
@@ -126,10 +126,10 @@ TEST_CASE("too many tokens in the sentence: the count agrees with its noun") {
   for (int i = 0; i < attn::kMaxTokens + 1; ++i) sentence += "a ";
   const auto r = ApplyStatePatch(LabState{}, Json{{"sentence", sentence}});
   REQUIRE_FALSE(r.ok);
-  InLanguage ru(ui::Lang::kRu);
-  const std::string text = ui::RefusalMessage(r);
+  InLanguage ru(text::Lang::kRu);
+  const std::string text = text::RefusalMessage(r);
   CAPTURE(text);
-  CHECK(Has(text, "В предложении " + ui::Count(attn::kMaxTokens + 1, ui::tr::kTokens)));
+  CHECK(Has(text, "В предложении " + text::Count(attn::kMaxTokens + 1, text::tr::kTokens)));
 }
 
 namespace {
@@ -160,7 +160,7 @@ std::string EnglishWords(const std::string& text) {
 }  // namespace
 
 TEST_CASE("Russian refusals have no English words: every kind of bad state the API refuses") {
-  InLanguage ru(ui::Lang::kRu);
+  InLanguage ru(text::Lang::kRu);
   CHECK(EnglishWords("«train»: ожидался объект, получено \"abc\"") == "");
   CHECK(EnglishWords("Недопустимое значение: train: expected an object") == "train expected object");  // can fail
   const char* const patches[] = {
@@ -174,24 +174,24 @@ TEST_CASE("Russian refusals have no English words: every kind of bad state the A
   for (const char* patch : patches) {
     const auto r = ApplyStatePatch(LabState{}, Json::parse(patch));
     REQUIRE_FALSE(r.ok);
-    const std::string message = ui::RefusalMessage(r);
+    const std::string message = text::RefusalMessage(r);
     INFO(patch, " -> ", message);
     CHECK(EnglishWords(message) == "");
   }
 }
 
 TEST_CASE("the three refusals that were English inside Russian: train, train.query, predictions") {
-  InLanguage ru(ui::Lang::kRu);
-  CHECK(ui::RefusalMessage(ApplyStatePatch(LabState{}, Json{{"train", 5}})) ==
+  InLanguage ru(text::Lang::kRu);
+  CHECK(text::RefusalMessage(ApplyStatePatch(LabState{}, Json{{"train", 5}})) ==
         "«train»: ожидался объект, например {\"lr\": 0.01}, получено 5.");
   const auto query = ApplyStatePatch(LabState{}, Json{{"train", {{"query", 40}}}});
   REQUIRE_FALSE(query.ok);
-  CHECK(Has(ui::RefusalMessage(query), "«train.query»: ожидалось целое число от \u22121 до "));
-  CHECK(Has(ui::RefusalMessage(query), "получено 40."));
+  CHECK(Has(text::RefusalMessage(query), "«train.query»: ожидалось целое число от \u22121 до "));
+  CHECK(Has(text::RefusalMessage(query), "получено 40."));
   CHECK(Has(query.message, "train.query: expected -1 (automatic) or a token index of the example from 0 to "));
   const auto predictions = ApplyStatePatch(LabState{}, Json{{"predictions", "zzz"}});
   REQUIRE_FALSE(predictions.ok);
-  CHECK(ui::RefusalMessage(predictions) ==
+  CHECK(text::RefusalMessage(predictions) ==
         "«predictions»: ожидалось 8\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
 }
 
@@ -215,7 +215,7 @@ TEST_CASE("a refused edit (what if, knock-out, value) is said in Russian, phrase
       {with([](attn::LabConfig& c) { c.knockout_heads = "1:0"; }), "knockoutHeads", "пары слой:голова со слоем 0"},
       {with([](attn::LabConfig& c) { c.value_token = 3; }), "valueToken", "−1 (нет) или номер токена от 0 до 2, получено 3"},
   };
-  InLanguage ru(ui::Lang::kRu);
+  InLanguage ru(text::Lang::kRu);
   for (const Case& k : cases) {
     const attn::LabResult res = attn::ComputeLab(k.cfg);
     REQUIRE(res.error.code == attn::ConfigError::kEditInvalid);
@@ -224,7 +224,7 @@ TEST_CASE("a refused edit (what if, knock-out, value) is said in Russian, phrase
     r.engine_error = res.error;
     r.field = res.error.field;
     r.message = res.error.message;
-    const std::string said = ui::RefusalMessage(r);
+    const std::string said = text::RefusalMessage(r);
     CAPTURE(res.error.message);
     CAPTURE(said);
     CHECK(r.field == k.field);

@@ -1,6 +1,6 @@
 // Plural forms: the Russian rule (one / few / many) on the numbers where it turns, and the
 // English one (1 -> singular, everything else plural), through the Plural the panels use.
-#include "ui/text.h"
+#include "text/text.h"
 
 #include <doctest/doctest.h>
 
@@ -8,11 +8,11 @@
 
 namespace {
 
-using ui::Lang;
-using ui::RussianForm;
+using text::Lang;
+using text::RussianForm;
 
-constexpr ui::Plural kTokens{{"token", "tokens"}, {"токен", "токена", "токенов"}};
-constexpr ui::Plural kDims{{"affine dimension", "affine dimensions"},
+constexpr text::Plural kTokens{{"token", "tokens"}, {"токен", "токена", "токенов"}};
+constexpr text::Plural kDims{{"affine dimension", "affine dimensions"},
                            {"аффинное измерение", "аффинных измерения", "аффинных измерений"}};
 
 struct Case {
@@ -46,31 +46,31 @@ const Case kCases[] = {
 TEST_CASE("the Russian form of n follows its last two digits (1, 21, 101: one; 2-4, 22: few; 0, 5-20, 25, 111-114: many)") {
   for (const Case& c : kCases) {
     CAPTURE(c.n);
-    CHECK(ui::RussianFormOf(c.n) == c.ru);
-    CHECK(std::string(ui::PluralWord(Lang::kRu, c.n, kTokens)) == c.ru_word);
+    CHECK(text::RussianFormOf(c.n) == c.ru);
+    CHECK(std::string(text::PluralWord(Lang::kRu, c.n, kTokens)) == c.ru_word);
   }
 }
 
 TEST_CASE("English uses the singular for 1 only") {
   for (const Case& c : kCases) {
     CAPTURE(c.n);
-    CHECK(std::string(ui::PluralWord(Lang::kEn, c.n, kTokens)) == c.en_word);
+    CHECK(std::string(text::PluralWord(Lang::kEn, c.n, kTokens)) == c.en_word);
   }
 }
 
 TEST_CASE("a negative count takes the form of its absolute value") {
-  CHECK(ui::RussianFormOf(-1) == RussianForm::kOne);
-  CHECK(ui::RussianFormOf(-3) == RussianForm::kFew);
-  CHECK(ui::RussianFormOf(-11) == RussianForm::kMany);
-  CHECK(std::string(ui::PluralWord(Lang::kEn, -1, kTokens)) == "token");
+  CHECK(text::RussianFormOf(-1) == RussianForm::kOne);
+  CHECK(text::RussianFormOf(-3) == RussianForm::kFew);
+  CHECK(text::RussianFormOf(-11) == RussianForm::kMany);
+  CHECK(std::string(text::PluralWord(Lang::kEn, -1, kTokens)) == "token");
 }
 
 TEST_CASE("CountText joins the number and the phrase with a no-break space, so they never wrap apart") {
-  CHECK(ui::CountText(Lang::kRu, 1, kDims) == "1\u00A0аффинное измерение");
-  CHECK(ui::CountText(Lang::kRu, 3, kDims) == "3\u00A0аффинных измерения");
-  CHECK(ui::CountText(Lang::kRu, 5, kDims) == "5\u00A0аффинных измерений");
-  CHECK(ui::CountText(Lang::kRu, 21, kDims) == "21\u00A0аффинное измерение");
-  CHECK(ui::CountText(Lang::kEn, 1, kDims) == "1\u00A0affine dimension");
-  CHECK(ui::CountText(Lang::kEn, 2, kDims) == "2\u00A0affine dimensions");
-  CHECK(ui::CountText(Lang::kEn, 0, kTokens) == "0\u00A0tokens");
+  CHECK(text::CountText(Lang::kRu, 1, kDims) == "1\u00A0аффинное измерение");
+  CHECK(text::CountText(Lang::kRu, 3, kDims) == "3\u00A0аффинных измерения");
+  CHECK(text::CountText(Lang::kRu, 5, kDims) == "5\u00A0аффинных измерений");
+  CHECK(text::CountText(Lang::kRu, 21, kDims) == "21\u00A0аффинное измерение");
+  CHECK(text::CountText(Lang::kEn, 1, kDims) == "1\u00A0affine dimension");
+  CHECK(text::CountText(Lang::kEn, 2, kDims) == "2\u00A0affine dimensions");
+  CHECK(text::CountText(Lang::kEn, 0, kTokens) == "0\u00A0tokens");
 }

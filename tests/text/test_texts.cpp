@@ -1,17 +1,19 @@
-// Every interface string, read from src/ui/i18n.h itself (so a new string is checked without
-// being listed here): the English and the Russian take the same printf arguments in the same
+// Every string of the lab, read from the headers of src/text/ themselves (so a new string, or a new
+// file of strings, is checked without being listed here): the English and the Russian take the same printf arguments in the same
 // order, and the Russian uses the terms of Russian ML courses.
-#include "ui/i18n.h"
+#include "text/i18n.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef ATTNLAB_I18N_HEADER
-#error "ATTNLAB_I18N_HEADER must name src/ui/i18n.h"
+#ifndef ATTNLAB_TEXT_DIR
+#error "ATTNLAB_TEXT_DIR must name src/text"
 #endif
 
 namespace {
@@ -71,10 +73,24 @@ std::string Conversions(const std::string& f) {
   return out;
 }
 
+// The definitions of every header of src/text/.
+std::vector<Entry> ReadAllTexts() {
+  std::vector<std::string> headers;
+  for (const auto& f : std::filesystem::directory_iterator(ATTNLAB_TEXT_DIR))
+    if (f.path().extension() == ".h") headers.push_back(f.path().string());
+  std::sort(headers.begin(), headers.end());
+  std::vector<Entry> out;
+  for (const std::string& h : headers) {
+    std::vector<Entry> some = ReadTexts(h);
+    out.insert(out.end(), some.begin(), some.end());
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("every Text takes the same printf arguments in English and Russian") {
-  const std::vector<Entry> texts = ReadTexts(ATTNLAB_I18N_HEADER);
+  const std::vector<Entry> texts = ReadAllTexts();
   REQUIRE(texts.size() > 150);
   int checked = 0;
   for (const Entry& e : texts) {
@@ -88,7 +104,7 @@ TEST_CASE("every Text takes the same printf arguments in English and Russian") {
 
 TEST_CASE("every Plural has two English and three Russian forms, none with a printf conversion") {
   int plurals = 0;
-  for (const Entry& e : ReadTexts(ATTNLAB_I18N_HEADER)) {
+  for (const Entry& e : ReadAllTexts()) {
     if (e.parts.size() == 2) continue;
     CAPTURE(e.name);
     CHECK(e.parts.size() == 5);
@@ -101,7 +117,7 @@ TEST_CASE("every Plural has two English and three Russian forms, none with a pri
 TEST_CASE("the Russian uses the terms of Russian ML courses") {
   // «шаблон внимания» is «паттерн»; the hull's fill is «заливка»; the draggable bars «столбики»;
   // d_v is the values' «размерность».
-  for (const Entry& e : ReadTexts(ATTNLAB_I18N_HEADER)) {
+  for (const Entry& e : ReadAllTexts()) {
     if (e.parts.size() != 2) continue;
     CAPTURE(e.name);
     const std::string& ru = e.parts[1];

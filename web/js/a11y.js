@@ -8,14 +8,6 @@
 // (src/platform/main.cpp). prefers-reduced-motion: no training starts by itself at load (a
 // link's train.play), the CSS has no animations; training the learner starts still updates.
 var WHOLE_MATRIX_MAX = 12;
-var A11Y = {
-  en: { caption: 'Attention weights: row = query, column = key; each cell is the weight of that key for that query.',
-        captionRow: 'Attention weights of the query "%s" (token %d of %d) over every key.',
-        corner: 'query \\ key', key: 'key', weight: 'weight' },
-  ru: { caption: 'Веса внимания: строка — запрос, столбец — ключ; в клетке вес этого ключа для этого запроса.',
-        captionRow: 'Веса внимания запроса «%s» (токен %d из %d) по всем ключам.',
-        corner: 'запрос \\ ключ', key: 'ключ', weight: 'вес' }
-};
 var weightsTableEl = null, weightsTimer = 0;
 
 function updateWeightsTable() {
@@ -31,22 +23,22 @@ function buildWeightsTable() {
     weightsTableEl = el('div', { id: 'weights-table', 'class': 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false' });
     document.body.appendChild(weightsTableEl);
   }
-  var lang = state.lang === 'ru' ? 'ru' : 'en', T = A11Y[lang];
+  var lang = state.lang === 'ru' ? 'ru' : 'en', T = PAGE_TEXT[lang];
   var tokens = (trace.tokens || []).map(function (x) { return typeof x === 'string' ? x : (x && x.text) || ''; });
   var w = trace.weights || [], n = tokens.length, q = typeof state.query === 'number' ? state.query : 0;
   weightsTableEl.setAttribute('lang', lang);
   weightsTableEl.textContent = '';
   var table = el('table');
   var whole = n <= WHOLE_MATRIX_MAX;
-  table.appendChild(el('caption', null, whole ? T.caption
-    : T.captionRow.replace('%s', tokens[q] || '').replace('%d', String(q + 1)).replace('%d', String(n))));
+  table.appendChild(el('caption', null, whole ? T.tableCaption
+    : T.tableCaptionRow.replace('%s', tokens[q] || '').replace('%d', String(q + 1)).replace('%d', String(n))));
   var head = el('tr');
   if (whole) {
-    head.appendChild(el('th', { scope: 'col' }, T.corner));
+    head.appendChild(el('th', { scope: 'col' }, T.tableCorner));
     for (var j = 0; j < n; j++) head.appendChild(el('th', { scope: 'col' }, tokens[j]));
   } else {
-    head.appendChild(el('th', { scope: 'col' }, T.key));
-    head.appendChild(el('th', { scope: 'col' }, T.weight));
+    head.appendChild(el('th', { scope: 'col' }, T.tableKey));
+    head.appendChild(el('th', { scope: 'col' }, T.tableWeight));
   }
   var thead = el('thead'); thead.appendChild(head); table.appendChild(thead);
   var body = el('tbody');

@@ -1,4 +1,4 @@
-// The page's own HTML around the canvas: its language, its messages in English and Russian, the
+// The page's own HTML around the canvas: its language, its messages (src/text/page.json), the
 // message panel (no WebAssembly, no WebGL2, a failure), the dismissible notice, the canvas's focus.
 
 
@@ -10,40 +10,9 @@ function browserLang() {
 var pageLang = browserLang();
 document.documentElement.lang = pageLang;
 
-var TEXT = {
-  en: {
-    title: 'Attention Lab',
-    noWasm: 'Your browser does not support WebAssembly, which Attention Lab needs. ' +
-            'Please open this page in a current version of Chrome, Firefox, Safari or Edge.',
-    noWebGL2: 'Attention Lab draws with WebGL2, which is not available in this browser ' +
-              '(it may be turned off, or the graphics driver may be blocked). Try a current ' +
-              'browser, turn on hardware acceleration, or open the page on another device.',
-    failed: 'Attention Lab could not start.',
-    reload: 'Reload the page',
-    downloading: 'Downloading',
-    starting: 'Starting…',
-    slow: 'Still starting… (this can take a while on slow devices)',
-    ignored: 'Some settings from the link were not applied:',
-    close: 'Close',
-    copyByHand: 'Copying was not allowed here: the text is selected, press Ctrl+C (⌘C) to copy it.'
-  },
-  ru: {
-    title: 'Attention Lab',
-    noWasm: 'Ваш браузер не поддерживает WebAssembly, без которого Attention Lab не работает. ' +
-            'Откройте страницу в свежей версии Chrome, Firefox, Safari или Edge.',
-    noWebGL2: 'Attention Lab рисует через WebGL2, а он в этом браузере недоступен (выключен ' +
-              'или заблокирован драйвер видеокарты). Попробуйте свежий браузер, включите ' +
-              'аппаратное ускорение или откройте страницу на другом устройстве.',
-    failed: 'Не удалось запустить Attention Lab.',
-    reload: 'Перезагрузить страницу',
-    downloading: 'Загрузка',
-    starting: 'Запуск…',
-    slow: 'Всё ещё запускается… (на медленных устройствах это может занять время)',
-    ignored: 'Некоторые настройки из ссылки не применены:',
-    close: 'Закрыть',
-    copyByHand: 'Копирование здесь не разрешено: текст выделен, нажмите Ctrl+C (⌘C), чтобы скопировать.'
-  }
-};
+// The page's messages in both languages: src/text/page.json, put in by the build as PAGE_TEXT
+// (cmake/join_page_script.cmake), the one home of the lab's translated text.
+var TEXT = PAGE_TEXT;
 function t(key) { return TEXT[pageLang][key]; }
 function otherLang() { return pageLang === 'ru' ? 'en' : 'ru'; }
 

@@ -13,7 +13,7 @@ using namespace svg;
 
 std::string ContributionsSvg(const AppState& s) {
   const attn::LabResult& r = s.attention.result;
-  const bool ru = Ru(s.lab), custom = s.attention.custom.active;
+  const bool custom = s.attention.custom.active;
   const attn::InformationReport& info = custom ? s.attention.custom.info : r.information;
   const attn::VecD alpha = custom ? s.attention.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   const attn::MatD& c1 = custom ? s.attention.custom.contributions : r.contributions;
@@ -23,8 +23,7 @@ std::string ContributionsSvg(const AppState& s) {
   const double col = 380, gap = 28, margin = 16, label_w = 90, bar_w = col - label_w - 66, row_h = 38;
   const double width = margin * 2 + col * 2 + gap, top = 56;
   const double height = top + row_h * n + 78;
-  const std::string title = ru ? "Веса внимания и вклад каждого слова wᵢvᵢ в выход A: два сценария"
-                               : "Attention weights and each word's contribution wᵢvᵢ to the output A: two scenarios";
+  const std::string title = Say(s.lab, text::tr::kSvgContributionsTitle);
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
   struct Scenario {
@@ -36,13 +35,9 @@ std::string ContributionsSvg(const AppState& s) {
     const char* colour;
     const char* output_name;
   };
-  std::string t1 = custom ? (ru ? "Сценарий 1: ваши веса α (заданы вручную)" : "Scenario 1: your weights α (dragged)")
-                          : (ru ? "Сценарий 1: веса запроса α" : "Scenario 1: the query's weights α");
-  std::string t2 = info.set == attn::FeasibleSet::kAffine
-                       ? (ru ? "Сценарий 2: α′ с весом на «" + target + "» больше на единицу"
-                             : "Scenario 2: α′ with one more unit of weight on «" + target + "»")
-                       : (ru ? "Сценарий 2: α′ с наибольшим весом на «" + target + "»"
-                             : "Scenario 2: α′ with the most weight on «" + target + "»");
+  std::string t1 = Say(s.lab, custom ? text::tr::kScenario1Custom : text::tr::kScenario1);
+  std::string t2 = Say(s.lab, info.set == attn::FeasibleSet::kAffine ? text::tr::kSvgScenario2Affine : text::tr::kScenario2,
+                       target.c_str());
   const Scenario scenarios[2] = {{"alpha", t1, &alpha, &c1, &info.collision.output, kQueryColour, "A"},
                                  {"alpha2", t2, &info.collision.alpha2, &c2, &info.collision.output2, kAlpha2Colour, "A′"}};
   for (int k = 0; k < 2; ++k) {
@@ -57,7 +52,7 @@ std::string ContributionsSvg(const AppState& s) {
            XmlEscape(r.tokens[i].text) + "</text>\n";
       const double bx = x0 + label_w;
       if (masked || i >= sc.w->size()) {
-        o += "<text x=\"" + Num(bx) + "\" y=\"" + Num(y + 14) + "\" fill=\"#999999\">" + (ru ? "(замаскирован)" : "(masked)") + "</text>\n";
+        o += "<text x=\"" + Num(bx) + "\" y=\"" + Num(y + 14) + "\" fill=\"#999999\">" + Say(s.lab, text::tr::kMaskedBar) + "</text>\n";
         continue;
       }
       const double w = (*sc.w)(i);
@@ -79,14 +74,14 @@ std::string ContributionsSvg(const AppState& s) {
   }
   o += "<text x=\"" + Num(margin) + "\" y=\"" + Num(top + row_h * n + 44) + "\" fill=\"#111111\">max |A − A′| = " +
        Num(info.collision.max_output_diff, "%.1e") +
-       (ru ? ": два выхода — один и тот же вектор" : ": the two outputs are the same vector") + "</text>\n";
+       Say(s.lab, text::tr::kSvgSameOutput) + "</text>\n";
   o += "</svg>\n";
   return o;
 }
 
 std::string SimplexSvg(const AppState& s, std::string* why) {
   const attn::LabResult& r = s.attention.result;
-  const bool ru = Ru(s.lab), custom = s.attention.custom.active;
+  const bool custom = s.attention.custom.active;
   const attn::InformationReport& info = custom ? s.attention.custom.info : r.information;
   const std::vector<int>& keys = r.information.visible;  // the corners: the keys the query sees
   const int n = static_cast<int>(keys.size());
@@ -118,11 +113,10 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
     for (int i = 0; i < n; ++i) v(i) = w(keys[i]);
     return v;
   };
-  const std::string title = ru ? "Веса — точка симплекса; все точки зелёного отрезка или области через неё дают тот же A"
-                               : "The weights as a point in the simplex; the green segment or area through it gives the same A";
+  const std::string title = Say(s.lab, text::tr::kSvgSimplexTitle);
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"8\" y=\"20\" font-size=\"13\" fill=\"#111111\">" +
-       XmlEscape(ru ? "Веса — точка симплекса" : "The weights as a point in the simplex") + "</text>\n";
+       XmlEscape(Say(s.lab, text::tr::kSvgSimplexHeading)) + "</text>\n";
   o += "<g id=\"edges\" stroke=\"#8c96aa\" stroke-width=\"1.2\">\n";
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
@@ -170,14 +164,14 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
   const double ly = oy + size + 22;
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"" + kQueryColour + "\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
-       XmlEscape(custom ? (ru ? "α: ваши веса" : "α: your weights") : (ru ? "α: веса запроса" : "α: the query's weights")) + "</text>\n";
+       XmlEscape(Say(s.lab, custom ? text::tr::kSvgLegendAlphaCustom : text::tr::kSvgLegendAlpha)) + "</text>\n";
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly + 16) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
        "\" stroke-width=\"2\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#111111\">" +
-       XmlEscape(ru ? "α′: тот же A, наибольший вес на другом слове" : "α′: the same A, the most weight on another word") +
+       XmlEscape(Say(s.lab, text::tr::kSvgLegendAlpha2)) +
        "</text>\n";
   o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 40) + "\" fill=\"#555555\" font-size=\"11\">" +
-       XmlEscape(ru ? "зелёным: все веса с тем же A" : "green: every weight pattern with the same A") + "</text>\n";
+       XmlEscape(Say(s.lab, text::tr::kSvgLegendSameA)) + "</text>\n";
   o += "</svg>\n";
   return o;
 }

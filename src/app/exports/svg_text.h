@@ -6,6 +6,8 @@
 #include "api/state_json.h"
 #include "app/exports/figure_export.h"
 #include "app/exports/colormap.h"
+#include "text/export_strings.h"
+#include "text/lab_strings.h"  // the panels' words a figure repeats
 
 #include <array>
 #include <cstdint>
@@ -15,7 +17,19 @@
 namespace app {
 namespace svg {
 
-inline bool Ru(const attn::api::LabState& lab) { return lab.lang == "ru"; }
+// A string of the text tables (src/text/) in the state's language, its printf arguments filled
+// in (any length: a token is the learner's own text).
+template <class... A>
+std::string Say(const attn::api::LabState& lab, const text::Text& t, A... args) {
+  const char* fmt = text::In(lab.lang, t);
+  if constexpr (sizeof...(A) == 0) {
+    return fmt;
+  } else {
+    std::string out(static_cast<std::size_t>(std::snprintf(nullptr, 0, fmt, args...)), '\0');
+    std::snprintf(out.data(), out.size() + 1, fmt, args...);
+    return out;
+  }
+}
 
 // Cyrillic letters as Latin (a plain, readable transliteration: ya, yu, zh, kh, shch...).
 inline const char* Translit(char32_t c) {

@@ -12,7 +12,6 @@ namespace app {
 using namespace svg;
 
 std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
-  const bool ru = Ru(s.lab);
   struct Run {
     const TrainRun* run;
     std::string title;
@@ -21,11 +20,10 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
   std::vector<Run> runs;
   const bool compare = s.training.compare;
   runs.push_back({&s.training.a,
-                  compare ? "A" : (ru ? "Внимание на примере (строка — запрос, столбец — ключ)"
-                                      : "The example's attention (row = query, column = key)"),
+                  compare ? "A" : Say(s.lab, text::tr::kSvgExampleRun),
                   kQueryColour});
   if (compare)
-    runs.push_back({&s.training.b, (ru ? "B (сравнение: " : "B (compare: ") + s.lab.train.compare + ")", "#5aa0f0"});
+    runs.push_back({&s.training.b, Say(s.lab, text::tr::kSvgCompareRun, s.lab.train.compare.c_str()), "#5aa0f0"});
   for (const Run& run : runs) {
     const auto& v = run.run->view;
     const std::size_t n = v.tokens.size();
@@ -46,8 +44,7 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
   for (const auto& t : s.training.a.view.tokens) top_label = std::max(top_label, TextWidth(t));
   const bool upright = cell >= top_label + 4;
   const double head_w = label_w + 10 + side + 18, block_h = 30 + (upright ? 18 : top_label + 8) + side + (h > 1 ? 24 : 8);
-  const std::string title = ru ? "Внимание на обучающем примере: строка — запрос, столбец — ключ"
-                               : "Attention on the training example: row = query, column = key";
+  const std::string title = Say(s.lab, text::tr::kSvgExampleTitle);
   const double margin = 12;
   double width = std::max(margin * 2 + head_w * h, margin * 2 + TextWidth(title) * 14 / 13);
   for (const Run& run : runs) width = std::max(width, margin * 2 + TextWidth(run.title));
@@ -91,8 +88,7 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
         o += "<rect class=\"query-row\" x=\"" + Num(left - 1) + "\" y=\"" + Num(top + cell * q - 1) + "\" width=\"" + Num(side + 2) +
              "\" height=\"" + Num(cell + 2) + "\" fill=\"none\" stroke=\"" + kQueryColour + "\" stroke-width=\"2.5\"/>\n";
       if (h > 1) {
-        char caption[64];
-        std::snprintf(caption, sizeof caption, ru ? "Голова %d из %d" : "Head %d of %d", head + 1, h);
+        const std::string caption = Say(s.lab, text::tr::kHeadOf, head + 1, h);
         o += "<text x=\"" + Num(left) + "\" y=\"" + Num(top + side + 16) + "\" fill=\"#555555\">" + caption + "</text>\n";
       }
       o += "</g>\n";

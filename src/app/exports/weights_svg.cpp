@@ -15,7 +15,7 @@ std::string WeightsCsv(const AppState& s) {
   const auto& w = s.attention.result.trace.weights;  // (N, N): row = query, column = key
   const auto& tokens = s.attention.result.tokens;
   std::string out = "\xEF\xBB\xBF";  // BOM: Excel reads UTF-8 (Cyrillic) only with it
-  out += CsvField(Ru(s.lab) ? "запрос \\ ключ" : "query \\ key");
+  out += CsvField(Say(s.lab, text::tr::kCsvCorner));
   for (const auto& t : tokens) out += "," + CsvField(t.text);
   out += "\r\n";
   for (Eigen::Index i = 0; i < w.rows(); ++i) {
@@ -31,7 +31,6 @@ std::string WeightsSvg(const AppState& s) {
   const auto& tokens = s.attention.result.tokens;
   const int n = static_cast<int>(w.rows());
   const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
-  const bool ru = Ru(s.lab);
   double label_w = 0;
   for (const auto& t : tokens) label_w = std::max(label_w, TextWidth(t.text));
   const double cell = std::clamp(480.0 / std::max(n, 1), 14.0, 56.0);
@@ -44,8 +43,7 @@ std::string WeightsSvg(const AppState& s) {
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + Num(width, "%.0f") + "\" height=\"" +
        Num(height, "%.0f") + "\" viewBox=\"0 0 " + Num(width, "%.0f") + " " + Num(height, "%.0f") + "\" " + kFont +
        " font-size=\"13\">\n";
-  const std::string title = ru ? "Веса внимания αᵢⱼ: строка — запрос i, столбец — ключ j"
-                               : "Attention weights αᵢⱼ: row = query i, column = key j";
+  const std::string title = Say(s.lab, text::tr::kSvgWeightsTitle);
   o += "<title>" + XmlEscape(title) + "</title>\n";
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   o += "<text x=\"8\" y=\"22\" font-size=\"15\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
@@ -100,7 +98,7 @@ std::string WeightsSvg(const AppState& s) {
          "\" stroke-width=\"2.5\"/>\n";
   // Axis names and the legend: the colour ramp over the fixed range [0, 1].
   o += "<text x=\"" + Num(left + side / 2) + "\" y=\"" + Num(top + side + 18) + "\" text-anchor=\"middle\" fill=\"#555555\">" +
-       (ru ? "ключ j" : "key j") + "</text>\n";
+       Say(s.lab, text::tr::kSvgKeyAxis) + "</text>\n";
   const double ly = top + side + 32, lw = std::min(side, 240.0);
   o += "<defs><linearGradient id=\"viridis\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n";
   for (int k = 0; k <= 16; ++k)

@@ -59,9 +59,7 @@ bool CurrentDelta(const AppState& s, DeltaFigure* f, std::string* why) {
     f->col_present = f->row_present;
     f->query = cfg.query < static_cast<int>(texts.size()) ? cfg.query : -1;
     f->max_abs = c->max_abs_d_weight;
-    char head[64];
-    std::snprintf(head, sizeof head, Ru(s.lab) ? "слой %d, голова %d" : "layer %d, head %d", cfg.layer, cfg.head);
-    f->head = head;
+    f->head = Say(s.lab, text::tr::kSvgLayerHead, cfg.layer, cfg.head);
     return true;
   }
   const attn::LabComparison* c = CurrentComparison(s);
@@ -84,9 +82,8 @@ bool CurrentDelta(const AppState& s, DeltaFigure* f, std::string* why) {
 std::string WhatIfCsv(const AppState& s, std::string* why) {
   DeltaFigure f;
   if (!CurrentDelta(s, &f, why)) return "";
-  const bool ru = Ru(s.lab);
-  std::string corner = ru ? "Δα: запрос \\ ключ" : "Δα: query \\ key";
-  if (!f.head.empty()) corner = "Δα (" + f.head + (ru ? "): запрос \\ ключ" : "): query \\ key");
+  const std::string corner = f.head.empty() ? Say(s.lab, text::tr::kCsvDeltaCorner)
+                                            : Say(s.lab, text::tr::kCsvDeltaCornerHead, f.head.c_str());
   std::string out = "\xEF\xBB\xBF";  // BOM: Excel reads UTF-8 (Cyrillic) only with it
   out += CsvField(corner);
   for (const auto& t : f.tokens) out += "," + CsvField(t);
@@ -107,7 +104,6 @@ std::string WhatIfSvg(const AppState& s, std::string* why) {
   const std::vector<std::string>& tokens = f.tokens;
   const int n = static_cast<int>(d.rows());
   const int q = f.query;
-  const bool ru = Ru(s.lab);
   const double m = std::max(kDeltaFloor, f.max_abs);
   auto colour = [&](double v) { return DivergingHex(static_cast<float>((v + m) / (2 * m))); };
   double label_w = 0;
@@ -117,8 +113,7 @@ std::string WhatIfSvg(const AppState& s, std::string* why) {
   const double left = label_w + 16, top = 40 + (top_fits ? 20 : label_w + 12);
   const double side = cell * n;
   const double width = std::max(left + side + 70, 560.0), height = top + side + 70;
-  std::string title = ru ? "Δα = α′ − α (изменённый прогон минус исходный): строка — запрос, столбец — ключ"
-                         : "Δα = α′ − α (the edited run minus the plain one): row = query, column = key";
+  std::string title = Say(s.lab, text::tr::kSvgDeltaTitle);
   if (!f.head.empty()) title = f.head + ". " + title;
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"8\" y=\"22\" font-size=\"15\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";

@@ -5,6 +5,7 @@
 
 #include "app/app.h"
 #include "engine/lab_readout.h"
+#include "text/lesson_strings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,10 +25,17 @@ std::string Format(const char* fmt, ...) {
   return buf;
 }
 
-// A line in both languages from two formats with the same arguments.
+namespace tr = text::tr;
+
+// A line in both languages from a format of the text tables (text/lesson_strings.h).
 template <class... A>
-LessonLine Line(const char* en, const char* ru, A... args) {
-  return {Format(en, args...), Format(ru, args...)};
+LessonLine Line(const text::Text& t, A... args) {
+  return {Format(t.en, args...), Format(t.ru, args...)};
+}
+// A line of numbers and the learner's words alone: the same format in both languages.
+template <class... A>
+LessonLine Both(const char* fmt, A... args) {
+  return {Format(fmt, args...), Format(fmt, args...)};
 }
 
 std::string Tok(const std::vector<attn::Token>& tokens, int i) {
@@ -38,11 +46,11 @@ void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
   const attn::LabResult& r = s.attention.result;
   if (!r.error.ok()) return;
   const std::string q = Tok(r.tokens, r.steps.query);
-  out.push_back(Line("Query %s, head %d. Word: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ", "Запрос %s, голова %d. Слово: q·kᵢ; sᵢ = q·kᵢ·c/T; αᵢ",
+  out.push_back(Line(tr::kReadoutQuery,
                      q.c_str(), s.lab.config.head + 1));
   for (std::size_t i = 0; i < r.steps.rows.size(); ++i) {
     const attn::StepRow& row = r.steps.rows[i];
-    out.push_back(Line("  %s: %.3f;  %.3f;  %.3f", "  %s: %.3f;  %.3f;  %.3f",
+    out.push_back(Both("  %s: %.3f;  %.3f;  %.3f",
                        ("«" + row.token + "»").c_str(), row.score, row.scaled, row.weight));
   }
 }
@@ -54,18 +62,17 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
   const int q = s.training.query;
   const auto& w = a.view.forward.attn.heads[0].weights;
   if (q < 0 || q >= w.rows()) return;
-  out.push_back(Line("Trained layer, step %d, query «%s».", "Обученный слой, шаг %d, запрос «%s».",
+  out.push_back(Line(tr::kReadoutTrained,
                      a.trainer.step(), a.view.tokens[q].c_str()));
-  out.push_back(gradients ? Line("Word: αᵢ;  ∂L/∂αᵢ (backward);  vᵢ·∂L/∂A", "Слово: αᵢ;  ∂L/∂αᵢ (обратный проход);  vᵢ·∂L/∂A")
-                          : Line("Word: αᵢ", "Слово: αᵢ"));
+  out.push_back(Line(gradients ? tr::kReadoutWordGrad : tr::kReadoutWord));
   const attn::VecD via_values = attn::WeightGradientFromValues(a.view, 0, q);
   for (Eigen::Index j = 0; j < w.cols(); ++j) {
     const std::string t = "«" + a.view.tokens[j] + "»";
     if (gradients && j < via_values.size())
-      out.push_back(Line("  %s: %.3f;  %.3g;  %.3g", "  %s: %.3f;  %.3g;  %.3g", t.c_str(), w(q, j),
+      out.push_back(Both("  %s: %.3f;  %.3g;  %.3g", t.c_str(), w(q, j),
                          a.view.grads.heads[0].dweights(q, j), via_values(j)));
     else
-      out.push_back(Line("  %s: %.3f", "  %s: %.3f", t.c_str(), w(q, j)));
+      out.push_back(Both("  %s: %.3f", t.c_str(), w(q, j)));
   }
 }
 
@@ -73,8 +80,7 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
 // the rows t >= 1: row 0 can only attend to itself), against q = k = x on the lab's words.
 void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
   if (!s.model.loaded) {
-    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
-                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
+    out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
   const auto& blocks = s.model.result.acts.blocks;
@@ -98,11 +104,10 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
   if (rows == 0) return;
   int heads = 0;
   for (const auto& block : blocks) heads += static_cast<int>(block.attn.heads.size());
-  out.push_back(Line("Trained model, the mean weight a token puts on itself (%d heads, rows t ≥ 1): %.3f; spread evenly: %.3f",
-                     "Обученная модель, средний вес токена на самом себе (голов: %d, строки t ≥ 1): %.3f; поровну было бы %.3f",
+  out.push_back(Line(tr::kReadoutSelfMean,
                      heads, sum / rows, even / rows));
   for (std::size_t l = 0; l < per_layer.size(); ++l)
-    out.push_back(Line("  layer %d: %.3f", "  слой %d: %.3f", static_cast<int>(l), per_layer[l]));
+    out.push_back(Line(tr::kReadoutLayer, static_cast<int>(l), per_layer[l]));
   attn::LabConfig c;  // the lab's defaults: identity projections, q = k = v = x
   c.sentence = s.lab.config.sentence;
   const attn::LabResult id = attn::ComputeLab(c);
@@ -110,8 +115,7 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
   double diag = 0;
   const Eigen::Index n = id.trace.weights.rows();
   for (Eigen::Index i = 0; i < n; ++i) diag += id.trace.weights(i, i);
-  out.push_back(Line("q = k = x (identity projections, the lab's %d words): %.3f on the word itself",
-                     "q = k = x (тождественные проекции, %d слова лаборатории): %.3f на самом слове",
+  out.push_back(Line(tr::kReadoutSelfIdentity,
                      static_cast<int>(n), diag / static_cast<double>(n)));
 }
 
@@ -120,8 +124,7 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
 // induction head's q·k points there; a head that only looks back one token does not.
 void InductionReadout(const AppState& s, std::vector<LessonLine>& out) {
   if (!s.model.loaded) {
-    out.push_back(Line("Loading the trained model (its numbers appear here when it is ready)…",
-                       "Загружается обученная модель (её числа появятся здесь, когда она будет готова)…"));
+    out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
   const attn::model::ModelLabResult& m = s.model.result;
@@ -131,22 +134,21 @@ void InductionReadout(const AppState& s, std::vector<LessonLine>& out) {
   const std::vector<attn::InductionRow> rows =
       attn::InductionRows(m.ids, block->attn.heads[static_cast<std::size_t>(head)].weights);
   auto shown = [&](int t) { return "«" + m.texts[static_cast<std::size_t>(t)] + "»"; };
-  out.push_back(Line("Head %d.%d: a repeated token's query; its weight on the token after its earlier copy (its largest weight):",
-                     "Голова %d.%d: запрос повторного токена; его вес на токене после прошлой копии (его наибольший вес):",
+  out.push_back(Line(tr::kReadoutInduction,
                      s.lab.config.layer, head));
   if (rows.empty()) {
-    out.push_back(Line("  (no token repeats: type a sentence twice)", "  (ни один токен не повторяется: введите предложение дважды)"));
+    out.push_back(Line(tr::kReadoutNoRepeat));
     return;
   }
   double sum = 0, even = 0;
   for (const attn::InductionRow& r : rows) {
-    out.push_back(Line("  %s → %s %.2f  (%s %.2f)", "  %s → %s %.2f  (%s %.2f)", shown(r.query).c_str(),
+    out.push_back(Both("  %s → %s %.2f  (%s %.2f)", shown(r.query).c_str(),
                        shown(r.after_copy).c_str(), r.weight_after_copy, shown(r.largest).c_str(), r.weight_largest));
     sum += r.weight_after_copy;
     even += r.spread_evenly;
   }
   const double n = static_cast<double>(rows.size());
-  out.push_back(Line("mean over %d repeated tokens: %.2f; spread evenly: %.2f", "в среднем по %d повторным токенам: %.2f; поровну было бы %.2f",
+  out.push_back(Line(tr::kReadoutInductionMean,
                      static_cast<int>(rows.size()), sum / n, even / n));
 }
 
@@ -170,7 +172,7 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         float other = -1e30f;
         for (std::size_t i = 0; i < r.steps.rows.size(); ++i)
           if (static_cast<int>(i) != r.steps.query) other = std::max(other, r.steps.rows[i].score);
-        out.push_back(Line("q·q = %.3f, the largest other q·k = %.3f", "q·q = %.3f, наибольшее другое q·k = %.3f",
+        out.push_back(Line(tr::kReadoutSelfScore,
                            r.steps.rows[r.steps.query].score, other));
       }
       if (s.training.a.trainer.step() > 0) TrainingRows(s, out, false);
@@ -178,39 +180,36 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
     case 2: {
       if (!r.error.ok()) break;
       const attn::InformationReport& info = r.information;
-      out.push_back(Line("tokens: %d, d_v = %d; affine rank of the values: %d; patterns with the same A: a family of dimension %d",
-                         "токенов: %d, d_v = %d; аффинный ранг значений: %d; паттерны с тем же A: семейство размерности %d",
+      out.push_back(Line(tr::kReadoutFamily,
                          static_cast<int>(r.tokens.size()), r.trace.d_v, info.info.affine_rank,
                          info.info.same_output_dim));
       const attn::VecD alpha = r.trace.weights.row(r.steps.query).transpose().cast<double>();
-      out.push_back(Line("scenario 1: α  = %s", "сценарий 1: α  = %s", VecText(alpha).c_str()));
-      out.push_back(Line("scenario 2: α′ = %s (the most weight on %s)", "сценарий 2: α′ = %s (больше всего веса на %s)",
+      out.push_back(Line(tr::kReadoutScenario1, VecText(alpha).c_str()));
+      out.push_back(Line(tr::kReadoutScenario2,
                          VecText(info.collision.alpha2).c_str(), Tok(r.tokens, r.target).c_str()));
-      out.push_back(Line("max |A − A′| = %.1e", "max |A − A′| = %.1e", info.collision.max_output_diff));
+      out.push_back(Both("max |A − A′| = %.1e", info.collision.max_output_diff));
       break;
     }
     case 3: {
       if (!r.error.ok()) break;
       const int q = r.steps.query;
-      out.push_back(Line("heads: %d, d_v = %d each; [A¹; …] has length %d, W_O maps it to d_model = %d",
-                         "голов: %d, у каждой d_v = %d; длина [A¹; …]: %d, W_O переводит её в d_model = %d",
+      out.push_back(Line(tr::kReadoutHeads,
                          static_cast<int>(r.mha.heads.size()), r.trace.d_v, static_cast<int>(r.mha.concat.cols()),
                          static_cast<int>(r.mha.output.cols())));
       for (std::size_t h = 0; h < r.mha.heads.size(); ++h) {
         Eigen::Index top = 0;
         r.mha.heads[h].weights.row(q).maxCoeff(&top);
-        out.push_back(Line("  head %d: %s → %s (α = %.3f)", "  голова %d: %s → %s (α = %.3f)", static_cast<int>(h) + 1,
+        out.push_back(Line(tr::kReadoutHeadTop, static_cast<int>(h) + 1,
                            Tok(r.tokens, q).c_str(), Tok(r.tokens, static_cast<int>(top)).c_str(),
                            r.mha.heads[h].weights(q, top)));
       }
-      out.push_back(Line("x      = %s", "x      = %s", VecText(r.trace.X.row(q).transpose().cast<double>()).c_str()));
-      out.push_back(Line("x + W_O·[A¹; …] = %s", "x + W_O·[A¹; …] = %s", VecText(attn::ResidualOutput(r)).c_str()));
+      out.push_back(Both("x      = %s", VecText(r.trace.X.row(q).transpose().cast<double>()).c_str()));
+      out.push_back(Both("x + W_O·[A¹; …] = %s", VecText(attn::ResidualOutput(r)).c_str()));
       if (!s.attention.probe.points.empty() || !s.attention.probe.queue.empty())
-        out.push_back(Line("Probe (%d of %d runs): a readout sees only A", "Зонд (%d из %d запусков): классификатор видит только A",
+        out.push_back(Line(tr::kReadoutProbe,
                            static_cast<int>(s.attention.probe.points.size()), s.attention.probe.total));
       for (const ProbePoint& p : s.attention.probe.points)
-        out.push_back(Line("  words: %d, d_v = %d, heads: %d: right %.0f%% (chance %.0f%%)",
-                           "  слов: %d, d_v = %d, голов: %d — верно %.0f%% (наугад %.0f%%)", p.tokens, p.d_v, p.heads,
+        out.push_back(Line(tr::kReadoutProbeRow, p.tokens, p.d_v, p.heads,
                            100 * p.accuracy, 100 * p.chance));
       break;
     }
@@ -221,23 +220,22 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       }
       if (!r.error.ok()) break;
       const attn::VecD shifted = attn::ShiftedWeights(r, s.lab.config.normalizer, 5.0);
-      out.push_back(Line("m = max sᵢ = %.3f", "m = max sᵢ = %.3f", r.steps.row_max));
-      out.push_back(Line("Word: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)", "Слово: sᵢ → sᵢ + 5;  αᵢ → αᵢ(s + 5)"));
+      out.push_back(Both("m = max sᵢ = %.3f", r.steps.row_max));
+      out.push_back(Line(tr::kReadoutShift));
       double diff = 0;
       for (std::size_t i = 0; i < r.steps.rows.size() && static_cast<Eigen::Index>(i) < shifted.size(); ++i) {
         const attn::StepRow& row = r.steps.rows[i];
         diff = std::max(diff, std::abs(shifted(i) - row.weight));
-        out.push_back(Line("  %s: %.3f → %.3f;  %.4f → %.4f", "  %s: %.3f → %.3f;  %.4f → %.4f",
+        out.push_back(Both("  %s: %.3f → %.3f;  %.4f → %.4f",
                            ("«" + row.token + "»").c_str(), row.scaled, row.scaled + 5.0, row.weight, shifted(i)));
       }
-      out.push_back(Line("largest change of a weight: %.1e (rounding)", "наибольшее изменение веса: %.1e (округление)", diff));
+      out.push_back(Line(tr::kReadoutShiftChange, diff));
       // Weight against contribution (issue 23): a weight is a share, not what the word did to A.
       const attn::ContributionTable& c = r.contribution;
       if (!c.keys.empty() && c.keys.size() <= r.tokens.size()) {
-        out.push_back(Line("What each word did to A: ‖αᵢvᵢ‖, and ‖A − A₋ᵢ‖ with the word masked out:",
-                           "Что каждое слово сделало с A: ‖αᵢvᵢ‖ и ‖A − A₋ᵢ‖, если слово замаскировать:"));
+        out.push_back(Line(tr::kReadoutContributions));
         for (std::size_t i = 0; i < c.keys.size(); ++i)
-          out.push_back(Line("  %s: α = %.3f, ‖αv‖ = %.3f, ‖A − A₋ᵢ‖ = %.3f", "  %s: α = %.3f, ‖αv‖ = %.3f, ‖A − A₋ᵢ‖ = %.3f",
+          out.push_back(Both("  %s: α = %.3f, ‖αv‖ = %.3f, ‖A − A₋ᵢ‖ = %.3f",
                              Tok(r.tokens, static_cast<int>(i)).c_str(), c.keys[i].weight, c.keys[i].value_norm,
                              c.keys[i].removal));
       }
@@ -253,30 +251,30 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         for (std::size_t k = 0; k < n.normalizers.size() && k < p.norm.size(); ++k) {
           const attn::Normalizer z = n.normalizers[k];
           if (z != attn::Normalizer::kSoftmax && z != attn::Normalizer::kNone) continue;
-          out.push_back(Line("%s: ‖A‖ = %.2f (scores × %g), %.2f (× %g)", "%s: ‖A‖ = %.2f (оценки × %g), %.2f (× %g)",
+          out.push_back(Line(tr::kReadoutNorm,
                              attn::NormalizerName(z), p0.norm[k], p0.magnitude, p.norm[k], p.magnitude));
         }
       }
       if (!n.output_norm.empty())
-        out.push_back(Line("bound: the longest ‖vᵢ‖, %.2f on average", "граница: самый длинный ‖vᵢ‖, в среднем %.2f",
+        out.push_back(Line(tr::kReadoutBound,
                            n.output_norm.back().bound));
       for (const attn::ScoreVariancePoint& v : n.variance)
         if (v.d_k == 64)
-          out.push_back(Line("d_k = 64: Var(q·k) = %.1f; with ÷√d_k %.2f", "d_k = 64: Var(q·k) = %.1f; с ÷√d_k %.2f",
+          out.push_back(Line(tr::kReadoutVariance,
                              v.var_unscaled, v.var_scaled));
       for (const attn::SaturationPoint& p : n.saturation)
         if (p.d_k == 4 || p.d_k == 64)
-          out.push_back(Line("d_k = %d: entropy %.2f without ÷√d_k, %.2f with", "d_k = %d: энтропия %.2f без ÷√d_k, %.2f с ним",
+          out.push_back(Line(tr::kReadoutEntropy,
                              p.d_k, p.entropy_unscaled, p.entropy_scaled));
       if (!n.saturation.empty())
-        out.push_back(Line("(rows of %d keys; uniform: ln %d = %.2f)", "(строки из %d ключей; равномерно: ln %d = %.2f)", n.keys,
+        out.push_back(Line(tr::kReadoutUniform, n.keys,
                            n.keys, std::log(static_cast<double>(n.keys))));
       break;
     }
     case 7: ModelSelfRows(s, out); break;
     case 8: {
       if (r.error.ok())
-        out.push_back(Line("Σⱼ α for the query %s: %.6f", "Σⱼ α для запроса %s: %.6f", Tok(r.tokens, r.steps.query).c_str(),
+        out.push_back(Line(tr::kReadoutSum, Tok(r.tokens, r.steps.query).c_str(),
                            r.steps.weight_sum));
       const std::vector<LessonStep>& steps = LoadedLesson(s)->steps;
       int answered = 0, right = 0;
@@ -288,8 +286,8 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         right += p == steps[k - 1].right ? 1 : 0;
         if (p == steps[k - 1].right) where += (where.empty() ? "" : ", ") + std::to_string(k);
       }
-      out.push_back(Line("Your predictions: %d right of %d made", "Ваши прогнозы: верно %d из %d", right, answered));
-      if (!where.empty()) out.push_back(Line("right at steps %s", "верно на шагах %s", where.c_str()));
+      out.push_back(Line(tr::kReadoutPredictions, right, answered));
+      if (!where.empty()) out.push_back(Line(tr::kReadoutRightAt, where.c_str()));
       break;
     }
     default: break;

@@ -1,4 +1,4 @@
-#include "ui/i18n.h"
+#include "text/i18n.h"
 
 #include "api/fields_json.h"
 
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-namespace ui {
+namespace text {
 
 namespace {
 Lang g_lang = Lang::kEn;
@@ -277,4 +277,4 @@ std::string CurveLabel(const attn::TrainConfig& c) {
   return Printf(L(c.scaled ? tr::kCurveScaled : tr::kCurveUnscaled), attn::NormalizerName(c.normalizer), c.d_k);
 }
 
-}  // namespace ui
+}  // namespace text

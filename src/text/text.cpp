@@ -1,6 +1,6 @@
-#include "ui/text.h"
+#include "text/text.h"
 
-namespace ui {
+namespace text {
 
 RussianForm RussianFormOf(long long n) {
   const unsigned long long a = n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
@@ -24,4 +24,4 @@ std::string CountText(Lang lang, long long n, const Plural& p) {
   return std::to_string(n) + kNoBreakSpace + PluralWord(lang, n, p);
 }
 
-}  // namespace ui
+}  // namespace text

@@ -1,10 +1,10 @@
-// The interface's text types and the plural rules of its two languages, without the strings
-// (i18n.h) and without ImGui, so that tests/text checks them without a window.
+// The lab's text types and the plural rules of its two languages, without the strings
+// (*_strings.h) and without ImGui, so that tests/text checks them without a window.
 #pragma once
 
 #include <string>
 
-namespace ui {
+namespace text {
 
 enum class Lang { kEn, kRu };
 
@@ -35,6 +35,11 @@ const char* PluralWord(Lang lang, long long n, const Plural& p);
 // "3 tokens", «21 токен».
 std::string CountText(Lang lang, long long n, const Plural& p);
 
+// The text in a language given explicitly: the app layer writes its exports and the lesson's
+// readout in the state's language (lab.lang, "en" or "ru"), not in the interface's current one.
+inline const char* In(Lang lang, const Text& t) { return lang == Lang::kRu ? t.ru : t.en; }
+inline const char* In(const std::string& lang_code, const Text& t) { return In(lang_code == "ru" ? Lang::kRu : Lang::kEn, t); }
+
 inline constexpr const char* kNoBreakSpace = "\u00A0";
 
-}  // namespace ui
+}  // namespace text
