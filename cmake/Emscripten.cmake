@@ -127,6 +127,11 @@ if(NOT ATTNLAB_TERSER)
   message(FATAL_ERROR "terser not found (Debian package terser); run scripts/setup.sh")
 endif()
 set(ATTNLAB_TERSE_ARGS --compress passes=2 --mangle --ecma 2017)
+option(ATTNLAB_WASM_PROFILING "keep the functions' names in the wasm (profiling; not for the shipped page)" OFF)
+set(ATTNLAB_WASM_OPT_NAMES "")
+if(ATTNLAB_WASM_PROFILING)
+  set(ATTNLAB_WASM_OPT_NAMES -g)  # wasm-opt keeps the name section only with -g
+endif()
 find_program(ATTNLAB_WASM_OPT wasm-opt)  # binaryen, which Debian's emscripten depends on
 if(NOT ATTNLAB_WASM_OPT)
   message(FATAL_ERROR "wasm-opt not found (Debian package binaryen); run scripts/setup.sh")
@@ -164,7 +169,10 @@ function(attnlab_configure_web_program target name)
     # Size (issue 11): the link step optimizes for size (wasm-opt -Oz; the JavaScript glue is
     # minified afterwards, below). Debug keeps the glue readable and the assertions.
     $<$<NOT:$<CONFIG:Debug>>:-Oz>
-    $<$<CONFIG:Debug>:-sASSERTIONS=2>)
+    $<$<CONFIG:Debug>:-sASSERTIONS=2>
+    # Profiling (scripts/bench.sh --model-page --profile): keep the functions' names, so that
+    # Chromium's profiler names them instead of wasm-function[N].
+    $<$<BOOL:${ATTNLAB_WASM_PROFILING}>:--profiling-funcs>)
   # The JavaScript glue: emcc only strips its whitespace (its minifier, Closure, is not in
   # Debian); terser (Debian package `terser`, installed by scripts/setup.sh) shortens the names
   # and the code, after every link.
@@ -176,7 +184,8 @@ function(attnlab_configure_web_program target name)
     # off index.wasm, which the page's 500 KB budget needs since the what-if engine); the
     # features are the ones the lab compiles with (SIMD, wasm exceptions, bulk memory).
     add_custom_command(TARGET ${target} POST_BUILD
-      COMMAND ${ATTNLAB_WASM_OPT} -Oz --converge ${ATTNLAB_WASM_FEATURES} "${site}/${name}.wasm" -o "${site}/${name}.wasm"
+      COMMAND ${ATTNLAB_WASM_OPT} -Oz --converge ${ATTNLAB_WASM_FEATURES} ${ATTNLAB_WASM_OPT_NAMES}
+              "${site}/${name}.wasm" -o "${site}/${name}.wasm"
       COMMENT "wasm-opt: a second -Oz pass over ${name}.wasm" VERBATIM)
   endif()
 endfunction()
@@ -193,19 +202,18 @@ function(attnlab_configure_web_site)
   # of it is compiled for size too, training's other files included: measured on 2026-12-01,
   # -O3 there cost 26 KB gzipped (the page's budget is 500 KB) for 1.6x the page's training speed
   # (scripts/bench.sh: 1996 vs 1272 steps/s on the default task, plenty for the lab's tasks).
+  # The model's layers (attn_model) are the exception: only the full build (index-model.wasm,
+  # fetched when model mode is chosen, outside the default page's budget) links them, and the
+  # page's forward pass of 128 tokens runs through them (docs/benchmarks.md, the model's forward).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
-    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_text attn_model attn_model_io
+    foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_text attn_model_io
                 attn_model_fields attn_model_absent)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
-    get_target_property(engine_sources attn_engine SOURCES)
-    set(hot kernels.cpp)  # the products every engine file calls
-    foreach(src IN LISTS engine_sources)
-      get_filename_component(name "${src}" NAME)
-      if(NOT name IN_LIST hot)
-        set_property(SOURCE "${src}" DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY COMPILE_OPTIONS -Oz)
-      endif()
-    endforeach()
+    target_compile_options(attn_engine PRIVATE -Oz)
+    # the products every engine file calls (a source's options come after its target's: -O3 wins)
+    set_property(SOURCE "${CMAKE_SOURCE_DIR}/src/engine/kernels.cpp" DIRECTORY "${CMAKE_SOURCE_DIR}"
+                 APPEND PROPERTY COMPILE_OPTIONS -O3)
   endif()
   # Dear ImGui's demo and metrics windows are never shown; no files in the browser.
   target_compile_definitions(attnlab_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_METRICS_WINDOW
@@ -285,4 +293,23 @@ endfunction()
 # run with `node --no-experimental-fetch X.js` (emscripten 3.1.6's loader and Node 20's fetch).
 function(attnlab_configure_node_target target)
   target_link_options(${target} PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1)
+endfunction()
+
+# The full build (index-model.wasm, fetched when model mode is chosen; outside the default page's
+# budget) gets the engine files that the model's forward pass and the panels after it run
+# through a second time, at -O3: the attention heads, the normalizers, the lab's second half
+# (steps, PCA, information, contributions) and the what-if runs. Linked as objects, they come
+# before the engine's archive, whose -Oz copies of the same files are then never pulled in.
+# Measured on 2026-12-03 (docs/benchmarks.md), setState of 121 tokens in model mode, median of 30
+# in one page: 81-82 ms with these files at -Oz, 63-68 with them at -O3 (the whole engine at -O3:
+# 62-67); the default page stays as it was (494.3 KB).
+function(attnlab_model_build_fast_engine target)
+  set(files attention multihead normalizers lab geometry information contribution same_output lp whatif)
+  list(TRANSFORM files PREPEND "${CMAKE_SOURCE_DIR}/src/engine/")
+  list(TRANSFORM files APPEND ".cpp")
+  add_library(attn_engine_fast OBJECT ${files})
+  target_link_libraries(attn_engine_fast PRIVATE attnlab::eigen)
+  target_include_directories(attn_engine_fast PRIVATE "${CMAKE_SOURCE_DIR}/src")
+  target_compile_options(attn_engine_fast PRIVATE -ffp-contract=off)
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:attn_engine_fast>)
 endfunction()

@@ -13,9 +13,10 @@
 #       it uses next to the products' peak (the same kernels on the model's largest product); with --torch
 #       the same with Debian's PyTorch (python3-torch, installed here on demand; the same number
 #       of threads) and the ratio (tests/bench/bench_model.cpp, bench_model_torch.py).
-#   scripts/bench.sh --model-page [--runs N]
+#   scripts/bench.sh --model-page [--profile] [--runs N]
 #       the trained model's forward in the page: the time of setState({sentence}) in model mode
-#       for about 16, 64 and 127 BPE tokens, median of N (tests/browser/bench_model_page.mjs).
+#       for about 16, 64 and 127 BPE tokens, median of N (tests/browser/bench_model_page.mjs);
+#       --profile: a build with the functions' names (build/wasm-profile) and where the time goes.
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
@@ -25,6 +26,12 @@ scripts/setup.sh
 export NODE_PATH=/usr/share/nodejs
 if [ "${1:-}" = "--model-page" ]; then
   shift
+  if [ "${1:-}" = "--profile" ]; then  # the same build with the functions' names kept
+    shift
+    cmake --preset wasm-release -B build/wasm-profile -DATTNLAB_WASM_PROFILING=ON >/dev/null
+    cmake --build build/wasm-profile -j"$(nproc)"
+    exec node tests/browser/bench_model_page.mjs --site build/wasm-profile/site --profile build/model-page "$@"
+  fi
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site "$@"

@@ -90,6 +90,17 @@ bool AllFinite(const Eigen::DenseBase<Derived>& m) {
   }
   return true;
 }
+// A whole matrix or vector: one pass over its storage. The model's forward checks every head's
+// scores, weights and outputs, and the loop above costs a call per entry where the engine is
+// compiled for size (the page).
+template <typename T, int R, int C, int O, int MR, int MC>
+bool AllFinite(const Eigen::Matrix<T, R, C, O, MR, MC>& m) {
+  const T* p = m.data();
+  for (Eigen::Index i = 0, n = m.size(); i < n; ++i) {
+    if (!std::isfinite(p[i])) return false;
+  }
+  return true;
+}
 
 // Writes the message (when asked for) and returns false: `return Fail(error, "...");`.
 inline bool Fail(std::string* error, const std::string& message) {
