@@ -10,7 +10,7 @@
 #   5. a 20-second soak of the page (random valid and invalid actions, no console error)
 #   6. `attnlab model run` on the shipped model: the release (g++) and sanitizer (clang) builds print
 #      the same bytes
-# CI runs it as it is (about 35 minutes on 2 cores). Before a release, `scripts/test.sh --full`
+# CI runs it as it is (about 42 minutes on 2 cores). Before a release, `scripts/test.sh --full`
 # adds what CI leaves out for time (about 45 minutes more): the sanitizer suites without their
 # cuts (every head and language, the `long` training runs), 60 s of fuzzing per target and the
 # 10-minute soak.
@@ -65,9 +65,10 @@ stage "unit, CLI, docs and desktop tests (ctest native-release, $jobs at a time)
 ctest --preset native-release -j"$jobs" -E '^browser$'
 # One sanitizer build serves both: the fuzz preset (clang 14, ASan + UBSan that stops at the first
 # undefined behaviour, libFuzzer's coverage) builds the fuzz targets and the unit tests and CLI.
-# It runs beside the browser suite, which mostly waits (a page at rest, the next frame): measured
-# on 2026-12-03, a background job kept ~80 % of its speed while the suite ran. At nice 10 the
-# build gets the cores only when the page does not want them, so the page's timings keep theirs.
+# It runs beside the browser suite, which leaves about one core of two idle (a page at rest, the
+# next frame). At nice 10 the build gets the cores when the page does not want them, so the page's
+# timings keep theirs. Measured on a fresh clone (2026-12-03): the suite 654 -> 886 s, the build
+# 827 -> 1246 s from the same start, the two stages together 1481 -> 1246 s.
 stage "the page in headless Chromium (ctest native-release: browser), the sanitizer build beside it"
 cmake --preset fuzz >/dev/null
 sanitizer_log=build/fuzz-build.log
