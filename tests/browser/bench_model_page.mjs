@@ -63,11 +63,10 @@ async function main() {
       await cdp.send('Profiler.start');
     }
     for (const words of [8, 32, 120]) {
-      const r = await page.evaluate(({ words, runs, list }) => {
+      const r = await page.evaluate(function setStateCalls({ words, runs, list }) {  // the profile's marker
         const all = list.split(' ');
         const sentence = (n, k) => Array.from({ length: n }, (_, i) => all[(k + i) % all.length]).join(' ');
         const times = [];
-        let tokens = 0;
         for (let run = 0; run < runs; run++) {
           // Fit the context: drop words until the BPE tokens (with <|endoftext|>) are at most 128.
           for (let n = words; ; n--) {
@@ -78,10 +77,10 @@ async function main() {
             if (n <= 1) return { error: out.error };
           }
         }
-        tokens = attentionLab.getTrace().model.ids.length;  // the last sentence's (the same length each run)
-        return { times, tokens };
+        return { times };
       }, { words, runs: o.runs, list: WORDS.join(' ') });
       if (r.error) throw new Error(`setState refused: ${r.error}`);
+      r.tokens = await page.evaluate(() => attentionLab.getTrace().model.ids.length);  // the last call's
       const t = [...r.times].sort((a, b) => a - b), q = (f) => t[Math.min(t.length - 1, Math.floor(f * t.length))];
       console.log(`${String(r.tokens).padStart(4)} tokens: setState ${median(t).toFixed(1)} ms median of ${o.runs} ` +
                   `(quartiles ${q(0.25).toFixed(1)}-${q(0.75).toFixed(1)}, min ${t[0].toFixed(1)}, max ${t[t.length - 1].toFixed(1)})`);
@@ -111,7 +110,7 @@ function printProfile(p) {
   for (let i = 0; i < p.samples.length; i++) {
     const stack = [];
     for (let id = p.samples[i]; id !== undefined; id = parent.get(id)) stack.push(name(byId.get(id)));
-    if (!stack.includes('evaluate')) continue;  // frames drawn, idle: not a setState call
+    if (!stack.includes('setStateCalls')) continue;  // frames drawn, getTrace, idle: not a setState call
     const dt = (p.timeDeltas[i + 1] || 0) / 1000;
     total += dt;
     const g = groups.find(([, re]) => stack.some((f) => re.test(f)));
