@@ -25,6 +25,7 @@
 #include "kernels.h"
 
 #include <cmath>
+#include <type_traits>
 #include <string>
 
 namespace attn {
@@ -81,23 +82,22 @@ T Exp(T x) {
   return static_cast<T>(std::exp(static_cast<double>(x)));
 }
 
+// A plain matrix or vector is read as one pass over its storage (the model's forward checks
+// every head's scores, weights and outputs, and a call per entry is slow where the engine is
+// compiled for size: the page); an expression (a block, a product) entry by entry.
 template <typename Derived>
 bool AllFinite(const Eigen::DenseBase<Derived>& m) {
-  for (Eigen::Index c = 0; c < m.cols(); ++c) {
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-      if (!std::isfinite(m(r, c))) return false;
+  if constexpr (std::is_base_of_v<Eigen::PlainObjectBase<Derived>, Derived>) {
+    const auto* p = m.derived().data();
+    for (Eigen::Index i = 0, n = m.size(); i < n; ++i) {
+      if (!std::isfinite(p[i])) return false;
     }
-  }
-  return true;
-}
-// A whole matrix or vector: one pass over its storage. The model's forward checks every head's
-// scores, weights and outputs, and the loop above costs a call per entry where the engine is
-// compiled for size (the page).
-template <typename T, int R, int C, int O, int MR, int MC>
-bool AllFinite(const Eigen::Matrix<T, R, C, O, MR, MC>& m) {
-  const T* p = m.data();
-  for (Eigen::Index i = 0, n = m.size(); i < n; ++i) {
-    if (!std::isfinite(p[i])) return false;
+  } else {
+    for (Eigen::Index c = 0; c < m.cols(); ++c) {
+      for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        if (!std::isfinite(m(r, c))) return false;
+      }
+    }
   }
   return true;
 }
