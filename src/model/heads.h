@@ -17,6 +17,7 @@
 #include "evaluate.h"
 #include "model.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,20 @@ struct HeadScores {
   int layer = 0, head = 0;
   double previous = 0, first = 0, self = 0, entropy = 0, induction = 0;
 };
+
+// What a head is called (the gallery's label): the kind whose score is at least `at`, induction
+// first. An induction head rests on the first token whenever nothing repeats, so its first-token
+// score is often the larger one; the induction score is the rarer, more specific signature.
+// Then previous-token, sink (first), self; kSpread when none reaches `at`.
+enum class HeadKind { kSpread, kInduction, kPrevious, kSink, kSelf };
+inline HeadKind KindOf(const HeadScores& h, double at) {
+  if (h.induction >= at) return HeadKind::kInduction;
+  const double best = std::max({h.previous, h.first, h.self});
+  if (best < at) return HeadKind::kSpread;
+  if (best == h.previous) return HeadKind::kPrevious;
+  if (best == h.first) return HeadKind::kSink;
+  return HeadKind::kSelf;
+}
 
 struct HeadReport {
   std::vector<HeadScores> heads;  // layer-major

@@ -77,8 +77,8 @@ std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen
 // page's build (absent.cpp), which switches to index-model.wasm when model mode is chosen.
 bool ModelCodeInBuild();
 
-// The head labels' thresholds: a head is called previous-token, sink or self when that score
-// is at least kHeadLabelAt, induction when its induction score is.
+// The head labels' threshold (KindOf in heads.h): a head is called induction, previous-token,
+// sink or self when that score is at least kHeadLabelAt.
 constexpr double kHeadLabelAt = 0.2;
 
 // The chosen layer's numbers in a forward pass, or null when `layer` is not one of its layers:

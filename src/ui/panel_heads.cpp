@@ -14,13 +14,15 @@ constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities
 
 // What the head analysis measured for one head, as a short label ("previous 0.43").
 std::string HeadLabel(const attn::model::HeadScores& h) {
+  using attn::model::HeadKind;
   char buf[64];
-  const double best = std::max({h.previous, h.first, h.self, h.induction});
-  if (best < attn::model::kHeadLabelAt) std::snprintf(buf, sizeof buf, L(tr::kHeadSpread), h.entropy);
-  else if (best == h.previous) std::snprintf(buf, sizeof buf, L(tr::kHeadPrevious), h.previous);
-  else if (best == h.induction) std::snprintf(buf, sizeof buf, L(tr::kHeadInduction), h.induction);
-  else if (best == h.first) std::snprintf(buf, sizeof buf, L(tr::kHeadSink), h.first);
-  else std::snprintf(buf, sizeof buf, L(tr::kHeadSelf), h.self);
+  switch (attn::model::KindOf(h, attn::model::kHeadLabelAt)) {
+    case HeadKind::kSpread: std::snprintf(buf, sizeof buf, L(tr::kHeadSpread), h.entropy); break;
+    case HeadKind::kInduction: std::snprintf(buf, sizeof buf, L(tr::kHeadInduction), h.induction); break;
+    case HeadKind::kPrevious: std::snprintf(buf, sizeof buf, L(tr::kHeadPrevious), h.previous); break;
+    case HeadKind::kSink: std::snprintf(buf, sizeof buf, L(tr::kHeadSink), h.first); break;
+    case HeadKind::kSelf: std::snprintf(buf, sizeof buf, L(tr::kHeadSelf), h.self); break;
+  }
   return buf;
 }
 }  // namespace
