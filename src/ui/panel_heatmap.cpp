@@ -56,11 +56,17 @@ void DrawHeatmapPanel(Context& ctx) {
     // Room for the row labels on the left and the column labels on top.
     float label_w = 0;
     for (const auto& tok : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(tok.text.c_str()).x);
-    label_w = std::min(label_w + 8.0f + ImGui::CalcTextSize("00 ").x, 130.0f);
-    const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // At most a quarter of a narrow panel (the lesson's column beside it): the labels are clipped
+    // to their column and start with the index, so the heatmap keeps the room.
+    label_w = std::min({label_w + 8.0f + ImGui::CalcTextSize("00 ").x, 130.0f,
+                        std::max(ImGui::CalcTextSize("00 ").x + 8.0f, 0.25f * avail.x)});
+    const float line = ImGui::GetTextLineHeightWithSpacing();
     const float entropy_w = ImGui::CalcTextSize("H 0.000").x + 10.0f;  // the rows' entropy, on the right
-    const float side = std::max(40.0f, std::min(avail.x - label_w - entropy_w - 4.0f, avail.y - 5.8f * line));
+    // As wide as the panel allows, as tall as it allows too; but never under 60 % of the width
+    // (a phone's short tab under the lesson then scrolls rather than shrinking it to a stamp).
+    const float by_width = avail.x - label_w - entropy_w - 4.0f;
+    const float side = std::max(40.0f, std::min(by_width, std::max(avail.y - 5.8f * line, 0.6f * by_width)));
     const float cell = side / static_cast<float>(std::max(n, 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 p0(origin.x + label_w, origin.y + line);
