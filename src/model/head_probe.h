@@ -2,7 +2,7 @@
 // the head gave the most weight? engine/probe.h asks it of synthetic heads; here the patterns
 // and the values are the shipped model's own, on text it was not trained on.
 //
-// Design. Windows of the model's validation text (W tokens each, W = the context, 64), one
+// Design. Windows of the model's validation text (W tokens each, W = the context), one
 // Forward each. Every query position t >= 1 of a window is a sample: the features are the head's
 // output A_h[t] (Dh = 32 numbers, standardized), the label the key it gave the most weight,
 // s* = argmax_s alpha_h[t, s] (lowest on ties), as how far back it is, t - s* (W classes: 0 =
@@ -13,8 +13,8 @@
 // recoverable from A for a reader who knows the values) and more (not recoverable), each with
 // chance (the mean of 1 / (t + 1)) and the baseline of a reader who knows only t (the most common
 // training label at that t: a previous-token head is named by position alone). Cost: one Forward
-// per window and the readout's 100 steps over (W - 1) samples per training window: ~5 s natively
-// for 200 windows.
+// per window and the readout's 100 steps over (W - 1) samples per training window (the figures
+// and times: docs/model-mode.md).
 #pragma once
 
 #include "bpe.h"
@@ -48,7 +48,7 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
                HeadProbeResult* out, std::string* error = nullptr);
 
 // The probe on a short text (the page's "Probe this head", `attnlab model probe`): the built-in
-// texts (web/tune/en.txt, ru.txt: ~400 and ~700 tokens, not in the model's corpus) are far too
+// texts (web/tune/en.txt, ru.txt: some hundreds of tokens, not in the model's corpus) are far too
 // short for ProbeHead's 200 disjoint windows, so the windows overlap. The text's stream
 // (TuneStream's: <|endoftext|> then its tokens, N of them) is split once at
 // floor(N * kTextProbeTrainShare): training windows start at 0, stride, 2 stride, ... and end at
@@ -56,12 +56,11 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
 // N. No window crosses the split, so no test token was ever seen by the readout, even though
 // windows on the same side share tokens (at different positions t, so as different samples).
 // 70 / 30: the readout needs the training samples more than the test needs precision (the test
-// side still holds 252 (en: 604 tokens, 4 windows) and 315 (ru: 690, 5) queries, about half on
-// each side of d_head + 1). Windows are W = context tokens long (64: queries beyond
-// d_head + 1 = 33 keys need t >= 33). Stride 32 (each token in at most two windows) and 100
-// readout steps: ~0.3 s natively, ~1 s in the page. Stride 16 doubled the windows and the time
-// (2-3 s in the page) and moved the figures by up to 0.05; 50 steps left the readout short of
-// converged (0.05 lower).
+// side still holds some hundreds of queries on each side of d_head + 1: docs/model-mode.md).
+// Windows are W = context tokens long (queries beyond d_head + 1 = 33 keys need t >= 33).
+// Stride 32 (each token in at most two windows) and 100 readout steps. With the context-64
+// model, stride 16 doubled the windows and the time and moved the figures by up to 0.05; 50
+// steps left the readout short of converged (0.05 lower).
 constexpr int kTextProbeStride = 32;
 constexpr double kTextProbeTrainShare = 0.7;
 constexpr int kTextProbeSteps = 100;

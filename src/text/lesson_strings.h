@@ -44,8 +44,8 @@ inline constexpr Text kReadoutSelfMean{"Trained model, the mean weight a token p
 inline constexpr Text kReadoutLayer{"  layer %d: %.3f", "  слой %d: %.3f"};
 inline constexpr Text kReadoutSelfIdentity{"q = k = x (identity projections, the lab's %d words): %.3f on the word itself",
                                            "q = k = x (тождественные проекции, %d слова лаборатории): %.3f на самом слове"};
-inline constexpr Text kReadoutInduction{"Head %d.%d: a repeated token's query; its weight on the token after its earlier copy (its largest weight):",
-                                        "Голова %d.%d: запрос повторного токена; его вес на токене после прошлой копии (его наибольший вес):"};
+inline constexpr Text kReadoutInduction{"Head %d.%d: a repeated token's query; its weight on the token after its earlier copy (its largest weight besides <|endoftext|>, where the rest rests):",
+                                        "Голова %d.%d: запрос повторного токена; его вес на токене после прошлой копии (его наибольший вес помимо <|endoftext|>, где лежит остальное):"};
 inline constexpr Text kReadoutNoRepeat{"  (no token repeats: type a sentence twice)",
                                        "  (ни один токен не повторяется: введите предложение дважды)"};
 inline constexpr Text kReadoutInductionMean{"mean over %d repeated tokens: %.2f; spread evenly: %.2f",

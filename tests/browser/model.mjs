@@ -109,12 +109,12 @@ export function modelTests(h) {
             }
           assert(seen.size >= 3, `thumbnail ${k} (layer ${Math.floor(k / 6)}, head ${k % 6}) looks empty: ${seen.size} colours`);
         }
-        // A click on layer 1, head 4 (the induction head) follows it.
-        const [x, y, w, hh] = st.thumbnails[10];
+        // A click on layer 2, head 3 (an induction head) follows it.
+        const [x, y, w, hh] = st.thumbnails[15];
         await t.page.mouse.click(x + w / 2, y + hh / 2);
         await settle(t.page, 400);
         const s = await t.page.evaluate(() => attentionLab.getState());
-        assertEq(`${s.layer}.${s.head}`, '1.4', 'the clicked head is followed');
+        assertEq(`${s.layer}.${s.head}`, '2.3', 'the clicked head is followed');
         await shoot(t, 'model-laptop-en.png');
         await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', sentence: 'я люблю суши', query: 4 }));
         await shoot(t, 'model-laptop-ru.png');

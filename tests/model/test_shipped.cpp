@@ -85,8 +85,9 @@ TEST_CASE("shipped model: heads.json names a previous-token head and an inductio
     induction = std::max(induction, h["induction"].get<double>());
   }
   CHECK(previous > 0.5);
-  // Issue 21 asks for 0.3; this model's best is 0.26 (layer 1 head 4), recorded as it is.
-  CHECK(induction > 0.25);
+  CHECK(induction >= 0.3);  // issue 21: at least one induction head (this model: 2.1 0.47, 2.3 0.44)
+  // and the second copy of a repeated random sequence is predicted clearly better than the first
+  CHECK(report["lossSecondCopy"].get<double>() < 0.8 * report["lossFirstCopy"].get<double>());
 }
 
 }  // TEST_SUITE("long")

@@ -36,7 +36,7 @@ const Before kBefore[] = {
     {"1. A weighted sum, and what q, k, v are", 1, R"({"projection": "random"})", R"({"projection": "identity"})", R"({"view": "training", "train": {"task": "verb_object", "example": "я люблю суши"}})"},
     {"2. Two scenarios with the same A", 0, R"({})", R"({"sentence": "я люблю суши суши", "positional": false, "query": 2, "target": 3, "view": "information"})", R"({"sentence": "я люблю суши", "positional": true, "query": 1, "target": -1, "dV": 1})"},
     {"3. What the next layer sees", 2, R"({"projection": "random", "heads": 4, "dV": 2, "view": "weights"})", R"({"view": "information"})", R"(null)"},
-    {"4. The relations live in q·kᵢ", 0, R"({"projection": "random"})", R"({})", R"({"projection": "model", "sentence": "я люблю суши, я люблю суши", "layer": 1, "head": 4, "view": "weights"})"},
+    {"4. The relations live in q·kᵢ", 0, R"({"projection": "random"})", R"({})", R"({"projection": "model", "sentence": "я люблю суши, я люблю суши", "layer": 2, "head": 3, "view": "weights"})"},
     {"5. Backpropagation learns the relations", 2, R"({"view": "training", "train": {"task": "verb_object", "example": "я люблю суши"}})", R"({})", R"(null)"},
     {"6. Normalization: a bound, not a size", 1, R"({})", R"({"view": "normalization"})", R"(null)"},
     {"7. A trained layer, for real", 1, R"({"projection": "identity", "view": "weights"})", R"({"projection": "model", "layer": 0, "head": 1, "view": "weights"})", R"({"view": "information"})"},

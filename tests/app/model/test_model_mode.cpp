@@ -3,6 +3,7 @@
 #include "app/app.h"
 #include "app/lesson/lesson.h"
 #include "model/bundle.h"
+#include "model/model_lab.h"
 #include "engine/lab_readout.h"
 #include "shipped_model.h"
 
@@ -46,7 +47,7 @@ TEST_CASE("model mode: asked for once, accepted while loading, then the model's 
   CHECK(s.model.status.load == app::ModelLoad::kReady);
   // heads.json: what each head does, one entry per layer and head
   REQUIRE(static_cast<int>(s.model.loaded->heads.size()) == s.model.loaded->config().layers * s.model.loaded->config().heads);
-  CHECK(s.model.loaded->heads[1].previous > 0.4);  // layer 0 head 1: the previous-token head
+  CHECK(s.model.loaded->heads[3].previous > 0.4);  // layer 0 head 3: the previous-token head
   REQUIRE(s.attention.result.error.ok());
   CHECK(s.model.result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
   CHECK(s.attention.result.trace.weights(3, 4) == 0.0f);  // causal
@@ -106,23 +107,24 @@ TEST_CASE("lesson step 4's second demonstration: the induction head finds the to
   std::string error;
   REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, Digests(files), &error), error);
   REQUIRE(s.attention.result.error.ok());
-  // The step's head is the model's strongest induction head (heads.json).
-  const auto& heads = s.model.loaded->heads;
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < heads.size(); ++i) best = heads[i].induction > heads[best].induction ? i : best;
-  const int H = s.model.loaded->config().heads;
-  CHECK(static_cast<int>(best) == s.lab.config.layer * H + s.lab.config.head);
+  // The step's head is one that heads.json measures as an induction head (at least issue 21's
+  // 0.3 on repeated random sequences), and the gallery names it so.
+  const int L = s.lab.config.layer, h = s.lab.config.head, H = s.model.loaded->config().heads;
+  const attn::model::HeadScores& scores = s.model.loaded->heads[static_cast<std::size_t>(L * H + h)];
+  CHECK(scores.induction >= 0.3);
+  CHECK(attn::model::KindOf(scores, attn::model::kHeadLabelAt) == attn::model::HeadKind::kInduction);
   const std::vector<app::LessonLine> lines = app::LessonReadout(s);
   REQUIRE(lines.size() >= 3);
-  CHECK(lines[0].en.rfind("Head 1.4: a repeated token's query", 0) == 0);
+  CHECK(lines[0].en.rfind("Head " + std::to_string(L) + "." + std::to_string(h) + ": a repeated token's query", 0) == 0);
   // «я люблю суши, я люблю суши»: « люб», «лю», « су», «ши» repeat; the rows and their mean
   // are the engine's InductionRows on the head's weights, well above spreading evenly.
-  const auto rows = attn::InductionRows(s.model.result.ids, s.model.result.acts.blocks[1].attn.heads[4].weights);
+  const auto rows = attn::InductionRows(
+      s.model.result.ids, s.model.result.acts.blocks[static_cast<std::size_t>(L)].attn.heads[static_cast<std::size_t>(h)].weights);
   REQUIRE(rows.size() == 4);
   REQUIRE(lines.size() == rows.size() + 2);
   double mean = 0, even = 0;
   for (const auto& r : rows) mean += r.weight_after_copy / 4, even += r.spread_evenly / 4;
-  CHECK(mean > 2 * even);
+  CHECK(mean > 3 * even);
   char expected[128];
   std::snprintf(expected, sizeof expected, "mean over 4 repeated tokens: %.2f; spread evenly: %.2f", mean, even);
   CHECK(lines.back().en == expected);

@@ -33,7 +33,7 @@ TEST_CASE("model probe: queued, one frame of \"probing…\", then the numbers of
   app::InitApp(s);
   CHECK_FALSE(app::RunModelProbe(s));  // no model
   CHECK(s.model.probe.error.find("not loaded") != std::string::npos);
-  REQUIRE(app::ApplyPatch(s, Json{{"projection", "model"}, {"layer", 0}, {"head", 1}}).ok);
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "model"}, {"layer", 0}, {"head", 3}}).ok);
   const testing_model::Files files = testing_model::ShippedFiles();
   std::map<std::string, std::string> digests;
   for (const auto& [name, bytes] : files) digests[name] = attn::model::Sha256Hex(bytes);
@@ -62,7 +62,7 @@ TEST_CASE("model probe: queued, one frame of \"probing…\", then the numbers of
   // The same numbers as ProbeHeadOnText on the shipped weights and the English text.
   attn::model::TextProbe direct;
   REQUIRE(attn::model::ProbeHeadOnText(s.model.loaded->shipped.bpe, s.model.loaded->shipped.params, s.model.loaded->config(), en, "text",
-                                       0, 1, &direct, &error));
+                                       0, 3, &direct, &error));
   const attn::model::HeadProbeResult& r = s.model.probe.result.result;
   CHECK(s.model.probe.lang == "en");
   CHECK(s.model.probe.result.tokens == direct.tokens);
@@ -78,7 +78,7 @@ TEST_CASE("model probe: queued, one frame of \"probing…\", then the numbers of
   CHECK(t.train_windows == (t.split - t.window) / t.stride + 1);
   CHECK(t.test_windows == (t.tokens - t.split - t.window) / t.stride + 1);
   CHECK(r.test_samples == t.test_windows * (t.window - 1));
-  // Layer 0 head 1, the previous-token head (heads.json: 0.62): named far above chance on both sides of d_head + 1 keys.
+  // Layer 0 head 3, the previous-token head (heads.json: 0.84): named far above chance on both sides of d_head + 1 keys.
   CHECK(r.accuracy_within > 0.5);
   CHECK(r.accuracy_beyond > 0.5);
   CHECK(r.accuracy_beyond > 10 * r.chance_beyond);
@@ -92,7 +92,7 @@ TEST_CASE("model probe: queued, one frame of \"probing…\", then the numbers of
   // Another head, another language, other weights: the result is no longer the current one.
   REQUIRE(app::ApplyPatch(s, Json{{"head", 2}}).ok);
   CHECK_FALSE(app::ModelProbeCurrent(s));
-  REQUIRE(app::ApplyPatch(s, Json{{"head", 1}}).ok);
+  REQUIRE(app::ApplyPatch(s, Json{{"head", 3}}).ok);
   CHECK(app::ModelProbeCurrent(s));
   REQUIRE(app::ApplyPatch(s, Json{{"lang", "ru"}}).ok);
   CHECK_FALSE(app::ModelProbeCurrent(s));
