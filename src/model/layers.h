@@ -14,9 +14,11 @@
 #pragma once
 
 #include "engine/linalg.h"  // the bit-exact kernels (and the FP_CONTRACT pragma for clang)
+#include "engine/rng.h"
 #include "engine/types.h"
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace attn {
@@ -203,6 +205,34 @@ template <typename T>
 void ResidualBackward(Mat<T>& da, Mat<T>& db, const Mat<T>& dout) {  // (T, C) +=
   linalg::AddInPlace(da, dout);
   linalg::AddInPlace(db, dout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dropout (training only): mask(r, c) = 0 with probability p, else 1 / (1 - p); out = x * mask.
+// Entry (r, c) keeps or drops by its own draw, u = Mix64(seed + r * cols + c) >> 40 (24 bits)
+// compared with p * 2^24: a function of (seed, r, c) alone, so any thread gives the same mask.
+// An empty mask is "no dropout" (every forward outside training).
+template <typename T>
+void DropoutMask(Mat<T>& mask, Eigen::Index rows, Eigen::Index cols, double p, std::uint64_t seed) {
+  mask.resize(rows, cols);
+  const std::uint64_t below = static_cast<std::uint64_t>(p * 16777216.0);  // p * 2^24
+  const T keep = static_cast<T>(1.0 / (1.0 - p));
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    for (Eigen::Index c = 0; c < cols; ++c) {
+      const std::uint64_t u = rng::Mix64(seed + static_cast<std::uint64_t>(r * cols + c)) >> 40;
+      mask(r, c) = u < below ? T(0) : keep;
+    }
+  }
+}
+template <typename T>
+void DropoutForward(Mat<T>& x, const Mat<T>& mask) {  // (T, C) in place; empty mask: unchanged
+  if (mask.size() == 0) return;
+  x = x.cwiseProduct(mask);
+}
+template <typename T>
+void DropoutBackward(Mat<T>& dx, const Mat<T>& mask) {  // (T, C) in place: d x = d out * mask
+  if (mask.size() == 0) return;
+  dx = dx.cwiseProduct(mask);
 }
 
 // ---------------------------------------------------------------------------------------------

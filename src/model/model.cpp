@@ -133,8 +133,16 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     if (s.tokens[t] < 0 || s.tokens[t] >= c.vocab || s.targets[t] >= c.vocab)
       return linalg::Fail(error, "token id out of the vocabulary");
   }
+  if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  // The masks: site 0 the embeddings, then each block's attention and MLP branches.
+  auto mask = [&](Mat<T>& m, std::uint64_t site) {
+    if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
+    else m.resize(0, 0);
+  };
   EmbeddingForward(a.emb, s.tokens, p.wte, p.wpe);
+  mask(a.drop_emb, 0);
+  DropoutForward(a.emb, a.drop_emb);
   a.blocks.resize(p.blocks.size());
   for (std::size_t l = 0; l < p.blocks.size(); ++l) {
     const BlockParams<T>& w = p.blocks[l];
@@ -142,6 +150,9 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
     LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
     if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error)) return false;
+    mask(b.drop_attn, 1 + 2 * l);
+    mask(b.drop_mlp, 2 + 2 * l);
+    DropoutForward(b.attn.output, b.drop_attn);
     BlockTailForward(b, w);
   }
   FinalForward(a, p, s, last_only);
@@ -155,6 +166,7 @@ void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w) {
   LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
   GeluForward(b.gelu, b.fc);
   LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
+  DropoutForward(b.proj, b.drop_mlp);
   ResidualForward(b.res2, b.res1, b.proj);
 }
 
@@ -192,6 +204,7 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
     // res2 = res1 + proj
     Mat<T> dres1 = Mat<T>::Zero(n, c.d_model), dproj = Mat<T>::Zero(n, c.d_model);
     ResidualBackward(dres1, dproj, dres);
+    DropoutBackward(dproj, b.drop_mlp);
     // proj = gelu proj_w + proj_b;  gelu = GELU(fc);  fc = ln2 fc_w + fc_b
     Mat<T> dgelu = Mat<T>::Zero(n, c.mlp), dfc = Mat<T>::Zero(n, c.mlp);
     LinearBackward(dgelu, gw.proj_w, gw.proj_b, dproj, b.gelu, w.proj_w);
@@ -203,6 +216,7 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
     // res1 = x + attention(ln1)
     Mat<T> dx = Mat<T>::Zero(n, c.d_model), dattn = Mat<T>::Zero(n, c.d_model);
     ResidualBackward(dx, dattn, dres1);
+    DropoutBackward(dattn, b.drop_attn);
     if (!MultiHeadBackward<T>(mg, dattn, b.attn, b.ln1, nullptr, w.attn, attn_cfg, error))
       return false;
     for (std::size_t j = 0; j < w.attn.W_Q.size(); ++j) {
@@ -215,6 +229,7 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
     LayerNormBackward(dx, gw.ln1_w, gw.ln1_b, mg.dX, b.x, w.ln1_w, b.ln1_mean, b.ln1_rstd);
     dres = std::move(dx);
   }
+  DropoutBackward(dres, a.drop_emb);
   EmbeddingBackward(g.wte, g.wpe, dres, s.tokens);
   return true;
 }

@@ -92,6 +92,11 @@ Params<T> InitParams(const ModelConfig& c, std::uint64_t seed);
 struct Sequence {
   std::vector<int> tokens;   // (T)
   std::vector<int> targets;  // (T)
+  // Training only: dropout with this probability on the embeddings and on both residual
+  // branches of every block (GPT-2's resid_pdrop and embd_pdrop), masks drawn from dropout_seed
+  // (layers.h DropoutMask). 0: none, the forward every other caller runs.
+  double dropout = 0;
+  std::uint64_t dropout_seed = 0;
 };
 
 template <typename T>
@@ -100,19 +105,22 @@ struct BlockActs {
   Mat<T> ln1;                    // (T, C)
   Vec<T> ln1_mean, ln1_rstd;     // (T)
   MultiHeadTrace<T> attn;        // every head's Q, K, V, scores, weights (T, T), output
+                                 // (times drop_attn when training with dropout)
+  Mat<T> drop_attn, drop_mlp;    // (T, C) dropout masks of the two branches; empty: none
   Mat<T> res1;                   // (T, C) x + attention
   Mat<T> ln2;                    // (T, C)
   Vec<T> ln2_mean, ln2_rstd;     // (T)
   Mat<T> fc;                     // (T, F) before GELU
   Mat<T> gelu;                   // (T, F)
-  Mat<T> proj;                   // (T, C)
+  Mat<T> proj;                   // (T, C) (times drop_mlp when training with dropout)
   Mat<T> res2;                   // (T, C) res1 + proj: the next block's input
 };
 
 template <typename T>
 struct SequenceActs {
   std::vector<BlockActs<T>> blocks;  // L
-  Mat<T> emb;                        // (T, C)
+  Mat<T> emb;                        // (T, C) (times drop_emb when training with dropout)
+  Mat<T> drop_emb;                   // (T, C) dropout mask; empty: none
   Mat<T> lnf;                        // (T, C)
   Vec<T> lnf_mean, lnf_rstd;         // (T)
   Mat<T> logits;                     // (T, V)

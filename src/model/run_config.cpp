@@ -25,6 +25,8 @@ const FieldTable<RunConfig>& RunFields() {
       IntegerField<C>("batch", &C::batch, 1, 1024, "sequences per step"),
       IntegerField<C>("repeats", &C::repeats, 0, 100,
                       "percent of training windows that repeat their start (a reason to learn induction)"),
+      NumberField<C>("dropout", &C::dropout, 0, 0.9, false,
+                     "dropout probability on the embeddings and both residual branches (training only; 0: none)"),
       NumberField<C>("lr", &C::lr, 0, 1, /*min_open=*/true, "peak learning rate (AdamW)"),
       NumberField<C>("minLr", &C::min_lr, 0, 1, false, "learning rate at the end of the cosine"),
       IntegerField<C>("warmup", &C::warmup, 0, 1000000, "steps of linear warm-up"),
@@ -54,6 +56,7 @@ TrainConfig ToTrainConfig(const RunConfig& r, int vocab) {
   t.clip = r.clip;
   t.threads = r.threads;
   t.repeat_percent = r.repeats;
+  t.dropout = r.dropout;
   return t;
 }
 

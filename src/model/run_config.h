@@ -18,6 +18,7 @@ struct RunConfig {
   std::string ru_folder = "/usr/share/games/fortunes/ru";  // Debian's fortunes-ru
   std::string en_docs, ru_docs;  // folders of documents (scripts/corpus.sh); empty: none
   int repeats = 0;           // percent of training windows with a repeated span (induction)
+  double dropout = 0;        // on the embeddings and both residual branches, training only
   int fortune_copies = 1;    // the fortunes enter the training text (and the tokenizer's) this many times
   int vocab = 2048;          // BPE tokens at most (fewer when no pair occurs twice)
   int d_model = 128;

@@ -138,7 +138,15 @@ bool Trainer<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::str
 
 template <typename T>
 bool Trainer<T>::Step(StepMetrics* metrics, std::string* error) {
-  const std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_, cfg_.repeat_percent);
+  std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_, cfg_.repeat_percent);
+  if (cfg_.dropout > 0) {
+    constexpr std::uint64_t kDropoutSalt = 0x44524f504f555421ULL;  // "DROPOUT!"
+    const std::uint64_t base = rng::Mix64(rng::Mix64(cfg_.seed) ^ rng::Mix64(static_cast<std::uint64_t>(step_)) ^ kDropoutSalt);
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+      batch[b].dropout = cfg_.dropout;
+      batch[b].dropout_seed = base + b;
+    }
+  }
   const double loss = LossAndGrad(grads_, params_, cfg_.model, batch, error, cfg_.threads);
   if (!std::isfinite(loss)) return linalg::Fail(error, error && !error->empty() ? *error : "loss is not finite");
   const double norm = ClipGradNorm(grads_, cfg_.clip);

@@ -79,6 +79,8 @@ struct TrainConfig {
   double clip = 1.0;       // global norm clip (<= 0: none)
   int threads = 1;         // natively 2 on this machine; the result does not depend on it
   int repeat_percent = 0;  // windows with a repeated span, in percent (SampleBatch)
+  double dropout = 0;      // model.h Sequence::dropout; sequence b of step k draws its masks from
+                           // Mix64(Mix64(seed) ^ Mix64(k) ^ kDropoutSalt) + b
 };
 
 struct StepMetrics {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/rng.h"
+#include "model/layers.h"
 #include "model/model.h"
 #include "model/train.h"
 
@@ -80,19 +81,17 @@ TrainConfig SentenceConfig(int vocab, int steps) {
 
 }  // namespace
 
-TEST_CASE("model: the whole gradient matches central finite differences on a tiny config") {
-  ModelConfig c = Tiny();  // smaller still: every entry is checked, also under the sanitizers
-  c.d_model = 4;
-  c.mlp = 6;
-  Params<double> p = Scrambled(c);
-  const std::vector<Sequence> batch = {{{1, 4, 4, 0, 6}, {4, 4, 0, 6, 2}},
-                                       {{3, 2, 5, 1}, {2, -1, 1, 3}}};
+// The largest |finite difference - gradient| over every parameter, relative to the largest
+// finite difference (returned in *largest, so a test can check that it means something).
+double WorstGradientError(const ModelConfig& c, Params<double>& p, const std::vector<Sequence>& batch,
+                          double* largest) {
   Params<double> g;
   std::string error;
   const double loss = LossAndGrad(g, p, c, batch, &error);
   REQUIRE_MESSAGE(std::isfinite(loss), error);
   std::vector<TensorRef<double>> pt = Tensors(p), gt = Tensors(g);
-  double worst = 0, largest = 0;
+  double worst = 0;
+  *largest = 0;
   std::string worst_name;
   const double h = 1e-6;
   for (std::size_t k = 0; k < pt.size(); ++k) {
@@ -106,14 +105,70 @@ TEST_CASE("model: the whole gradient matches central finite differences on a tin
       const double numeric = (up - down) / (2 * h);
       const double diff = std::abs(numeric - gt[k].data[i]);
       if (diff > worst) worst = diff, worst_name = pt[k].name;
-      largest = std::max(largest, std::abs(numeric));
+      *largest = std::max(*largest, std::abs(numeric));
     }
   }
-  const double err = worst / std::max(1.0, largest);
-  std::printf("  fd whole model (%zu tensors) max error %.3g (at %s)\n", pt.size(), err,
-              worst_name.c_str());
+  const double err = worst / std::max(1.0, *largest);
+  std::printf("  fd whole model (%zu tensors%s) max error %.3g (at %s)\n", pt.size(),
+              batch[0].dropout > 0 ? ", dropout" : "", err, worst_name.c_str());
+  return err;
+}
+
+TEST_CASE("model: the whole gradient matches central finite differences on a tiny config") {
+  ModelConfig c = Tiny();  // smaller still: every entry is checked, also under the sanitizers
+  c.d_model = 4;
+  c.mlp = 6;
+  Params<double> p = Scrambled(c);
+  std::vector<Sequence> batch = {{{1, 4, 4, 0, 6}, {4, 4, 0, 6, 2}},
+                                 {{3, 2, 5, 1}, {2, -1, 1, 3}}};
+  double largest = 0;
+  CHECK(WorstGradientError(c, p, batch, &largest) < 1e-7);
   CHECK(largest > 1e-3);  // the test means something
-  CHECK(err < 1e-7);
+  // With dropout: the masks are a function of the sequence's seed, so Loss sees the same ones.
+  batch[0].dropout = 0.3, batch[0].dropout_seed = 11;
+  batch[1].dropout = 0.3, batch[1].dropout_seed = 12;
+  CHECK(WorstGradientError(c, p, batch, &largest) < 1e-7);
+  CHECK(largest > 1e-3);
+}
+
+TEST_CASE("model: dropout masks are 0 or 1/(1-p), about p of them 0, a function of the seed alone") {
+  Mat<double> a, b, other;
+  DropoutMask(a, 64, 48, 0.25, 99);
+  DropoutMask(b, 64, 48, 0.25, 99);
+  DropoutMask(other, 64, 48, 0.25, 100);
+  CHECK(std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
+  int zeros = 0, differ = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    CHECK((a.data()[i] == 0.0 || a.data()[i] == 1.0 / 0.75));
+    zeros += a.data()[i] == 0.0;
+    differ += a.data()[i] != other.data()[i];
+  }
+  // 3072 entries: p = 0.25 gives 768 zeros on average, standard deviation 24
+  CHECK(zeros > 768 - 5 * 24);
+  CHECK(zeros < 768 + 5 * 24);
+  CHECK(differ > 500);  // another seed, another mask
+  // p = 0 in a sequence: no mask at all, and the same bits as a sequence without the field
+  const ModelConfig c = Tiny();
+  Params<double> p = Scrambled(c);
+  Sequence plain{{1, 4, 4, 0, 6}, {4, 4, 0, 6, 2}}, zero = plain, dropped = plain;
+  zero.dropout_seed = 123;
+  dropped.dropout = 0.5, dropped.dropout_seed = 123;
+  SequenceActs<double> x, y, z;
+  REQUIRE(Forward(x, p, c, plain));
+  REQUIRE(Forward(y, p, c, zero));
+  CHECK(y.drop_emb.size() == 0);
+  CHECK(x.loss_sum == y.loss_sum);
+  REQUIRE(Forward(z, p, c, dropped));
+  CHECK(z.drop_emb.rows() == 5);
+  CHECK(z.loss_sum != x.loss_sum);
+  REQUIRE(Forward(z, p, c, plain));  // the same acts reused without dropout: the masks go
+  CHECK(z.blocks[0].drop_attn.size() == 0);
+  CHECK(z.loss_sum == x.loss_sum);
+  Sequence bad = plain;
+  bad.dropout = 1.0;
+  std::string error;
+  CHECK_FALSE(Forward(z, p, c, bad, &error));
+  CHECK(error.find("dropout") != std::string::npos);
 }
 
 TEST_CASE("model: the tensors come in the documented order with their shapes") {

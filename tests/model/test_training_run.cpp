@@ -55,19 +55,33 @@ bool SameParams(const Params<float>& a, const Params<float>& b) {
 
 }  // namespace
 
-TEST_CASE("model training: one thread and two give the same bits, step after step") {
+TEST_CASE("model training: one thread and two give the same bits, step after step (with and without dropout)") {
   const std::vector<int> stream = Stream(400, 11, 5);
-  Trainer<float> one, two;
-  REQUIRE(one.Reset(SmallConfig(1), stream));
-  REQUIRE(two.Reset(SmallConfig(2), stream));
-  for (int k = 0; k < 15; ++k) {
-    StepMetrics a, b;
-    REQUIRE(one.Step(&a));
-    REQUIRE(two.Step(&b));
-    CHECK(a.loss == b.loss);  // exact
-    CHECK(a.grad_norm == b.grad_norm);
+  for (const double dropout : {0.0, 0.2}) {
+    CAPTURE(dropout);
+    TrainConfig c1 = SmallConfig(1), c2 = SmallConfig(2);
+    c1.dropout = c2.dropout = dropout;
+    Trainer<float> one, two;
+    REQUIRE(one.Reset(c1, stream));
+    REQUIRE(two.Reset(c2, stream));
+    std::vector<double> losses;
+    for (int k = 0; k < 15; ++k) {
+      StepMetrics a, b;
+      REQUIRE(one.Step(&a));
+      REQUIRE(two.Step(&b));
+      CHECK(a.loss == b.loss);  // exact
+      CHECK(a.grad_norm == b.grad_norm);
+      losses.push_back(a.loss);
+    }
+    CHECK(SameParams(one.params(), two.params()));
+    if (dropout > 0) {  // and dropout does change the run (the masks are on)
+      Trainer<float> none;
+      REQUIRE(none.Reset(SmallConfig(1), stream));
+      StepMetrics m;
+      REQUIRE(none.Step(&m));
+      CHECK(m.loss != losses[0]);
+    }
   }
-  CHECK(SameParams(one.params(), two.params()));
 }
 
 TEST_CASE("model training: a checkpoint continues to the same bits as an uninterrupted run") {
