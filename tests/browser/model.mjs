@@ -179,5 +179,47 @@ export function modelTests(h) {
         assertEq(t.monitor.pageErrors.length, 0, 'page errors');
       },
     },
+    {
+      name: "lesson step 4's extra: the induction head on «я люблю суши, я люблю суши», each repeated token's row on the token after its earlier copy (laptop, phone; screenshots)",
+      timeout: 180,
+      async run(t) {
+        // The state the step's extra button sets, read from the lesson's own document.
+        const lesson = JSON.parse(fs.readFileSync(path.join(t.opts.site, 'lessons', 'seed.json'), 'utf8'));
+        const extra = lesson.steps[3].extra.state;
+        assertEq(extra.projection, 'model', 'the extra is in model mode');
+        const hash = Object.entries({ lang: 'en', lesson: 4, predictions: '---a----', ...extra })
+          .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+        await openLab(t, 'index.html#' + hash);
+        await waitModel(t);
+        await settle(t.page, 400);
+        const s = await t.page.evaluate(() => attentionLab.getState());
+        assertEq(`${s.lesson}|${s.layer}.${s.head}`, `4|${extra.layer}.${extra.head}`, 'the step and its head');
+        // heads.json names the head induction (issue 21: at least 0.3).
+        const heads = JSON.parse(fs.readFileSync(path.join(t.opts.site, 'model', 'heads.json'), 'utf8')).heads;
+        const scores = heads.find((h) => h.layer === extra.layer && h.head === extra.head);
+        assert(scores.induction >= 0.3, `the extra's head has induction ${scores.induction}`);
+        // The page's weights for that head: every token seen before puts clearly more weight on
+        // the token after its earlier copy than spreading evenly would.
+        const trace = await t.page.evaluate(() => attentionLab.getTrace());
+        const ids = trace.model.ids, w = trace.weights;
+        let sum = 0, even = 0, rows = 0;
+        for (let q = 0; q < ids.length; q++) {
+          let j = -1;
+          for (let k = q - 1; k >= 1; k--) if (ids[k] === ids[q]) { j = k; break; }
+          if (j < 1 || j + 1 >= q) continue;
+          sum += w[q][j + 1];
+          even += 1 / (q + 1);
+          rows++;
+        }
+        assertEq(rows, 4, 'repeated tokens: « люб», «лю», « су», «ши»');
+        t.note(`head ${extra.layer}.${extra.head}: mean weight after the earlier copy ${(sum / rows).toFixed(2)}, spread evenly ${(even / rows).toFixed(2)}`);
+        assert(sum > 3 * even, `mean ${sum / rows} against ${even / rows} spread evenly`);
+        await shoot(t, 'lesson-induction-laptop-en.png');
+        await t.page.setViewportSize({ width: 390, height: 844 });
+        await t.page.evaluate(() => attentionLab.setState({ lang: 'ru' }));
+        await shoot(t, 'lesson-induction-phone-ru.png');
+        assertClean(t);
+      },
+    },
   ];
 }
