@@ -342,13 +342,27 @@ export function whatIfTests(h) {
             if (all) spot = [x, y];
           }
         assert(spot, 'no value dot found in the vectors view');
-        const before = await t.page.evaluate(() => attentionLab.getTrace());
+        const before = await t.page.evaluate(() => {
+          // count the address's writes and the state's changes during the drag
+          window.dragCount = { writes: 0, changes: 0, t0: performance.now() };
+          const replace = history.replaceState.bind(history);
+          history.replaceState = (...a) => { window.dragCount.writes++; return replace(...a); };
+          attentionLab.on('change', () => { window.dragCount.changes++; });
+          return attentionLab.getTrace();
+        });
         await t.page.mouse.move(spot[0], spot[1]);
         await t.page.mouse.down();
-        for (let k = 1; k <= 6; k++) { await t.page.mouse.move(spot[0] + 6 * k, spot[1] - 4 * k); await settle(t.page, 60); }
+        for (let k = 1; k <= 12; k++) { await t.page.mouse.move(spot[0] + 3 * k, spot[1] - 2 * k); await settle(t.page, 30); }
         const during = await t.page.evaluate(() => ({ state: attentionLab.getState(), trace: attentionLab.getTrace() }));
         await t.page.mouse.up();
-        await settle(t.page, 300);
+        await settle(t.page, 400);
+        // the address: at most one write per 250 ms while dragging, and the last state written
+        const count = await t.page.evaluate(() => ({ ...window.dragCount, ms: performance.now() - window.dragCount.t0,
+                                                    hash: location.hash, link: attentionLab.getLink() }));
+        t.note(`the drag: ${count.changes} state changes, ${count.writes} address writes in ${count.ms.toFixed(0)} ms`);
+        assert(count.changes > count.writes, `every change of the drag was written to the address (${count.changes} changes, ${count.writes} writes)`);
+        assert(count.writes <= Math.ceil(count.ms / 250) + 1, `${count.writes} address writes in ${count.ms.toFixed(0)} ms: more than one per 250 ms`);
+        assertEq(count.hash, '#' + count.link.split('#')[1], 'the address after the drag holds the last state');
         const s = during.state;
         assert(s.valueToken >= 0, `the drag did not edit a value: ${short(s)}`);
         assert(s.valueA > 0 && s.valueB > 0, `the drag went right and up: valueA ${s.valueA}, valueB ${s.valueB}`);

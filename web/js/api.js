@@ -278,7 +278,7 @@ function onStateChanged(json) {
   if (status !== 'ready') return;
   var state;
   try { state = typeof json === 'string' ? JSON.parse(json) : rawGetState(); } catch (e) { state = rawGetState(); }
-  writeHash();
+  writeHashSoon();
   if (state && (state.lang === 'ru' || state.lang === 'en')) document.documentElement.lang = state.lang;
   postToParent({ type: 'attentionLab:change', state: state });
   updateWeightsTable();

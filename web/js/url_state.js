@@ -6,7 +6,9 @@
  * (numbers as text, booleans as 0/1/true/false). Training settings as train.<field>, e.g.
  * #view=training&train.play=1&train.lr=0.03&train.compare=scaled (only those that differ from
  * the defaults are written). Applied once the lab is ready; kept up to date with
- * history.replaceState on every change.
+ * history.replaceState: at once after a call of the API or a link, and at most four times a
+ * second while the learner drags or types (browsers refuse a flood of them: Safari throws after
+ * 100 calls in 10 s, Chromium drops them), the last state always written.
  *
  * A lab for a lesson: state.hide and state.lock are sets of parts, comma-separated in a link
  * (#hide=training,normalization,mask&lock=sentence,settings&view=weights) or a string or an
@@ -22,13 +24,25 @@
 // value by its field's kind); this code only moves the text between it and the address bar.
 var hashEnabled = false;   // written only after the link state has been applied
 var lastHash = null;
+var HASH_INTERVAL_MS = 250;  // the learner's changes: at most one write per interval
+var lastHashWrite = -Infinity, hashTimer = null;
 
 function writeHash() {
   if (!hashEnabled) return;
   var hash = fns.getLink();
   if (!hash || (hash === lastHash && location.hash === hash)) return;
   lastHash = hash;
+  lastHashWrite = performance.now();
   try { history.replaceState(history.state, '', hash); } catch (e) { /* sandboxed frame: no URL state */ }
+}
+
+// A change the learner made in the lab (a drag is one per frame): written now if the last write
+// is an interval old, else once when it is, with the state of that moment.
+function writeHashSoon() {
+  if (hashTimer !== null) return;
+  var wait = lastHashWrite + HASH_INTERVAL_MS - performance.now();
+  if (wait <= 0) { writeHash(); return; }
+  hashTimer = setTimeout(function () { hashTimer = null; writeHash(); }, wait);
 }
 
 // Applies a link: every field the lab accepts; the others are listed in a notice and on the
