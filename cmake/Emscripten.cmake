@@ -296,17 +296,16 @@ function(attnlab_configure_node_target target)
 endfunction()
 
 # The full build (index-model.wasm, fetched when model mode is chosen; outside the default page's
-# budget) gets the engine files that the model's forward pass and the panels after it run
-# through a second time, at -O3: the attention heads, the normalizers, the lab's second half
-# (steps, PCA, information, contributions) and the what-if runs. Linked as objects, they come
-# before the engine's archive, whose -Oz copies of the same files are then never pulled in.
-# Measured on 2026-12-03 (docs/benchmarks.md), setState of 121 tokens in model mode, median of 30
-# in one page: 81-82 ms with these files at -Oz, 63-68 with them at -O3 (the whole engine at -O3:
-# 62-67); the default page stays as it was (494.3 KB).
+# budget) gets the whole engine a second time, at -O3: the model's forward pass and the panels
+# after it (heads, normalizers, steps, PCA, information, contributions, what-if) run through it.
+# Linked as objects, these come before the engine's archive, whose -Oz copies of the same files
+# are then never pulled in. The same glob as the engine's own (ENGINE_SOURCES), so that a new
+# engine file is fast in model mode without being named here. Measured on 2026-12-03
+# (docs/benchmarks.md), setState of 121 tokens in model mode, median of 30 in one page: 81-82 ms
+# with the engine at -Oz, 63-68 with the hot files at -O3, 62-67 with the whole engine at -O3;
+# the default page stays as it was.
 function(attnlab_model_build_fast_engine target)
-  set(files attention multihead normalizers lab geometry information contribution same_output lp whatif)
-  list(TRANSFORM files PREPEND "${CMAKE_SOURCE_DIR}/src/engine/")
-  list(TRANSFORM files APPEND ".cpp")
+  file(GLOB files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/engine/*.cpp")
   add_library(attn_engine_fast OBJECT ${files})
   target_link_libraries(attn_engine_fast PRIVATE attnlab::eigen)
   target_include_directories(attn_engine_fast PRIVATE "${CMAKE_SOURCE_DIR}/src")
