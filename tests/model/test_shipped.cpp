@@ -90,4 +90,33 @@ TEST_CASE("shipped model: heads.json names a previous-token head and an inductio
   CHECK(report["lossSecondCopy"].get<double>() < 0.8 * report["lossFirstCopy"].get<double>());
 }
 
+TEST_CASE("shipped model: the seed lesson's model states show the heads it names") {
+  // The lesson (web/lessons/seed.json) shows the shipped model's induction head by its place:
+  // a new model must come with the lesson pointed at its own induction head.
+  const std::string dir = std::string(ATTNLAB_SOURCE_DIR) + "/web/model";
+  Bundle b;
+  std::string error;
+  REQUIRE_MESSAGE(LoadBundle(dir, &b, &error), error);
+  const auto heads = nlohmann::json::parse(b.heads_json)["heads"];
+  std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/web/lessons/seed.json");
+  const auto lesson = nlohmann::json::parse(f);
+  int shown = 0;
+  for (const auto& step : lesson["steps"]) {
+    if (!step.contains("extra")) continue;
+    const auto& st = step["extra"]["state"];
+    if (st.value("projection", "") != "model" || !st.contains("layer")) continue;
+    const int layer = st["layer"].get<int>(), head = st["head"].get<int>();
+    CAPTURE(layer);
+    CAPTURE(head);
+    REQUIRE(layer < b.config.layers);
+    REQUIRE(head < b.config.heads);
+    const auto& h = heads[static_cast<std::size_t>(layer * b.config.heads + head)];
+    CHECK(h["layer"].get<int>() == layer);
+    CHECK(h["head"].get<int>() == head);
+    CHECK(h["induction"].get<double>() >= 0.3);  // the step's label calls it the induction head
+    ++shown;
+  }
+  CHECK(shown == 1);
+}
+
 }  // TEST_SUITE("long")
