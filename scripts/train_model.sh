@@ -31,3 +31,6 @@ build/native-release/attnlab model train "$config" --out "$out" "${resume[@]}" |
 build/native-release/attnlab model heads "$out" --format json >"$out/heads.json"
 (cd "$out" && grep -v '  heads.json$' MANIFEST.sha256 >MANIFEST.tmp; sha256sum heads.json >>MANIFEST.tmp; mv MANIFEST.tmp MANIFEST.sha256)
 (cd "$out" && sha256sum -c MANIFEST.sha256)
+# Every figure the docs quote, measured on the new files (README.md, docs/model.md; ctest
+# model_figures holds the tables to them).
+/usr/bin/python3 scripts/model_report.py --attnlab build/native-release/attnlab "$out"
