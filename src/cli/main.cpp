@@ -23,6 +23,7 @@
 // This file only wires the commands up: each lives in its own cmd_*.cpp (its options, its help,
 // its run) and shares common.h (reading the input, refusing bad input, printing numbers).
 #include "cli/common.h"
+#include "cli/keep_freed_memory.h"
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,7 @@
 
 int main(int argc, char** argv) {
   using namespace attn::cli;
+  KeepFreedMemory();  // training reuses its large blocks instead of faulting in fresh pages
   std::ios::sync_with_stdio(false);  // whole-file reads and writes: no need to interleave with stdio
   CLI::App app{"Attention Lab on the command line: JSON in, JSON out"};
   app.require_subcommand(1);

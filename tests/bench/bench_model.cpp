@@ -4,7 +4,7 @@
 // on the same shapes (bench.sh --model --torch prints the ratio).
 //
 //   bench_model [--vocab V] [--d-model C] [--layers L] [--heads H] [--context P] [--mlp F]
-//               [--batch B] [--steps S] [--warmup W] [--threads N]
+//               [--batch B] [--steps S] [--warmup W] [--threads N] [--malloc-default]
 // Prints one line of JSON: {"tokens_per_s": ..., "seconds": ..., "steps": ..., ...}, with the
 // GFLOP/s the training used (the products' multiply-adds of forward and backward, counted below)
 // next to the products' peak: the engine's Gemm on the model's largest product, (T, C) x (C, V),
@@ -18,10 +18,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/keep_freed_memory.h"
 #include "engine/kernels.h"
 #include "model/train.h"
 
 int main(int argc, char** argv) {
+  // as attnlab does: training's large blocks reused (--malloc-default: glibc's default, to compare)
+  bool keep = true;
+  for (int i = 1; i < argc; ++i) if (std::strcmp(argv[i], "--malloc-default") == 0) keep = false;
+  if (keep) attn::cli::KeepFreedMemory();
   attn::model::TrainConfig cfg;
   cfg.model.vocab = 2048;
   cfg.model.d_model = 128;
@@ -31,9 +36,10 @@ int main(int argc, char** argv) {
   cfg.model.mlp = 512;
   cfg.batch = 8;
   int steps = 20, warmup = 2;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
-    const int v = std::atoi(argv[i + 1]);
+    if (k == "--malloc-default") continue;
+    const int v = i + 1 < argc ? std::atoi(argv[++i]) : 0;
     if (k == "--vocab") cfg.model.vocab = v;
     else if (k == "--d-model") cfg.model.d_model = v;
     else if (k == "--layers") cfg.model.layers = v;
