@@ -31,17 +31,17 @@ def run(attnlab, folder, text, *extra):
     return json.loads(out)
 
 
+STRONG = {"previous": 0.5, "first": 0.5, "self": 0.5, "induction": 0.3}  # a role's score from here
+
+
 def named_heads(heads):
     """The heads with a role: previous token ≥ 0.5, itself ≥ 0.5, induction ≥ 0.3."""
     roles = []
     for h in heads:
         name = f"{h['layer']}.{h['head']}"
-        if h["previous"] >= 0.5:
-            roles.append((name, "previous", h["previous"]))
-        if h["self"] >= 0.5:
-            roles.append((name, "self", h["self"]))
-        if h["induction"] >= 0.3:
-            roles.append((name, "induction", h["induction"]))
+        for role in ("previous", "self", "induction"):
+            if h[role] >= STRONG[role]:
+                roles.append((name, role, h[role]))
     return roles
 
 
@@ -74,11 +74,15 @@ def readme_rows(ev):
     return rows
 
 
-def held_out(ev):
-    print("| validation text | unigram | bigram | **model** | fewer bits than the bigram |")
-    print("|---|---|---|---|---|")
-    for row in held_out_rows(ev):
+def print_table(columns, rows):
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
         print(row)
+
+
+def held_out(ev):
+    print_table(["validation text", "unigram", "bigram", "**model**", "fewer bits than the bigram"], held_out_rows(ev))
     worst = min(ev[k]["vsBigram"] for k, _ in ROWS)
     print(f"\nLeast below the bigram: {100 * worst:.1f} % (issue 21 asks for 25 % on every row).")
     print("\nREADME:\n")
@@ -90,19 +94,13 @@ def head_rows(report):
     """Every head's row, exactly as docs/model.md has them (a role's score in bold)."""
     rows = []
     for h in report["heads"]:
-        def cell(k, strong):
-            v = f"{h[k]:.2f}"
-            return f"**{v}**" if h[k] >= strong else v
-        rows.append(f"| {h['layer']}.{h['head']} | {cell('previous', 0.5)} | {cell('first', 0.5)} | {cell('self', 0.5)} | "
-                    f"{cell('induction', 0.3)} | {h['entropy']:.2f} |")
+        cells = [f"**{h[k]:.2f}**" if h[k] >= STRONG[k] else f"{h[k]:.2f}" for k in STRONG]
+        rows.append(f"| {h['layer']}.{h['head']} | " + " | ".join(cells) + f" | {h['entropy']:.2f} |")
     return rows
 
 
 def head_table(report):
-    print("| layer.head | previous | first | self | induction | entropy |")
-    print("|---|---|---|---|---|---|")
-    for row in head_rows(report):
-        print(row)
+    print_table(["layer.head", "previous", "first", "self", "induction", "entropy"], head_rows(report))
     print()
     for name, role, score in named_heads(report["heads"]):
         print(f"- {name}: {role} {score:.2f}")
