@@ -62,10 +62,11 @@ TEST_CASE("shipped model: loads and reproduces its recorded validation loss exac
     Score check;
     REQUIRE_MESSAGE(ScoreModel(b.params, b.config, s, 2, &check, &error, eval["checkTargets"].get<int>()), error);
     CHECK(std::stod(eval[row.name]["checkNats"].get<std::string>()) == check.nats);
-    // The model beats the bigram (recorded): by a quarter on all the validation text of each
-    // language (issue 21's aim), by 15 % on the fortunes alone (the aim of a quarter is not
-    // reached there: docs/model.md).
-    CHECK(eval[row.name]["vsBigram"].get<double>() >= (row.fortunes_only ? 0.15 : 0.25));
+    // The model beats the bigram (recorded): by 30 % on all the validation text of each
+    // language (issue 21's aim; this model 33.5 / 37.7 %), by a fifth on the fortunes alone
+    // (this model 21.9 / 23.1 %: the quarter issue 21 asks for is not reached there, docs/model.md;
+    // the 9000-step model before it, 19.5 / 19.2 %, would fail here).
+    CHECK(eval[row.name]["vsBigram"].get<double>() >= (row.fortunes_only ? 0.20 : 0.30));
   }
   CHECK(rows == 4);  // both languages, all the text and the fortunes alone
 }
@@ -85,7 +86,7 @@ TEST_CASE("shipped model: heads.json names a previous-token head and an inductio
     induction = std::max(induction, h["induction"].get<double>());
   }
   CHECK(previous > 0.5);
-  CHECK(induction >= 0.3);  // issue 21: at least one induction head (this model: 2.1 0.47, 2.3 0.44)
+  CHECK(induction >= 0.3);  // issue 21: at least one induction head (this model: 2.1 0.56, 2.3 0.44)
   // and the second copy of a repeated random sequence is predicted clearly better than the first
   CHECK(report["lossSecondCopy"].get<double>() < 0.8 * report["lossFirstCopy"].get<double>());
 }
