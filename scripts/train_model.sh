@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the shipped model (web/model/) from scratch: Debian's fortunes and fortunes-ru and
 # the documents scripts/corpus.sh makes from Debian's manuals (manual pages, GIMP's and
-# LibreOffice's help, English and Russian), the tokenizer, the training (about 2.5 hours on a
+# LibreOffice's help, English and Russian), the tokenizer, the training (about 3 hours on a
 # quiet 2-core machine), the F16 weights, the recorded
 # validation scores, what each head does (heads.json) and MANIFEST.sha256. Deterministic: the same five files, bit for bit (the
 # manifest's checksums), on any x86-64 machine; the thread count does not change the result.
