@@ -67,6 +67,17 @@ function check(ok, what) { console.log(`${ok ? 'ok' : 'not ok'} - ${what}`); if 
   p.advance(250);
   check(p.writes.length === 2 && p.writes[1].hash === '#state=4', `at 250 ms the last state: ${p.writes.map(w => w.hash).join(' ')}`);
 }
+{ // the address edited by hand while a write waits: the edit stays for its hashchange to apply
+  const p = makePage();
+  p.change(0); p.change(10);                  // written at once, then a write waits for 250 ms
+  p.advance(100); p.ctx.location.hash = '#edited';
+  p.advance(1000);
+  check(p.writes.length === 1 && p.ctx.location.hash === '#edited',
+        `an edit at 100 ms is not overwritten by the waiting write: ${p.ctx.location.hash}, ${p.writes.length} writes`);
+  p.ctx.writeHash();                          // what the hashchange handler does after applying it
+  p.change(2000);
+  check(p.writes.length === 3 && p.ctx.location.hash === '#state=3', `after it, changes are written again: ${p.ctx.location.hash}`);
+}
 { // the address is not written before the link state is applied
   const p = makePage();
   p.ctx.hashEnabled = false;

@@ -26,6 +26,7 @@ var hashEnabled = false;   // written only after the link state has been applied
 var lastHash = null;
 var HASH_INTERVAL_MS = 250;  // the learner's changes: at most one write per interval
 var lastHashWrite = -Infinity, hashTimer = null;
+var addressAfterWrite = null;  // location.hash after our last write, as the browser spells it
 
 function writeHash() {
   if (!hashEnabled) return;
@@ -34,15 +35,22 @@ function writeHash() {
   lastHash = hash;
   lastHashWrite = performance.now();
   try { history.replaceState(history.state, '', hash); } catch (e) { /* sandboxed frame: no URL state */ }
+  addressAfterWrite = location.hash;
 }
 
 // A change the learner made in the lab (a drag is one per frame): written now if the last write
-// is an interval old, else once when it is, with the state of that moment.
+// is an interval old, else once when it is, with the state of that moment. Not over an address
+// edited since our last write (by hand, or a link): its hashchange, queued, applies it and then
+// writes; writing first would put the old state back and lose the edit.
 function writeHashSoon() {
   if (hashTimer !== null) return;
   var wait = lastHashWrite + HASH_INTERVAL_MS - performance.now();
-  if (wait <= 0) { writeHash(); return; }
-  hashTimer = setTimeout(function () { hashTimer = null; writeHash(); }, wait);
+  if (wait <= 0) { writeLearnersChange(); return; }
+  hashTimer = setTimeout(function () { hashTimer = null; writeLearnersChange(); }, wait);
+}
+function writeLearnersChange() {
+  if (addressAfterWrite !== null && location.hash !== addressAfterWrite) return;
+  writeHash();
 }
 
 // Applies a link: every field the lab accepts; the others are listed in a notice and on the
