@@ -106,7 +106,7 @@ echo "same output"
 stage "full: the sanitizer suites without the cuts (every head and language, suite long)"
 build/fuzz/tests/engine_tests
 build/fuzz/tests/model_tests
-/usr/bin/python3 tests/cli/run_all.py build/fuzz/attnlab tests/cli/fixtures
+/usr/bin/python3 tests/cli/run_all.py build/fuzz/attnlab tests/cli/fixtures --jobs "$jobs"
 stage "full: 60 s of fuzzing per target"
 scripts/fuzz.sh --no-build --seconds 60
 stage "full: the 10-minute soak of the page"

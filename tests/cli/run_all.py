@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Runs every test of `attnlab` (tests/cli/test_*.py, one file per command plus test_usage.py)
-with the same arguments, one after another, and fails if any of them fails. ctest runs this as
-the test `cli`.
+with the same arguments, and fails if any of them fails. ctest runs this as the test `cli`, two
+files at a time (--jobs 2: most of a file's time is one `attnlab` process waiting for the next).
 
-usage: run_all.py ATTNLAB FIXTURES_DIR
+usage: run_all.py ATTNLAB FIXTURES_DIR [--jobs N]
 
 Each file prints "ok - ..." / "not ok - ..." per check and ends with "N passed, M failed"; this
 prints their output, one summary line per file, and closes with the totals in the same form.
@@ -14,16 +14,27 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
-if len(sys.argv) != 3:
-    sys.exit(f"usage: {sys.argv[0]} ATTNLAB FIXTURES_DIR")
+args, jobs = sys.argv[1:], 1
+if len(args) == 4 and args[2] == "--jobs" and args[3].isdigit() and int(args[3]) >= 1:
+    args, jobs = args[:2], int(args[3])
+if len(args) != 2:
+    sys.exit(f"usage: {sys.argv[0]} ATTNLAB FIXTURES_DIR [--jobs N]")
 here = os.path.dirname(os.path.abspath(__file__))
 files = sorted(f for f in os.listdir(here) if f.startswith("test_") and f.endswith(".py"))
+
+
+def run(name):
+    return subprocess.run([sys.executable, os.path.join(here, name), *args],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
 passed = failed = 0
 summary, broken = [], []
-for name in files:
-    p = subprocess.run([sys.executable, os.path.join(here, name), *sys.argv[1:]],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+with ThreadPoolExecutor(jobs) as pool:
+    results = list(pool.map(run, files))  # in the files' order, whatever order they end in
+for name, p in zip(files, results):
     print(f"# {name}")
     print(p.stdout, end="" if p.stdout.endswith("\n") else "\n")
     last = p.stdout.rstrip("\n").split("\n")[-1]

@@ -18,12 +18,9 @@ using attn::LabError;
 using attn::LabResult;
 using attn::MatF;
 using attn::Normalizer;
+using attn::kAllNormalizers;
 
 namespace {
-
-const Normalizer kAllNormalizers[] = {Normalizer::kSoftmax,  Normalizer::kSparsemax,
-                                      Normalizer::kReluNorm, Normalizer::kSigmoid,
-                                      Normalizer::kNone,     Normalizer::kHardmax};
 
 bool SameBits(const MatF& a, const MatF& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&

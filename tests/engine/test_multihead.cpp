@@ -32,6 +32,7 @@ using attn::MultiHeadGrads;
 using attn::MultiHeadTrace;
 using attn::MultiHeadWeights;
 using attn::Normalizer;
+using attn::kAllNormalizers;
 using attn::Vec;
 
 namespace {
@@ -56,10 +57,6 @@ MatD RandomMatrix(Eigen::Index rows, Eigen::Index cols, TestRng& rng, double lo 
   }
   return m;
 }
-
-const Normalizer kAllNormalizers[] = {Normalizer::kSoftmax,  Normalizer::kSparsemax,
-                                      Normalizer::kReluNorm, Normalizer::kSigmoid,
-                                      Normalizer::kNone,     Normalizer::kHardmax};
 
 // How a case masks: nothing, causal, an explicit random mask, or both (ANDed).
 enum class MaskKind { kNone, kCausal, kRandom, kCausalAndRandom };

@@ -1,4 +1,4 @@
-// Fuzz target: one `attnlab` command (FUZZ_COMMAND: trace, forward, backward, collide, train) on
+// Fuzz target: one `attnlab` command (kFuzzCommand, cli_command.cpp: trace, forward, backward, collide, train) on
 // any input file, through the tool's own main() (cli_main.cpp), in process. Properties: no crash,
 // no sanitizer report, and the tool's contract (cli/common.h):
 //   exit 0: stdout is JSON (train: JSON lines), stderr empty;
@@ -17,6 +17,8 @@
 #include <vector>
 
 int attnlab_cli_main(int argc, char** argv);
+// The command this target fuzzes: cli_command.cpp, compiled per target (this file only once).
+extern const char kFuzzCommand[];
 
 namespace {
 
@@ -46,7 +48,7 @@ bool IsJsonLines(const std::string& out) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using attn::fuzz::Check;
-  const std::string command = FUZZ_COMMAND;
+  const std::string command = kFuzzCommand;
   std::string input(attn::fuzz::AsText(data, size));
   if (command == "train") input = CapTrainSteps(std::move(input));
   const std::string& path = attn::fuzz::WriteScratch(input);

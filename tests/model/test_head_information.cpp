@@ -18,7 +18,7 @@ using namespace attn::model;
 
 namespace {
 
-const Bundle& Shipped() {
+const Bundle& ShippedBundle() {
   static Bundle b;
   static bool loaded = false;
   if (!loaded) {
@@ -51,7 +51,7 @@ std::vector<std::pair<int, int>> Heads(std::vector<std::pair<int, int>> all) {
 }  // namespace
 
 TEST_CASE("head information: on the seed's sentences every head's pattern is recoverable, at every step") {
-  const Bundle& b = Shipped();
+  const Bundle& b = ShippedBundle();
   for (const char* text : {"я люблю суши", "I love sushi"}) {
     const SequenceActs<float> acts = Run(b, text);
     const int T = static_cast<int>(acts.emb.rows());
@@ -86,7 +86,7 @@ TEST_CASE("head information: on the seed's sentences every head's pattern is rec
 }
 
 TEST_CASE("head information: past d_head + 1 keys, A loses the pattern; concat and W_O add nothing, the residual's two unknowns can only add") {
-  const Bundle& b = Shipped();
+  const Bundle& b = ShippedBundle();
   const std::string text =
       "The quick brown fox jumps over the lazy dog, and then the dog wakes up and chases the fox "
       "all the way back to the old farm by the river.";
@@ -137,7 +137,7 @@ TEST_CASE("head information: past d_head + 1 keys, A loses the pattern; concat a
 }
 
 TEST_CASE("head information: bad layer, head, query or target are refused with a message") {
-  const Bundle& b = Shipped();
+  const Bundle& b = ShippedBundle();
   const SequenceActs<float> acts = Run(b, "I love sushi");
   HeadInformation hi;
   std::string error;

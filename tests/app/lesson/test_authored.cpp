@@ -8,6 +8,8 @@
 #include "app/app.h"
 #include "app/page/page.h"
 
+#include "lesson_app.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -17,11 +19,6 @@ namespace {
 
 using app::AppState;
 using attn::api::Json;
-
-struct TestApp {
-  AppState s;
-  TestApp() { app::InitApp(s); }
-};
 
 // The eight steps as lesson_steps.cpp held them before they moved to seed.json: the English title,
 // the right choice, the question's state, the answer's and the extra's (null: none).
@@ -93,7 +90,7 @@ TEST_CASE("seed.json is the lesson as it was: titles, right answers and patches"
 }
 
 TEST_CASE("the built-in lesson is read only when first needed; getState names it from the start") {
-  TestApp t;
+  LessonApp t;
   CHECK(app::LoadedLesson(t.s) == nullptr);
   CHECK(Json::parse(app::StateJson(t.s))["lessonId"] == "seed");
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 2}}).ok);
@@ -102,7 +99,7 @@ TEST_CASE("the built-in lesson is read only when first needed; getState names it
 }
 
 TEST_CASE("an authored lesson: loaded, its step 1 opened, its states set, answers as events, the summary") {
-  TestApp t;
+  LessonApp t;
   const attn::api::PatchResult r = app::LoadLesson(t.s, kTwoSteps);
   REQUIRE_MESSAGE(r.ok, r.message);
   CHECK(t.s.lab.lesson_id == "two-steps");
@@ -150,7 +147,7 @@ TEST_CASE("an authored lesson: loaded, its step 1 opened, its states set, answer
 }
 
 TEST_CASE("a broken document is refused with its path; the lab and the lesson before it stay") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::LoadLesson(t.s, kTwoSteps).ok);
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
   const std::string before = app::StateJson(t.s) + app::TraceJson(t.s);
@@ -176,7 +173,7 @@ TEST_CASE("#lessonUrl: a relative path inside the site, loaded before the link's
                           "lessons/../../x.json", "lessons/./x.json", "lessons/x.txt", "lessons\\x.json", "javascript:x.json",
                           "lessons//x.json", ""})
     CHECK(app::CheckLessonUrl(bad).find("lessonUrl: expected a relative path to a .json file of this site") == 0);
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::LoadLesson(t.s, kTwoSteps).ok);
   // Natively the site holds only the built-in lesson (embedded).
   Json r = Json::parse(app::ApplyLinkJson(t.s, "#lessonUrl=lessons%2Fseed.json&lesson=3", ""));
@@ -188,12 +185,12 @@ TEST_CASE("#lessonUrl: a relative path inside the site, loaded before the link's
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["field"] == "lessonUrl");
   CHECK(t.s.lab.lesson == 2);  // the rest of the link still applies
-  TestApp u;  // lessonUrl last: the rest of the link is read without it
+  LessonApp u;  // lessonUrl last: the rest of the link is read without it
   r = Json::parse(app::ApplyLinkJson(u.s, "#lang=ru&lessonUrl=lessons/seed.json", ""));
   CHECK(r["ok"] == true);
   CHECK((u.s.lab.lesson_id == "seed" && u.s.lab.lesson == 1 && u.s.lab.lang == "ru"));
   // A link of a lesson loaded by setLesson, opened where it is not: its step and predictions stay out.
-  TestApp w;
+  LessonApp w;
   r = Json::parse(app::ApplyLinkJson(w.s, "#lesson=2&predictions=ab&lessonId=two-steps&temperature=2", ""));
   CHECK(r["errors"].dump().find("\"field\":\"lessonId\"") != std::string::npos);
   CHECK((w.s.lab.lesson == 0 && w.s.lab.config.temperature == 2.0));
@@ -204,7 +201,7 @@ TEST_CASE("#lessonUrl: a relative path inside the site, loaded before the link's
 TEST_CASE("every state of the built-in lesson shows the same numbers on two fresh loads") {
   for (int k = 1; k <= app::kLessonSteps; ++k) {
     CAPTURE(k);
-    TestApp a, b;
+    LessonApp a, b;
     for (AppState* s : {&a.s, &b.s}) REQUIRE(app::GoToLesson(*s, k).ok);
     CHECK(Shown(a.s) == Shown(b.s));  // the question
     for (AppState* s : {&a.s, &b.s}) REQUIRE(app::AnswerLesson(*s, app::LessonSteps()[k - 1].right).ok);

@@ -8,6 +8,8 @@
 
 #include "api/url_state.h"
 
+#include "lesson_app.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -17,11 +19,6 @@ namespace {
 
 using app::AppState;
 using attn::api::Json;
-
-struct TestApp {
-  AppState s;
-  TestApp() { app::InitApp(s); }
-};
 
 }  // namespace
 
@@ -78,7 +75,7 @@ TEST_CASE("lesson and predictions are state rows: defaults, refusals in the one 
 }
 
 TEST_CASE("setState({lesson: 1}) sets step 1's question state; answering reveals the answer's state") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"temperature", 3.0}, {"sentence", "one two"}}).ok);
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 1}}, app::Source::kApi).ok);
   CHECK(t.s.lab.lesson == 1);
@@ -102,7 +99,7 @@ TEST_CASE("setState({lesson: 1}) sets step 1's question state; answering reveals
 }
 
 TEST_CASE("the learner moves freely and comes back; predictions stay for the page's life") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::GoToLesson(t.s, 2).ok);
   REQUIRE(app::AnswerLesson(t.s, 2).ok);  // a wrong prediction is kept too
   CHECK(t.s.lab.predictions == "-c------");
@@ -124,7 +121,7 @@ TEST_CASE("the learner moves freely and comes back; predictions stay for the pag
 }
 
 TEST_CASE("step 2's repeated word without positional encoding: all weight moves to the twin, same A") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 2}, {"predictions", "-b------"}}).ok);
   const attn::InformationReport& info = t.s.attention.result.information;
   CHECK(t.s.attention.result.target == 3);
@@ -133,22 +130,22 @@ TEST_CASE("step 2's repeated word without positional encoding: all weight moves 
 }
 
 TEST_CASE("a link to a step reproduces it, and fields given with the lesson win") {
-  TestApp t;
+  LessonApp t;
   const std::string json = app::ApplyLinkJson(t.s, "#lesson=4&temperature=2", "");
   CHECK(Json::parse(json)["ok"] == true);
   CHECK(t.s.lab.lesson == 4);
   CHECK(t.s.lab.config.temperature == 2.0);
   CHECK(t.s.lab.config.projection == attn::Projection::kRandom);  // step 4's question, under the link's T
-  TestApp u;
+  LessonApp u;
   REQUIRE(app::GoToLesson(u.s, 3).ok);
   REQUIRE(app::AnswerLesson(u.s, 1).ok);
-  TestApp v;
+  LessonApp v;
   CHECK(Json::parse(app::ApplyLinkJson(v.s, app::LinkText(u.s), ""))["ok"] == true);
   CHECK(app::StateJson(v.s) == app::StateJson(u.s));
 }
 
 TEST_CASE("step 4: adding the same number to every score leaves the weights as they were") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::GoToLesson(t.s, 4).ok);
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
   for (double shift : {5.0, -40.0, 100.0}) {
@@ -162,7 +159,7 @@ TEST_CASE("step 4: adding the same number to every score leaves the weights as t
 }
 
 TEST_CASE("step 3: the residual x + W_O·[A¹; …] of the query, from the engine's trace") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 3}}).ok);
   CHECK(t.s.lab.config.heads == 4);
   const attn::LabResult& r = t.s.attention.result;
@@ -179,7 +176,7 @@ TEST_CASE("step 3: the residual x + W_O·[A¹; …] of the query, from the engin
 }
 
 TEST_CASE("step 5: ∂L/∂αᵢ from the engine's backward equals vᵢ·∂L/∂A; after training «люблю» → «суши»") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"lang", "ru"}}).ok);
   REQUIRE(app::GoToLesson(t.s, 5).ok);
   CHECK(t.s.lab.view == "training");
@@ -202,7 +199,7 @@ TEST_CASE("step 5: ∂L/∂αᵢ from the engine's backward equals vᵢ·∂L/�
 }
 
 TEST_CASE("step 6 computes the normalization experiments; step 8 counts the predictions") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 6}, {"predictions", "ba--cb--"}}).ok);  // revealed on entry
   CHECK(t.s.normalization.computed);
   CHECK(t.s.lab.view == "normalization");
@@ -217,7 +214,7 @@ TEST_CASE("step 6 computes the normalization experiments; step 8 counts the pred
 }
 
 TEST_CASE("step 7: the trained model's weight on the token itself, or that it is loading") {
-  TestApp t;
+  LessonApp t;
   REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 7}}).ok);
   CHECK(t.s.lab.config.projection == attn::Projection::kIdentity);  // the question: q = k = x
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
