@@ -10,7 +10,7 @@
 #   5. a 20-second soak of the page (random valid and invalid actions, no console error)
 #   6. `attnlab model run` on the shipped model: the release (g++) and sanitizer (clang) builds print
 #      the same bytes
-# CI runs it as it is (about 39 minutes on 2 cores, docs/building.md#ci). Before a release, `scripts/test.sh --full`
+# CI runs it as it is (39-44 minutes on 2 cores, docs/building.md#ci). Before a release, `scripts/test.sh --full`
 # adds what CI leaves out for time (about 45 minutes more): the sanitizer suites without their
 # cuts (every head and language, the `long` training runs), 60 s of fuzzing per target and the
 # 10-minute soak.
