@@ -83,7 +83,7 @@ Command RegisterLesson(CLI::App& app) {
   show->add_option("file", o->file, "the lesson's JSON file (- for stdin)")->required();
   show->add_option("--step", o->step, "the step, from 1");
   show->add_option("--lang", o->lang, "en (default) or ru")->check(CLI::IsMember({"en", "ru"}));
-  return {lesson, [o, check] {  // not "check": "show"
+  return {lesson, [o, check] {  // "show" whenever "check" was not the one chosen
             if (*check) return RunCheck(o->file);
             return RunShow(o->file, o->step, o->lang);
           }};
