@@ -212,7 +212,7 @@ function(attnlab_configure_web_site)
     endforeach()
     target_compile_options(attn_engine PRIVATE -Oz)
     # the products every engine file calls (a source's options come after its target's: -O3 wins)
-    set_property(SOURCE "${CMAKE_SOURCE_DIR}/src/engine/kernels.cpp" DIRECTORY "${CMAKE_SOURCE_DIR}"
+    set_property(SOURCE "${CMAKE_SOURCE_DIR}/src/engine/linalg/kernels.cpp" DIRECTORY "${CMAKE_SOURCE_DIR}"
                  APPEND PROPERTY COMPILE_OPTIONS -O3)
   endif()
   # Dear ImGui's demo and metrics windows are never shown; no files in the browser.
@@ -305,7 +305,7 @@ endfunction()
 # with the engine at -Oz, 63-68 with the hot files at -O3, 62-67 with the whole engine at -O3;
 # the default page stays as it was.
 function(attnlab_model_build_fast_engine target)
-  file(GLOB files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/engine/*.cpp")
+  file(GLOB_RECURSE files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/engine/*.cpp")
   add_library(attn_engine_fast OBJECT ${files})
   target_link_libraries(attn_engine_fast PRIVATE attnlab::eigen)
   target_include_directories(attn_engine_fast PRIVATE "${CMAKE_SOURCE_DIR}/src")

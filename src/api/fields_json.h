@@ -1,10 +1,10 @@
-// Settings tables (engine/fields.h) meet JSON: one field read from a JSON value, a table written
+// Settings tables (engine/base/fields.h) meet JSON: one field read from a JSON value, a table written
 // as a JSON object. The page's state, the URL hash, postMessage and every CLI input read
 // settings through ApplyJsonField, so they accept the same values and refuse the same way:
 //   <field as the user wrote it>: expected <what the rule accepts>, got <what came>
 #pragma once
 
-#include "engine/fields.h"
+#include "engine/base/fields.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #include "api/lesson_json.h"
 
 #include "api/fields_json.h"
-#include "engine/limits.h"
+#include "engine/base/limits.h"
 
 #include <algorithm>
 #include <cmath>

@@ -291,7 +291,7 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
     target_given = target_given || key == "target";
     edits_given = edits_given || IsEditField(key);
   }
-  // The edits (engine/whatif.h) name tokens of the sentence: a new sentence without edits drops
+  // The edits (engine/whatif/whatif.h) name tokens of the sentence: a new sentence without edits drops
   // them (the shuffle and the knocked-out heads name no token and stay); model mode takes none
   // yet, so choosing it without edits drops them all.
   if (!edits_given && c.sentence != current.config.sentence) {

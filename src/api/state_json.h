@@ -2,10 +2,10 @@
 // URL state and the `attnlab` command-line tool, so that the browser and the CLI agree.
 #pragma once
 
-#include "engine/lab.h"
-#include "engine/train.h"
+#include "engine/lab/lab.h"
+#include "engine/training/train.h"
 #include "api/fields_json.h"
-#include "model/finetune.h"
+#include "model/training/finetune.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -119,7 +119,7 @@ struct LabState {
                                    // interface language), "en", "ru" (web/tune/*.txt) or "own"
   std::string tune_own;            // the learner's own text (tune_text "own")
   int tune_steps = 20;             // steps of one run (the Train button, attentionLab.tuneModel)
-  attn::model::TuneConfig tune;    // batch, length, lr, seed: model/finetune.h's rows, as
+  attn::model::TuneConfig tune;    // batch, length, lr, seed: model/training/finetune.h's rows, as
                                    // tuneBatch, tuneLength, tuneLr, tuneSeed
 };
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "engine/normexp.h"
-#include "engine/train.h"
+#include "engine/training/normexp.h"
+#include "engine/training/train.h"
 
 namespace attn::api {
 

@@ -1,6 +1,6 @@
 #include "api/url_state.h"
 
-#include "engine/tokenizer.h"
+#include "engine/text/tokenizer.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-// Issue 23's numbers as JSON (engine/contribution.h, engine/whatif.h): the query's contributions
+// Issue 23's numbers as JSON (engine/information/contribution.h, engine/whatif/whatif.h): the query's contributions
 // and a run's edits (both in every trace), and the comparison of an edited run with the plain
 // one (`attnlab trace --compare`; the page's comparison panel will read the same).
 #pragma once
 
-#include "engine/whatif.h"
+#include "engine/whatif/whatif.h"
 
 #include "api/fields_json.h"
 

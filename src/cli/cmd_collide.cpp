@@ -1,8 +1,8 @@
 // attnlab collide IN.json: a second attention pattern with the same output that leans on a
-// target token, and what the output alone tells about each weight (engine/information.h).
+// target token, and what the output alone tells about each weight (engine/information/information.h).
 #include "cli/collide_input.h"
 #include "cli/common.h"
-#include "engine/information.h"
+#include "engine/information/information.h"
 
 #include <CLI/CLI.hpp>
 

@@ -3,7 +3,7 @@
 // One code path (backward = forward + the gradients from the same trace), two commands.
 #include "cli/common.h"
 #include "cli/raw_input.h"
-#include "engine/multihead.h"
+#include "engine/attention/multihead.h"
 
 #include <CLI/CLI.hpp>
 

@@ -5,12 +5,12 @@
 //   attnlab model heads DIR                                  what each head does, measured
 //   attnlab model tune DIR --text-file web/tune/en.txt --steps 20   the page's "Train it more"
 //   attnlab model probe DIR --layer 0 --head 0 --text-file web/tune/en.txt   the page's "Probe
-//                                                            this head" (model/head_probe.h)
+//                                                            this head" (model/inspect/head_probe.h)
 // Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
 // (tokens/s, ETA) on stderr.
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/finetune.h"
+#include "model/training/finetune.h"
 
 #include <CLI/CLI.hpp>
 

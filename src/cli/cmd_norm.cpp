@@ -1,9 +1,9 @@
 // attnlab norm [--experiment variance|saturation|output|all] [--seed S] [--samples N]: the
-// normalization experiments of engine/normexp.h as JSON.
+// normalization experiments of engine/training/normexp.h as JSON.
 #include "cli/common.h"
-#include "engine/common_fields.h"
-#include "engine/lab.h"  // kMaxSeed
-#include "engine/normexp.h"
+#include "engine/base/common_fields.h"
+#include "engine/lab/lab.h"  // kMaxSeed
+#include "engine/training/normexp.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,7 @@
 // attnlab trace STATE.json: the same trace as window.attentionLab.getTrace() for that state
 // (the page's state JSON; missing fields take the lab's defaults), through the same ComputeLab.
 // --compare: the state's edits (whatIf*, shuffle*, knockout*, value*) against the plain run
-// (engine/whatif.h's CompareLab): {"state", "plain": trace, "edited": trace, "comparison"}.
+// (engine/whatif/whatif.h's CompareLab): {"state", "plain": trace, "edited": trace, "comparison"}.
 #include "api/state_json.h"
 #include "api/whatif_json.h"
 #include "cli/common.h"

@@ -1,9 +1,9 @@
 // attnlab train TASK.json [--format jsonl|csv] [--every K]: trains the one-layer model of
-// engine/train.h and prints the metrics of every K-th step, then the example's final attention.
+// engine/training/train.h and prints the metrics of every K-th step, then the example's final attention.
 // A run that diverges prints its records up to there and a "diverged" record: exit code 3.
 #include "cli/common.h"
 #include "cli/train_input.h"
-#include "engine/train.h"
+#include "engine/training/train.h"
 
 #include <CLI/CLI.hpp>
 

@@ -12,8 +12,8 @@
 #pragma once
 
 #include "cli/raw_input.h"
-#include "engine/common_fields.h"
-#include "engine/information.h"
+#include "engine/base/common_fields.h"
+#include "engine/information/information.h"
 
 #include <cmath>
 #include <cstdint>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "cli/raw_input.h"  // Json
-#include "engine/format.h"  // AppendShortest: every number the CLI prints
+#include "engine/base/format.h"  // AppendShortest: every number the CLI prints
 
 #include <functional>
 #include <string>

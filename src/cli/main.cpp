@@ -7,10 +7,10 @@
 //   attnlab collide IN.json    a second attention pattern with the same output that leans on a
 //                              target token, and what the output alone tells about each weight
 //   attnlab train TASK.json [--format jsonl|csv] [--every K]
-//                              trains the one-layer model of engine/train.h and prints the
+//                              trains the one-layer model of engine/training/train.h and prints the
 //                              metrics of every K-th step, then the example's final attention
 //   attnlab norm [--experiment variance|saturation|output|all] [--seed S] [--samples N]
-//                              the normalization experiments (engine/normexp.h) as JSON
+//                              the normalization experiments (engine/training/normexp.h) as JSON
 //   attnlab fields [--format markdown|json]
 //                              every field of the state, from the settings tables
 //

@@ -2,7 +2,7 @@
 // model_train.cpp, eval/run/heads/probe in model_inspect.cpp.
 #pragma once
 
-#include "model/run_config.h"
+#include "model/training/run_config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,14 +2,14 @@
 #include "api/fields_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "engine/rng.h"
-#include "model/bundle.h"
-#include "model/corpus.h"
-#include "model/evaluate.h"
-#include "model/head_probe.h"
+#include "engine/base/rng.h"
+#include "model/format/bundle.h"
+#include "model/corpus/corpus.h"
+#include "model/corpus/evaluate.h"
+#include "model/inspect/head_probe.h"
 #include "cli/raw_input.h"
-#include "model/heads.h"
-#include "model/validation.h"
+#include "model/inspect/heads.h"
+#include "model/corpus/validation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -194,7 +194,7 @@ int RunModelHeads(const ModelOptions& o) {
   if (!model::AnalyzeHeads(b.params, b.config, {&v.en, &v.ru}, kModelHeadWindows, kModelHeadRepeats,
                            model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
     return InternalError(cmd, error);
-  if (o.heads_format == "json") {  // heads.json: model/model_lab.h reads it
+  if (o.heads_format == "json") {  // heads.json: model/lab/model_lab.h reads it
     Json heads = Json::array();
     for (const model::HeadScores& s : rep.heads)
       heads.push_back({{"layer", s.layer}, {"head", s.head}, {"previous", s.previous}, {"first", s.first},

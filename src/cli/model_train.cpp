@@ -1,16 +1,16 @@
 // attnlab model train CONFIG.json --out DIR [--resume]: the corpus, the tokenizer, the training
-// with checkpoints, and the shipped folder (model/bundle.h) with its recorded validation scores.
+// with checkpoints, and the shipped folder (model/format/bundle.h) with its recorded validation scores.
 #include "api/fields_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/bpe.h"
-#include "model/bundle.h"
-#include "model/checkpoint.h"
-#include "model/corpus.h"
-#include "model/evaluate.h"
-#include "model/model_file.h"
-#include "model/safetensors.h"
-#include "model/train.h"
+#include "model/tokenizer/bpe.h"
+#include "model/format/bundle.h"
+#include "model/training/checkpoint.h"
+#include "model/corpus/corpus.h"
+#include "model/corpus/evaluate.h"
+#include "model/format/model_file.h"
+#include "model/format/safetensors.h"
+#include "model/training/train.h"
 
 #include <unistd.h>
 

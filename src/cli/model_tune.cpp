@@ -1,12 +1,12 @@
-// attnlab model tune: the page's "Train it more" natively (model/finetune.h), with the same
+// attnlab model tune: the page's "Train it more" natively (model/training/finetune.h), with the same
 // bits: the shipped weights, the text's stream, `--steps` whole steps; prints every step's
 // loss and the weights' checksum, which the browser test compares with the page's.
 #include "api/fields_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "cli/raw_input.h"
-#include "model/bundle.h"
-#include "model/finetune.h"
+#include "model/format/bundle.h"
+#include "model/training/finetune.h"
 
 #include <iostream>
 

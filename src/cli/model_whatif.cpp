@@ -2,14 +2,14 @@
 // Beside every weight of the query's row in the lab's head (layer L, head H): ||alpha_i v_i||,
 // ||alpha_i v_i W_O[h]|| (what reaches the residual stream), ||A - A_-i|| (the head's output
 // with key i masked out), and the change of the log-probability of the model's likeliest next
-// token when key i is masked out of that head (model/model_whatif.h): the page's model mode.
+// token when key i is masked out of that head (model/lab/model_whatif.h): the page's model mode.
 #include "api/state_json.h"  // Dump
 #include "api/whatif_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/bundle.h"
-#include "model/model_lab.h"
-#include "model/model_whatif.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
+#include "model/lab/model_whatif.h"
 
 #include <iostream>
 

@@ -11,8 +11,8 @@
 #pragma once
 
 #include "api/fields_json.h"
-#include "engine/common_fields.h"
-#include "engine/multihead.h"
+#include "engine/base/common_fields.h"
+#include "engine/attention/multihead.h"
 
 #include <nlohmann/json.hpp>
 

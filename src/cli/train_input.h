@@ -1,4 +1,4 @@
-// The input of `attnlab train`: a training configuration (engine/train.h's TrainConfig) and a
+// The input of `attnlab train`: a training configuration (engine/training/train.h's TrainConfig) and a
 // step count, as JSON. Every field is read by its row of the engine's TrainFields() table (and
 // "steps" by TrainInputFields() below), so the page and the CLI accept the same values and
 // refuse them the same way, naming the field as written:
@@ -8,7 +8,7 @@
 
 #include "api/fields_json.h"
 #include "cli/raw_input.h"
-#include "engine/train.h"
+#include "engine/training/train.h"
 
 #include <string>
 

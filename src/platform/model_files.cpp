@@ -9,7 +9,7 @@
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 #else
-#include "model/bundle.h"
+#include "model/format/bundle.h"
 
 #include <cstdlib>
 #include <fstream>

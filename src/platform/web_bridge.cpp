@@ -8,7 +8,7 @@
 #include <imgui_internal.h>  // the windows' rectangles and scroll positions, the active item
 
 #include "app/lesson/lesson.h"
-#include "model/model_lab.h"
+#include "model/lab/model_lab.h"
 #include "ui/ui.h"
 
 #include <cstdint>
@@ -174,7 +174,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_answer_lesson(double choice) {
 // 0..1; each file's bytes (in Module.labModelBytes) with its SHA-256 from WebCrypto ("" when the
 // page has none); done: loads them (every check) and answers "" or the message; failed: the
 // fetch itself failed (the message is the page's).
-// 1 when this build holds the model's code, 0 in the default page's build (model/absent.cpp):
+// 1 when this build holds the model's code, 0 in the default page's build (model/lab/absent.cpp):
 // then web/js/model_switch.js answers a request for the model by moving the lab to index-model.wasm.
 EMSCRIPTEN_KEEPALIVE int attnlab_model_code() { return attn::model::ModelCodeInBuild() ? 1 : 0; }
 

@@ -91,7 +91,7 @@ std::string RangeEnd(const std::string& message) {
   return message.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-// An edit refused by the engine (ConfigError::kEditInvalid, engine/whatif.h's CheckEdits):
+// An edit refused by the engine (ConfigError::kEditInvalid, engine/whatif/whatif.h's CheckEdits):
 // "<field>: expected <what>, got <value>", said in Russian phrase by phrase; the numbers and the
 // learner's own text are kept as they are. A phrase not in the table keeps its English words.
 std::string EditRefusalRu(const attn::LabError& e) {

@@ -139,7 +139,7 @@ void DrawSimplex(Context& ctx, float size) {
   ImGui::SetCursorScreenPos(after);
 }
 
-// ---- model mode: the chosen head seen through its layer (model/head_information.h) ----------
+// ---- model mode: the chosen head seen through its layer (model/inspect/head_information.h) ----------
 // Kept apart from the rest of the panel: what the concatenation, W_O, the residual and the MLP
 // add to A, with the engine's dimensions, ranks and condition numbers.
 std::string LayerAnswer(int head_dim) {
@@ -264,7 +264,7 @@ void DrawModelProbe(Context& ctx) {
 }
 
 // Which words mattered (issue 23): beside every weight, what the key contributes
-// (engine/contribution.h: ||alpha_i v_i||, ||alpha_i v_i W_O[h]||, ||A - A_{-i}||), sortable by any
+// (engine/information/contribution.h: ||alpha_i v_i||, ||alpha_i v_i W_O[h]||, ||A - A_{-i}||), sortable by any
 // column (ImGui's table sort: click a header), and a button that knocks the key out.
 void DrawContributions(Context& ctx) {
   app::AppState& s = ctx.state;

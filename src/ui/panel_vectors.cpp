@@ -102,7 +102,7 @@ void DrawVectorsPanel(Context& ctx) {
     }
     dl->PopClipRect();
     // Drag a value (issue 23): the offset is the state's valueA, valueB along the plane's two
-    // directions (the engine applies it, engine/whatif.h); A, the hull, the same-A set and the
+    // directions (the engine applies it, engine/whatif/whatif.h); A, the hull, the same-A set and the
     // verdict are the edited run's. valueToken names the token as typed.
     ImGui::SetCursorScreenPos(c0);
     ImGui::InvisibleButton("canvas", size);

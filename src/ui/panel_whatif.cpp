@@ -15,7 +15,7 @@
 #include "text/i18n.h"
 #include "ui/ui.h"
 
-#include "engine/whatif.h"
+#include "engine/whatif/whatif.h"
 
 #include <misc/cpp/imgui_stdlib.h>
 

@@ -5,8 +5,8 @@
 #include "text/i18n.h"
 #include "ui/ui.h"
 
-#include "engine/tokenizer.h"
-#include "engine/whatif.h"
+#include "engine/text/tokenizer.h"
+#include "engine/whatif/whatif.h"
 
 #include <misc/cpp/imgui_stdlib.h>
 

@@ -1,11 +1,11 @@
-// The app as the default page links it: src/model/absent.cpp instead of the model's code (the
+// The app as the default page links it: src/model/lab/absent.cpp instead of the model's code (the
 // page moves to index-model.wasm when model mode is chosen, web/js/model_switch.js). Whatever reaches this
 // build in model mode (the page's files, a tune request) is refused with a message; the lab
 // keeps its state and keeps working.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "../app/model/shipped_model.h"
 #include "app/app.h"
-#include "model/model_lab.h"
+#include "model/lab/model_lab.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// scripts/bench.sh --model (a benchmark, not a test): trains the model (src/model/train.h
+// scripts/bench.sh --model (a benchmark, not a test): trains the model (src/model/training/train.h
 // Trainer<float>, the engine's kernels) for a fixed number of steps on random tokens and prints
 // tokens per second. tests/bench/bench_model_torch.py trains the same architecture with PyTorch
 // on the same shapes (bench.sh --model --torch prints the ratio).
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "cli/keep_freed_memory.h"
-#include "engine/kernels.h"
-#include "model/train.h"
+#include "engine/linalg/kernels.h"
+#include "model/training/train.h"
 
 int main(int argc, char** argv) {
   // as attnlab does: training's large blocks reused (--malloc-default: glibc's default, to compare)

@@ -1,8 +1,8 @@
-// What one unit of "Train it more" (model/finetune.h: one sequence's forward and backward, and
+// What one unit of "Train it more" (model/training/finetune.h: one sequence's forward and backward, and
 // the update at a step's end) costs, natively and in node (wasm): the shipped model's shape with
 // random weights (the time does not depend on the values) on a random stream.
 //   bench_tune [--length N] [--units K]
-#include "model/finetune.h"
+#include "model/training/finetune.h"
 
 #include <chrono>
 #include <cstdio>

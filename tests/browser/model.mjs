@@ -12,7 +12,7 @@ export function modelTests(h) {
   const { assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean } = h;
 
   const modelRequests = (t) => t.monitor.requests.filter((u) => /\/model\//.test(u));
-  // The build with the model's code (the default page's has none: src/model/absent.cpp).
+  // The build with the model's code (the default page's has none: src/model/lab/absent.cpp).
   const modelBuildRequests = (t) => t.monitor.requests.filter((u) => /\/index-model\.(js|wasm)$/.test(u));
 
   function modelRun(t, text) {

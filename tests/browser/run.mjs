@@ -1117,7 +1117,7 @@ const tests = [
     async run(t) {
       assert(t.opts.attnlab && fs.existsSync(t.opts.attnlab), `native tool not found: ${t.opts.attnlab}`);
       await openLab(t);
-      // Not bit for bit: exp comes from each platform's libm (see src/engine/train.h). Last-bit
+      // Not bit for bit: exp comes from each platform's libm (see src/engine/training/train.h). Last-bit
       // differences stay ~1e-16 over 60 steps of a well-conditioned run; a saturated softmax
       // (unscaled, d_k 64) amplifies them (measured: 7e-9 by step 27, 1.5e-6 by step 34), so that
       // run is compared over its first 10 steps.

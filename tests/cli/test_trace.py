@@ -14,7 +14,7 @@ import numpy as np
 
 from common import FIXTURES, check, check_refusal, finish, max_rel_err, ref_forward, run
 
-# The lab's defaults (engine/lab.h, LabConfig) for the settings the reference reads: a state
+# The lab's defaults (engine/lab/lab.h, LabConfig) for the settings the reference reads: a state
 # that leaves one out gets this value.
 LAB_DEFAULTS = {"query": 1, "projection": "identity", "temperature": 1.0, "scaled": True, "dModel": 8,
                 "dK": 8, "normalizer": "softmax", "causal": False}

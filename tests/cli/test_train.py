@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`attnlab train TASK.json`: the one-layer model of engine/train.h, step by step, prints
+"""`attnlab train TASK.json`: the one-layer model of engine/training/train.h, step by step, prints
 well-formed, deterministic records in both formats (jsonl and csv, the same numbers), learns the
 verb-object task and reports a divergence with exit code 3; bad input and bad options are
 refused in the one shape.

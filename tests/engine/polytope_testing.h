@@ -11,8 +11,8 @@
 #include <initializer_list>
 #include <vector>
 
-#include "engine/rng.h"
-#include "engine/types.h"
+#include "engine/base/rng.h"
+#include "engine/base/types.h"
 
 namespace polytope_testing {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/attention.h"
+#include "engine/attention/attention.h"
 
 using attn::AttentionConfig;
 using attn::AttentionTrace;

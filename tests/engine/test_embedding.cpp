@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/embedding.h"
+#include "engine/text/embedding.h"
 
 using attn::MatF;
 using attn::VecF;

@@ -1,8 +1,8 @@
 // Settings tables (fields.h): the rules, the one wording of a refusal, and the lab's and
 // training's tables against their structs.
-#include "engine/fields.h"
-#include "engine/lab.h"
-#include "engine/train.h"
+#include "engine/base/fields.h"
+#include "engine/lab/lab.h"
+#include "engine/training/train.h"
 
 #include <doctest/doctest.h>
 

@@ -11,8 +11,8 @@
 #include <limits>
 #include <string>
 
-#include "engine/format.h"
-#include "engine/rng.h"
+#include "engine/base/format.h"
+#include "engine/base/rng.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/geometry.h"
-#include "engine/lab.h"
+#include "engine/geometry/geometry.h"
+#include "engine/lab/lab.h"
 
 using attn::MatF;
 using attn::VecF;

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/embedding.h"
-#include "engine/information.h"
+#include "engine/text/embedding.h"
+#include "engine/information/information.h"
 #include "polytope_testing.h"
 
 using attn::MatD;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/lab.h"
+#include "engine/lab/lab.h"
 
 namespace {
 

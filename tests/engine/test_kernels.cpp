@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/kernels.h"
-#include "engine/linalg.h"
-#include "engine/linalg_reference.h"
+#include "engine/linalg/kernels.h"
+#include "engine/linalg/linalg.h"
+#include "engine/linalg/linalg_reference.h"
 
 using attn::Mat;
 namespace linalg = attn::linalg;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/lab.h"
+#include "engine/lab/lab.h"
 
 using attn::ConfigError;
 using attn::LabConfig;

@@ -1,6 +1,6 @@
-// The lesson's small readouts that live in the engine (engine/lab_readout.h), against values
+// The lesson's small readouts that live in the engine (engine/lab/lab_readout.h), against values
 // worked out by hand.
-#include "engine/lab_readout.h"
+#include "engine/lab/lab_readout.h"
 
 #include <doctest/doctest.h>
 

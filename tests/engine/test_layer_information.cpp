@@ -5,9 +5,9 @@
 
 #include <Eigen/SVD>
 
-#include "engine/information.h"
-#include "engine/layer_information.h"
-#include "engine/rng.h"
+#include "engine/information/information.h"
+#include "engine/information/layer_information.h"
+#include "engine/base/rng.h"
 
 using namespace attn;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/lp.h"
+#include "engine/geometry/lp.h"
 #include "polytope_testing.h"
 
 using attn::MatD;

@@ -19,8 +19,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/attention.h"
-#include "engine/multihead.h"
+#include "engine/attention/attention.h"
+#include "engine/attention/multihead.h"
 
 using attn::HeadConfig;
 using attn::HeadGrads;

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/lab.h"  // kMaxSeed
-#include "engine/normexp.h"
+#include "engine/lab/lab.h"  // kMaxSeed
+#include "engine/training/normexp.h"
 
 using attn::CurveExperiment;
 using attn::CurveSeries;

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "engine/optim.h"
+#include "engine/training/optim.h"
 
 using namespace attn;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/probe.h"
+#include "engine/information/probe.h"
 #include "polytope_testing.h"
 
 using attn::MatD;

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/information.h"
-#include "engine/lp.h"
-#include "engine/multihead.h"
-#include "engine/normalizers.h"
+#include "engine/information/information.h"
+#include "engine/geometry/lp.h"
+#include "engine/attention/multihead.h"
+#include "engine/attention/normalizers.h"
 
 using namespace attn;
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/information.h"
-#include "engine/same_output.h"
+#include "engine/information/information.h"
+#include "engine/geometry/same_output.h"
 #include "polytope_testing.h"
 
 using attn::MatD;

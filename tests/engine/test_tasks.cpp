@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/rng.h"
-#include "engine/tasks.h"
+#include "engine/base/rng.h"
+#include "engine/training/tasks.h"
 
 using namespace attn;
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/tokenizer.h"
+#include "engine/text/tokenizer.h"
 
 using attn::Tokenize;
 using attn::TokenizeError;

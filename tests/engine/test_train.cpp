@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/train.h"
+#include "engine/training/train.h"
 
 using namespace attn;
 

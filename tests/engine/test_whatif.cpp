@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/contribution.h"
-#include "engine/lab.h"
-#include "engine/whatif.h"
+#include "engine/information/contribution.h"
+#include "engine/lab/lab.h"
+#include "engine/whatif/whatif.h"
 
 using attn::LabConfig;
 using attn::LabResult;

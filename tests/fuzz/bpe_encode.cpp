@@ -1,8 +1,8 @@
-// Fuzz target: the model's BPE encoder (model/bpe.h) with the shipped vocabulary (web/model),
+// Fuzz target: the model's BPE encoder (model/tokenizer/bpe.h) with the shipped vocabulary (web/model),
 // on any text. Properties: no crash; invalid UTF-8 is refused with a message; every valid text
 // encodes to ids of the vocabulary that decode back to the same bytes.
 #include "fuzz_common.h"
-#include "model/bpe.h"
+#include "model/tokenizer/bpe.h"
 
 #include <fstream>
 #include <sstream>

@@ -1,8 +1,8 @@
-// Fuzz target: the model's tokenizer file (tokenizer.json, model/bpe.h BpeFromJson). Properties:
+// Fuzz target: the model's tokenizer file (tokenizer.json, model/tokenizer/bpe.h BpeFromJson). Properties:
 // no crash; a refusal says one line; an accepted vocabulary encodes and decodes a sample text,
 // and writes back to JSON that loads to the same vocabulary.
 #include "fuzz_common.h"
-#include "model/bpe.h"
+#include "model/tokenizer/bpe.h"
 
 using namespace attn;
 using attn::fuzz::Check;

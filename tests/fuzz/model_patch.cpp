@@ -7,8 +7,8 @@
 // refusal with a one-line message; the trace is written (without an exception; one input in 8).
 #include "app/app.h"
 #include "fuzz_common.h"
-#include "model/bundle.h"
-#include "model/model_lab.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
 
 #include <cmath>
 #include <fstream>

@@ -1,10 +1,10 @@
-// Fuzz target: the model's weight file (model.safetensors; model/safetensors.h) and its config
-// and parameters (model/model_file.h). Properties: no crash, no exception, no huge allocation
+// Fuzz target: the model's weight file (model.safetensors; model/format/safetensors.h) and its config
+// and parameters (model/format/model_file.h). Properties: no crash, no exception, no huge allocation
 // from a lying header; a refusal says one line; an accepted file writes back to bytes that read
 // to the same tensors.
 #include "fuzz_common.h"
-#include "model/model_file.h"
-#include "model/safetensors.h"
+#include "model/format/model_file.h"
+#include "model/format/safetensors.h"
 
 using namespace attn;
 using attn::fuzz::Check;

@@ -1,8 +1,8 @@
-// Fuzz target: the lab's word tokenizer (engine/tokenizer.h) on any bytes. Properties: no crash;
+// Fuzz target: the lab's word tokenizer (engine/text/tokenizer.h) on any bytes. Properties: no crash;
 // a refusal has a one-line message and no tokens; accepted tokens are at most kMaxTokens, in
 // order, inside the input, non-empty, their text the input's bytes; UTF-8 decoding stays in
 // bounds and only ever moves forward.
-#include "engine/tokenizer.h"
+#include "engine/text/tokenizer.h"
 #include "fuzz_common.h"
 
 using namespace attn;

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "model/bundle.h"
-#include "model/model_lab.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
 
 namespace testing_model {
 

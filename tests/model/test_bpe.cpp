@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/tokenizer.h"
-#include "model/bpe.h"
+#include "engine/text/tokenizer.h"
+#include "model/tokenizer/bpe.h"
 
 using namespace attn;
 using namespace attn::model;

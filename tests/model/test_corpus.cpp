@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/corpus.h"
+#include "model/corpus/corpus.h"
 
 using namespace attn::model;
 

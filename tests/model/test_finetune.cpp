@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "model/bundle.h"
-#include "model/finetune.h"
+#include "model/format/bundle.h"
+#include "model/training/finetune.h"
 #include "quick.h"
 
 using namespace attn;

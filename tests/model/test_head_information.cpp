@@ -1,4 +1,4 @@
-// The seed's question on the shipped model's real heads (model/head_information.h): what the
+// The seed's question on the shipped model's real heads (model/inspect/head_information.h): what the
 // concatenation, W_O and the residual add to A, on the seed's sentences (short: everything
 // recoverable, d_head = 32 against a handful of keys) and on a sentence longer than d_head + 1
 // tokens, where A alone no longer tells the pattern.
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/bundle.h"
-#include "model/head_information.h"
+#include "model/format/bundle.h"
+#include "model/inspect/head_information.h"
 #include "quick.h"
 
 using namespace attn;

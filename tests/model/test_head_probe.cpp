@@ -1,4 +1,4 @@
-// The probe on real heads (model/head_probe.h): a readout that sees only a real head's A, on the
+// The probe on real heads (model/inspect/head_probe.h): a readout that sees only a real head's A, on the
 // shipped model's validation text (English and Russian windows alternating), names the key the
 // head gave the most weight as well as a reader who knows only the query's position does (no
 // better): the figures are docs/model-mode.md's ("Information, on a real head").
@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "model/bundle.h"
-#include "model/corpus.h"
-#include "model/evaluate.h"
-#include "model/head_probe.h"
-#include "model/validation.h"
+#include "model/format/bundle.h"
+#include "model/corpus/corpus.h"
+#include "model/corpus/evaluate.h"
+#include "model/inspect/head_probe.h"
+#include "model/corpus/validation.h"
 
 using namespace attn::model;
 
@@ -20,7 +20,7 @@ TEST_CASE("head probe: a readout that sees only a real head's A names its favour
   Bundle b;
   std::string error;
   REQUIRE_MESSAGE(LoadBundle(std::string(ATTNLAB_SOURCE_DIR) + "/web/model", &b, &error), error);
-  Validation v;  // the run's validation text (model/validation.h): the fortunes' part of it here
+  Validation v;  // the run's validation text (model/corpus/validation.h): the fortunes' part of it here
   REQUIRE_MESSAGE(LoadValidation(b, std::string(ATTNLAB_SOURCE_DIR) + "/web/model", &v, &error), error);
   const TokenStream &en = v.fortunes_en, &ru = v.fortunes_ru;
   const int W = b.config.context, per_lang = 100;

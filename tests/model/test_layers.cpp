@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/rng.h"
-#include "model/layers.h"
+#include "engine/base/rng.h"
+#include "model/arch/layers.h"
 
 using namespace attn;
 using namespace attn::model;

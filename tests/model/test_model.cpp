@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/rng.h"
-#include "model/layers.h"
-#include "model/model.h"
-#include "model/train.h"
+#include "engine/base/rng.h"
+#include "model/arch/layers.h"
+#include "model/arch/model.h"
+#include "model/training/train.h"
 
 using namespace attn;
 using namespace attn::model;

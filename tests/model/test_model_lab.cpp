@@ -1,4 +1,4 @@
-// The trained model in the lab (model/model_lab.h): the LabResult of a chosen layer and head is
+// The trained model in the lab (model/lab/model_lab.h): the LabResult of a chosen layer and head is
 // the model's own forward pass, bit for bit, and the lab's panels' numbers are consistent with it.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "model/bundle.h"
-#include "model/model_lab.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
 #include "shipped_lab_model.h"
 
 using namespace attn;

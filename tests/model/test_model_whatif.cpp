@@ -1,4 +1,4 @@
-// Issue 23 in model mode (model/model_whatif.h): knock-outs inside the trained model. Without a
+// Issue 23 in model mode (model/lab/model_whatif.h): knock-outs inside the trained model. Without a
 // knock-out the forward pass is the model's own, bit for bit; a key knocked out of the lab's head
 // gives that head exactly the A_{-i} the lab's contribution table shows; the next token's
 // log-probability effects are two forward passes apart.
@@ -8,10 +8,10 @@
 #include <cstring>
 #include <string>
 
-#include "model/bundle.h"
-#include "model/model_lab.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
 #include "shipped_lab_model.h"
-#include "model/model_whatif.h"
+#include "model/lab/model_whatif.h"
 
 using namespace attn;
 using namespace attn::model;

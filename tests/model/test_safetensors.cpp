@@ -7,10 +7,10 @@
 #include <limits>
 #include <string>
 
-#include "model/fp16.h"
-#include "model/model.h"
-#include "model/model_file.h"
-#include "model/safetensors.h"
+#include "model/format/fp16.h"
+#include "model/arch/model.h"
+#include "model/format/model_file.h"
+#include "model/format/safetensors.h"
 
 using namespace attn::model;
 

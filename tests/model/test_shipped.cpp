@@ -13,10 +13,10 @@
 #include <sstream>
 #include <string>
 
-#include "model/bundle.h"
-#include "model/corpus.h"
-#include "model/evaluate.h"
-#include "model/validation.h"
+#include "model/format/bundle.h"
+#include "model/corpus/corpus.h"
+#include "model/corpus/evaluate.h"
+#include "model/corpus/validation.h"
 
 using namespace attn::model;
 
@@ -40,7 +40,7 @@ TEST_CASE("shipped model: loads and reproduces its recorded validation loss exac
   std::string error;
   REQUIRE_MESSAGE(LoadBundle(dir, &b, &error), error);
   const auto eval = nlohmann::json::parse(b.eval_json);
-  Validation v;  // the run's text, rebuilt and split as training did (model/validation.h)
+  Validation v;  // the run's text, rebuilt and split as training did (model/corpus/validation.h)
   REQUIRE_MESSAGE(LoadValidation(b, dir, &v, &error), error);
   struct Row {
     const char* name;

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/rng.h"
-#include "model/bundle.h"
-#include "model/checkpoint.h"
-#include "model/evaluate.h"
-#include "model/heads.h"
-#include "model/model_file.h"
-#include "model/safetensors.h"
-#include "model/train.h"
+#include "engine/base/rng.h"
+#include "model/format/bundle.h"
+#include "model/training/checkpoint.h"
+#include "model/corpus/evaluate.h"
+#include "model/inspect/heads.h"
+#include "model/format/model_file.h"
+#include "model/format/safetensors.h"
+#include "model/training/train.h"
 
 using namespace attn;
 using namespace attn::model;

@@ -3,8 +3,8 @@
 #include "text/i18n.h"
 
 #include "api/state_json.h"
-#include "engine/tasks.h"
-#include "engine/train.h"
+#include "engine/training/tasks.h"
+#include "engine/training/train.h"
 
 #include <doctest/doctest.h>
 

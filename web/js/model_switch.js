@@ -2,7 +2,7 @@
 // switch from the default build to the one with the model's code, and "Train it more"'s texts.
 
 // The lab with the trained model's code (model mode): the default page's build has none of it
-// (src/model/absent.cpp; issue 11's 500 KB) and moves the lab onto this one when asked.
+// (src/model/lab/absent.cpp; issue 11's 500 KB) and moves the lab onto this one when asked.
 var MODEL_WASM_URL = 'index-model.wasm';
 var MODEL_GLUE_URL = 'index-model.js';
 

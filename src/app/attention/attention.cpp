@@ -1,7 +1,7 @@
 // The attention room (attention.h): the result, the dragged weights, the probe sweep, the trace.
 #include "app/app.h"
 
-#include "engine/same_output.h"
+#include "engine/geometry/same_output.h"
 
 #include <algorithm>
 

@@ -6,10 +6,10 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "engine/information.h"
-#include "engine/lab.h"
-#include "engine/probe.h"
-#include "model/model_lab.h"
+#include "engine/information/information.h"
+#include "engine/lab/lab.h"
+#include "engine/information/probe.h"
+#include "model/lab/model_lab.h"
 
 #include <string>
 #include <vector>

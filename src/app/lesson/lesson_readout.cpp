@@ -1,10 +1,10 @@
 // The lesson's readout: the numbers under each step's answer, read from the engine's results in
 // the AppState (the lab, the training runs, the normalization experiments, the trained model);
-// the few small computations the steps show are the engine's (engine/lab_readout.h).
+// the few small computations the steps show are the engine's (engine/lab/lab_readout.h).
 #include "app/lesson/lesson.h"
 
 #include "app/app.h"
-#include "engine/lab_readout.h"
+#include "engine/lab/lab_readout.h"
 #include "text/lesson_strings.h"
 
 #include <algorithm>
@@ -120,7 +120,7 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
 }
 
 // Step 4's second demonstration: the shown head of the trained model on a repeated sentence,
-// each repeated token's weight on the token after its earlier copy (engine/lab_readout.h): an
+// each repeated token's weight on the token after its earlier copy (engine/lab/lab_readout.h): an
 // induction head's q·k points there; a head that only looks back one token does not.
 void InductionReadout(const AppState& s, std::vector<LessonLine>& out) {
   if (!s.model.loaded) {

@@ -10,11 +10,11 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "model/finetune.h"
-#include "model/head_information.h"
-#include "model/head_probe.h"
-#include "model/model_lab.h"
-#include "model/model_whatif.h"
+#include "model/training/finetune.h"
+#include "model/inspect/head_information.h"
+#include "model/inspect/head_probe.h"
+#include "model/lab/model_lab.h"
+#include "model/lab/model_whatif.h"
 
 #include <map>
 #include <memory>

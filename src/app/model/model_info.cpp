@@ -1,5 +1,5 @@
 // Information, on a real head (model.h; issue 13): the chosen head of the trained model seen
-// through its layer (model/head_information.h), computed when the Information panel shows a
+// through its layer (model/inspect/head_information.h), computed when the Information panel shows a
 // model result.
 #include "app/app.h"
 

@@ -54,7 +54,7 @@ bool StartTune(AppState& s, std::string* error) {
     return false;
   };
   t.refusal = TuneRefusal::kNone;
-  // ModelCodeInBuild() is a constant false in the default page's build (model/absent.cpp): the
+  // ModelCodeInBuild() is a constant false in the default page's build (model/lab/absent.cpp): the
   // rest of the session's code is then left out of its wasm.
   if (!attn::model::ModelCodeInBuild() || !s.model.loaded)
     return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");

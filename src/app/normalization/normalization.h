@@ -1,10 +1,10 @@
-// The normalization room: the Normalization tab's experiments (engine/normexp.h). 1-3 are
+// The normalization room: the Normalization tab's experiments (engine/training/normexp.h). 1-3 are
 // computed once when first shown, one a frame; the training curves over several seeds run on
 // demand, a slice per frame (Tick); the page API's JSON for both. No ImGui, SDL or GL.
 #pragma once
 
-#include "engine/normexp.h"
-#include "engine/train.h"
+#include "engine/training/normexp.h"
+#include "engine/training/train.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "engine/train.h"
+#include "engine/training/train.h"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 
 #include "api/fields_json.h"
 #include "api/whatif_json.h"
-#include "model/model_lab.h"
+#include "model/lab/model_lab.h"
 
 #include <algorithm>
 

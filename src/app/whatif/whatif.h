@@ -1,6 +1,6 @@
 // The what-if room (issue 23, "What if, and what mattered"): the learner's edits of a run (a word
 // replaced, deleted or inserted, the tokens shuffled, keys or heads knocked out, a value dragged;
-// the state's whatIf*, shuffle*, knockout*, value* rows, engine/whatif.h) and the comparison of
+// the state's whatIf*, shuffle*, knockout*, value* rows, engine/whatif/whatif.h) and the comparison of
 // the edited run, which the attention room's result already is, with the plain one: Δα of every
 // head, ΔA, the change of the verdict (attn::CompareRuns).
 //
@@ -11,8 +11,8 @@
 #pragma once
 
 #include "api/state_json.h"
-#include "engine/whatif.h"
-#include "model/model_whatif.h"
+#include "engine/whatif/whatif.h"
+#include "model/lab/model_whatif.h"
 
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ struct AppState;
 // them, by the What if tab or by edits in the state (a link, setState, a chip's menu), moves
 // the lab onto the full build (index-model.wasm: the trained model's code and these tools),
 // state and all, as model mode does (web/js/model_switch.js). WhatIfToolsInBuild() is the
-// linker's constant (model/absent.cpp's ModelCodeInBuild): the code the default build cannot
+// linker's constant (model/lab/absent.cpp's ModelCodeInBuild): the code the default build cannot
 // reach is left out of it.
 bool WhatIfToolsInBuild();
 struct ToolsSwitch {

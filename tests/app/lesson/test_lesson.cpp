@@ -4,7 +4,7 @@
 #include "app/lesson/lesson.h"
 
 #include "app/app.h"
-#include "engine/lab_readout.h"
+#include "engine/lab/lab_readout.h"
 
 #include "api/url_state.h"
 

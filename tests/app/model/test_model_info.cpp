@@ -3,8 +3,8 @@
 // model's own weights, recomputed only when they change.
 #include "app/app.h"
 #include "app/lesson/lesson.h"
-#include "engine/lab.h"
-#include "model/bundle.h"
+#include "engine/lab/lab.h"
+#include "model/format/bundle.h"
 #include "shipped_model.h"
 
 #include <doctest/doctest.h>

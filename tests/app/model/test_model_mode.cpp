@@ -2,9 +2,9 @@
 // come (or fail), and once loaded the result is the model's chosen head.
 #include "app/app.h"
 #include "app/lesson/lesson.h"
-#include "model/bundle.h"
-#include "model/model_lab.h"
-#include "engine/lab_readout.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
+#include "engine/lab/lab_readout.h"
 #include "shipped_model.h"
 
 #include <doctest/doctest.h>

@@ -3,8 +3,8 @@
 // model::ProbeHeadOnText's on the loaded weights, bit for bit (so `attnlab model probe` gives the
 // same), and are shown only while they are the current head's.
 #include "app/app.h"
-#include "model/bundle.h"
-#include "model/head_probe.h"
+#include "model/format/bundle.h"
+#include "model/inspect/head_probe.h"
 #include "shipped_model.h"
 
 #include <doctest/doctest.h>

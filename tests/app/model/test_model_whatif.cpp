@@ -3,8 +3,8 @@
 // runs and against what a knock-out must do.
 #include "app/app.h"
 #include "app/exports/figure_export.h"
-#include "model/bundle.h"
-#include "model/model_lab.h"
+#include "model/format/bundle.h"
+#include "model/lab/model_lab.h"
 #include "shipped_model.h"
 
 #include <doctest/doctest.h>

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "app/app.h"
-#include "model/bundle.h"
+#include "model/format/bundle.h"
 
 using app::AppState;
 using app::Json;

@@ -1,0 +1,301 @@
+// The lab: validation of a configuration, and the one pipeline every front end calls.
+// Shapes: N = tokens, D = d_model, H = heads, Dv = d_v.
+// No FMA contraction, for the same bits natively and in wasm (see linalg.h).
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include "engine/lab/lab.h"
+
+#include "engine/lab/layer_head.h"
+
+#include "engine/base/format.h"
+#include "engine/geometry/same_output.h"
+#include "engine/whatif/whatif.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace attn {
+
+namespace {
+
+LabError Refuse(ConfigError code, const char* field, std::string message, double value) {
+  LabError e;
+  e.code = code;
+  e.field = field;
+  e.message = std::move(message);
+  e.value = value;
+  return e;
+}
+
+// Which refusal code the UI translates for a field the table refuses.
+ConfigError CodeOf(const std::string& field) {
+  if (field == "query") return ConfigError::kQueryOutOfRange;
+  if (field == "temperature") return ConfigError::kTemperatureInvalid;
+  if (field == "seed") return ConfigError::kSeedOutOfRange;
+  if (field == "heads") return ConfigError::kHeadsOutOfRange;
+  if (field == "head") return ConfigError::kHeadOutOfRange;
+  if (field == "target") return ConfigError::kTargetOutOfRange;
+  if (field == "layer") return ConfigError::kLayerOutOfRange;
+  if (field == "whatIfToken" || field == "valueToken" || field == "valueA" || field == "valueB" ||
+      field == "shuffleSeed")
+    return ConfigError::kEditInvalid;
+  return ConfigError::kDimOutOfRange;  // dModel, dK, dV
+}
+
+// Validation of everything but the sentence, once its token count is known.
+LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
+  // 1. every field against its row of the table (written so that NaN fails)
+  if (const Field<LabConfig>* f = FirstRefusedField(LabFields(), cfg)) {
+    const double got = f->get_number(cfg);
+    return Refuse(CodeOf(f->name), f->name.c_str(), RefusalText(f->name, f->rule, FieldText(*f, cfg)), got);
+  }
+  // 2. what depends on the sentence and on the number of heads (the model's tokens and heads:
+  //    model::ComputeModelLab)
+  if (cfg.projection == Projection::kModel) return CheckEdits(cfg, n_tokens);
+  const std::string last = std::to_string(n_tokens - 1);
+  if (cfg.query >= n_tokens) {
+    return Refuse(ConfigError::kQueryOutOfRange, "query",
+                  "query: expected a token index from 0 to " + last + ", got " + std::to_string(cfg.query),
+                  cfg.query);
+  }
+  if (cfg.target >= n_tokens) {
+    return Refuse(ConfigError::kTargetOutOfRange, "target",
+                  "target: expected -1 (automatic) or a token index from 0 to " + last + ", got " +
+                      std::to_string(cfg.target),
+                  cfg.target);
+  }
+  // The lab is one layer: only its head can be out of range.
+  if (LabError e = CheckLayerHead(1, cfg.heads, 0, cfg.head); !e.ok()) return e;
+  // 3. the edits (whatif.h), once the indices they follow are known to be tokens
+  return CheckEdits(cfg, n_tokens);
+}
+
+LabError SentenceError(const TokenizeResult& t) {
+  const double detail = static_cast<double>(t.detail);
+  switch (t.error) {
+    case TokenizeError::kNone:
+      break;
+    case TokenizeError::kEmpty:
+      return Refuse(ConfigError::kSentenceEmpty, "sentence",
+                    "sentence: expected at least one word, got an empty or whitespace-only sentence", 0);
+    case TokenizeError::kInvalidUtf8:
+      return Refuse(ConfigError::kSentenceInvalidUtf8, "sentence",
+                    "sentence: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail),
+                    detail);
+    case TokenizeError::kTooLong:
+      return Refuse(ConfigError::kSentenceTooLong, "sentence",
+                    "sentence: expected at most " + std::to_string(kMaxSentenceBytes) + " bytes, got " +
+                        std::to_string(t.detail),
+                    detail);
+    case TokenizeError::kTooManyTokens:
+      return Refuse(ConfigError::kSentenceTooManyTokens, "sentence",
+                    "sentence: expected at most " + std::to_string(kMaxTokens) + " tokens, got " +
+                        std::to_string(t.detail),
+                    detail);
+  }
+  return LabError();
+}
+
+}  // namespace
+
+LabError ValidateConfig(const LabConfig& cfg) {
+  const TokenizeResult t = Tokenize(cfg.sentence);
+  // The model counts its own (BPE) tokens against its context: the words' limit is not its own.
+  if (!t.ok() && !(cfg.projection == Projection::kModel && t.error == TokenizeError::kTooManyTokens))
+    return SentenceError(t);
+  return CheckNumbers(cfg, static_cast<int>(t.tokens.size()));
+}
+
+LabResult ComputeLab(const LabConfig& cfg) {
+  LabResult result;
+  if (cfg.projection == Projection::kModel) {
+    result.error = Refuse(ConfigError::kModelNotLoaded, "projection",
+                          "projection: expected a loaded model, got none (model mode needs the model's files)", 0);
+    return result;
+  }
+  // Validation tokenizes anyway; do it once and keep the tokens.
+  TokenizeResult t = Tokenize(cfg.sentence);
+  result.error = t.ok() ? CheckNumbers(cfg, static_cast<int>(t.tokens.size())) : SentenceError(t);
+  if (!result.error.ok()) return result;
+  // The learner's edits (whatif.h): the run's tokens, and the query and target where their
+  // tokens went.
+  LabConfig run = cfg;
+  if (HasEdits(cfg)) {
+    result.edits.edited = true;
+    result.tokens = EditTokens(cfg, t.tokens, &result.edits);
+    const std::vector<int>& to = result.edits.to_run;
+    run.query = to[static_cast<std::size_t>(cfg.query)];
+    run.target = cfg.target >= 0 ? to[static_cast<std::size_t>(cfg.target)] : -1;  // deleted: automatic
+    std::vector<int> keys;
+    ParseIndexList(cfg.knockout_keys, static_cast<int>(t.tokens.size()), &keys);
+    for (int k : keys)
+      if (to[static_cast<std::size_t>(k)] >= 0) result.edits.knocked_keys.push_back(to[static_cast<std::size_t>(k)]);
+    std::sort(result.edits.knocked_keys.begin(), result.edits.knocked_keys.end());
+    ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &result.edits.knocked_heads);
+    result.edits.value_token = cfg.value_token >= 0 ? to[static_cast<std::size_t>(cfg.value_token)] : -1;
+  } else {
+    result.tokens = std::move(t.tokens);
+  }
+
+  std::vector<std::string> texts;
+  texts.reserve(result.tokens.size());
+  for (const Token& tok : result.tokens) texts.push_back(tok.text);
+  const MatF x = EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional);  // (N, D)
+
+  // pass 1: every head (self-attention: keys and values are X too)
+  result.projections = cfg.projection == Projection::kIdentity
+                           ? IdentityWeights<float>(cfg.d_model, cfg.heads)
+                           : RandomWeights<float>(cfg.d_model, cfg.heads, cfg.d_k, cfg.d_v,
+                                                  cfg.seed);
+  if (cfg.projection == Projection::kIdentity && cfg.d_v < cfg.d_model) {
+    // Fewer value dimensions: v = the first d_v coordinates of x (W_V = I[:, :d_v]), and W_O
+    // puts each head's d_v numbers back on those coordinates, averaged over the heads.
+    const int d = cfg.d_model, dv = cfg.d_v, heads = cfg.heads;
+    for (MatF& wv : result.projections.W_V) wv = MatF::Identity(d, d).leftCols(dv);  // (D, Dv)
+    result.projections.W_O.setZero(static_cast<Eigen::Index>(heads) * dv, d);       // (H*Dv, D)
+    for (int k = 0; k < heads; ++k)
+      for (int c = 0; c < dv; ++c)
+        result.projections.W_O(static_cast<Eigen::Index>(k) * dv + c, c) = 1.0f / static_cast<float>(heads);
+  }
+  MultiHeadConfig mcfg;
+  mcfg.head.normalizer = cfg.normalizer;
+  mcfg.head.temperature = cfg.temperature;
+  mcfg.head.scaled = cfg.scaled;
+  mcfg.causal = cfg.causal;
+  if (!result.edits.knocked_keys.empty())
+    mcfg.mask = KnockoutMask(static_cast<int>(result.tokens.size()), result.edits.knocked_keys);
+  std::string why;
+  if (!MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why) ||
+      !ApplyHeadEdits(run, run.query, &result.mha, result.projections, &result.edits, &why)) {
+    // Unreachable from valid settings (embedding entries stay below 10, scores far below
+    // float's range); kept so that a future change fails loudly instead of drawing NaN.
+    result.error = Refuse(ConfigError::kNumericOverflow, "scores", why, 0);
+    return result;
+  }
+
+  FinishLab(run, x, &result);
+  if (result.edits.edited) FinishEdits(run, &result);
+  return result;
+}
+
+void FinishLab(const LabConfig& cfg, const MatF& x, LabResult* out) {
+  LabResult& result = *out;
+  const int n = static_cast<int>(result.tokens.size());
+  // pass 2: the chosen head as the single-head trace the panels read
+  const std::size_t h = static_cast<std::size_t>(cfg.head);
+  AttentionTraceFromHead<float>(result.trace, x, result.projections.W_Q[h],
+                                result.projections.W_K[h], result.projections.W_V[h],
+                                result.mha.heads[h], result.mha.mask, cfg.normalizer);
+
+  result.steps = MakeStepTable(result.trace, result.tokens, cfg.query);
+
+  // Vectors panel: the values, the query's weighted values and its output in one PCA, so that
+  // all 2N + 1 arrows share the same plane.
+  const AttentionTrace<float>& tr = result.trace;
+  result.vectors = ProjectPca2D(VectorPoints(tr, cfg.query));
+  result.value_hull = ConvexHull2D(result.vectors.points.topRows(n));
+
+  // Information panel: the query's weights and the chosen head's values, in double, over the
+  // keys the query can see, in the set its normalizer's weights live in.
+  const MatD values = tr.V.cast<double>();                                  // (N, Dv)
+  const VecD alpha = tr.weights.row(cfg.query).transpose().cast<double>();  // (N)
+  InformationScope scope;
+  scope.set = FeasibleSetOf(cfg.normalizer);
+  scope.visible.assign(static_cast<std::size_t>(n), 1);
+  if (result.mha.mask.rows() == n && result.mha.mask.cols() == n)
+    for (int i = 0; i < n; ++i) scope.visible[static_cast<std::size_t>(i)] = result.mha.mask(cfg.query, i) ? 1 : 0;
+  result.visible = scope.visible;
+  auto seen = [&](int i) { return scope.visible[static_cast<std::size_t>(i)] != 0; };
+  int top = cfg.query;  // the query always sees itself
+  for (int i = 0; i < n; ++i)
+    if (seen(i) && (!seen(top) || alpha(i) > alpha(top))) top = i;
+  int next = top;  // the first visible key after top, wrapping round
+  for (int k = 1; k <= n; ++k)
+    if (seen((top + k) % n)) {
+      next = (top + k) % n;
+      break;
+    }
+  result.target_moved = cfg.target >= 0 && !seen(cfg.target);
+  result.target = cfg.target >= 0 && !result.target_moved ? cfg.target : next;
+  result.information = AnalyzeInformation(values, alpha, result.target, scope);
+  result.same_output_vertices = SameOutputVerticesIn(values, alpha, scope);
+  result.contributions = Contributions(values, alpha);
+  result.contributions2 = Contributions(values, result.information.collision.alpha2);
+  // Weight against contribution (contribution.h): the head's rows of W_O start at the sum of the
+  // earlier heads' widths.
+  int head_row = 0;
+  for (std::size_t k = 0; k < h && k < result.mha.heads.size(); ++k)
+    head_row += static_cast<int>(result.mha.heads[k].V.cols());
+  result.contribution = ComputeContributions(tr, cfg.query, result.projections.W_O, head_row);
+}
+
+MatF VectorPoints(const AttentionTrace<float>& tr, int query) {
+  const Eigen::Index n = tr.V.rows();
+  MatF pts(2 * n + 1, tr.V.cols());                                            // (2N + 1, Dv)
+  pts.topRows(n) = tr.V;                                                       // (N, Dv) v_i
+  pts.middleRows(n, n) = tr.weighted_values[static_cast<std::size_t>(query)];  // alpha_i v_i
+  pts.bottomRows(1) = tr.output.row(query);                                    // (1, Dv) A
+  return pts;
+}
+
+StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<Token>& tokens,
+                        int query) {
+  StepTable table;
+  table.query = query;
+  const int n = static_cast<int>(trace.weights.rows());
+  if (query < 0 || query >= n || static_cast<int>(trace.weighted_values.size()) != n) {
+    return table;  // no rows: nothing to show for a query that is not there
+  }
+  const std::size_t q = static_cast<std::size_t>(query);
+  table.row_max = trace.row_max(query);
+  table.exp_sum = trace.row_sum(query);
+  table.entropy = trace.entropy.size() == n ? trace.entropy(query) : 0.0f;
+  table.weight_sum = 0;
+  for (Eigen::Index i = 0; i < trace.weights.cols(); ++i) {
+    table.weight_sum += trace.weights(query, i);  // in order
+  }
+  const bool has_mask = trace.mask.rows() == n && trace.mask.cols() == trace.weights.cols();
+  table.rows.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    StepRow& row = table.rows[static_cast<std::size_t>(i)];
+    row.token = static_cast<std::size_t>(i) < tokens.size()
+                    ? tokens[static_cast<std::size_t>(i)].text
+                    : std::string();
+    row.score = trace.scores(query, i);
+    row.scaled = trace.scaled(query, i);
+    row.exp = trace.exps(query, i);
+    row.weight = trace.weights(query, i);
+    row.masked = has_mask && !trace.mask(query, i);
+    row.weighted = trace.weighted_values[q].row(i).transpose();  // (Dv)
+  }
+  table.output = trace.output.row(query).transpose();  // (Dv)
+  return table;
+}
+
+const char* ProjectionName(Projection p) {
+  switch (p) {
+    case Projection::kRandom: return "random";
+    case Projection::kModel: return "model";
+    case Projection::kIdentity: break;
+  }
+  return "identity";
+}
+
+bool ParseProjection(const std::string& name, Projection* out) {
+  Projection p;
+  if (name == "identity") {
+    p = Projection::kIdentity;
+  } else if (name == "random") {
+    p = Projection::kRandom;
+  } else if (name == "model") {
+    p = Projection::kModel;
+  } else {
+    return false;
+  }
+  if (out) *out = p;
+  return true;
+}
+
+}  // namespace attn

@@ -1,0 +1,557 @@
+// "What if": the edits of a run and the comparison with the plain run (whatif.h).
+// No FMA contraction (linalg.h's rules): the same bits natively and in wasm.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include "engine/whatif/whatif.h"
+
+#include "engine/text/embedding.h"
+#include "engine/base/format.h"
+#include "engine/linalg/linalg.h"
+#include "engine/base/rng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+namespace attn {
+
+using linalg::AllFinite;
+using linalg::Fail;
+using linalg::MatMul;
+
+// ---- names ------------------------------------------------------------------------------------
+
+const char* WhatIfModeName(WhatIfMode m) { return m == WhatIfMode::kInsert ? "insert" : "replace"; }
+
+bool ParseWhatIfMode(const std::string& name, WhatIfMode* out) {
+  if (name != "replace" && name != "insert") return false;
+  if (out) *out = name == "insert" ? WhatIfMode::kInsert : WhatIfMode::kReplace;
+  return true;
+}
+
+const char* ShuffleModeName(ShuffleMode m) {
+  switch (m) {
+    case ShuffleMode::kReverse: return "reverse";
+    case ShuffleMode::kSeeded: return "seeded";
+    case ShuffleMode::kOff: break;
+  }
+  return "off";
+}
+
+bool ParseShuffleMode(const std::string& name, ShuffleMode* out) {
+  ShuffleMode m;
+  if (name == "off") {
+    m = ShuffleMode::kOff;
+  } else if (name == "reverse") {
+    m = ShuffleMode::kReverse;
+  } else if (name == "seeded") {
+    m = ShuffleMode::kSeeded;
+  } else {
+    return false;
+  }
+  if (out) *out = m;
+  return true;
+}
+
+// ---- which edits ------------------------------------------------------------------------------
+
+bool HasEdits(const LabConfig& cfg) {
+  return cfg.what_if_token >= 0 || cfg.shuffle != ShuffleMode::kOff || !cfg.knockout_keys.empty() ||
+         !cfg.knockout_heads.empty() || cfg.value_token >= 0;
+}
+
+LabConfig WithoutEdits(const LabConfig& cfg) {
+  LabConfig plain = cfg;
+  const LabConfig none;
+  plain.what_if_token = none.what_if_token;
+  plain.what_if_with = none.what_if_with;
+  plain.what_if_mode = none.what_if_mode;
+  plain.shuffle = none.shuffle;
+  plain.shuffle_seed = none.shuffle_seed;
+  plain.knockout_keys = none.knockout_keys;
+  plain.knockout_heads = none.knockout_heads;
+  plain.value_token = none.value_token;
+  plain.value_a = none.value_a;
+  plain.value_b = none.value_b;
+  return plain;
+}
+
+// ---- parsing the lists ------------------------------------------------------------------------
+
+namespace {
+
+// Splits on commas, trims spaces; empty items are skipped.
+std::vector<std::string> Items(const std::string& text) {
+  // (No istringstream: iostreams would add tens of KB to the default page's wasm.)
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) items.push_back(item.substr(b, e - b + 1));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// A non-negative integer below `limit`, digits only (no sign, no exponent, at most 6 digits).
+bool ParseIndex(const std::string& s, int limit, int* out) {
+  if (s.empty() || s.size() > 6) return false;
+  int v = 0;
+  for (char ch : s) {
+    if (ch < '0' || ch > '9') return false;
+    v = v * 10 + (ch - '0');
+  }
+  if (v >= limit) return false;
+  *out = v;
+  return true;
+}
+
+void SortUnique(std::vector<int>* v) {
+  std::sort(v->begin(), v->end());
+  v->erase(std::unique(v->begin(), v->end()), v->end());
+}
+
+LabError Refuse(const char* field, std::string message, double value) {
+  LabError e;
+  e.code = ConfigError::kEditInvalid;
+  e.field = field;
+  e.message = std::move(message);
+  e.value = value;
+  return e;
+}
+
+// A text as a refusal shows it: quoted, at most 40 characters (cut on a byte of UTF-8 start).
+std::string Quoted(const std::string& s) {
+  std::string t = s;
+  if (t.size() > 40) {
+    std::size_t cut = 40;
+    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
+    t = t.substr(0, cut) + "...";
+  }
+  std::string out = "\"";
+  for (char ch : t) out += ch == '\n' || ch == '\r' || ch == '\t' ? ' ' : ch;
+  return out + "\"";
+}
+
+}  // namespace
+
+bool ParseIndexList(const std::string& text, int limit, std::vector<int>* out) {
+  std::vector<int> v;
+  for (const std::string& item : Items(text)) {
+    int k = 0;
+    if (!ParseIndex(item, limit, &k)) return false;
+    v.push_back(k);
+  }
+  SortUnique(&v);
+  *out = std::move(v);
+  return true;
+}
+
+bool ParseHeadList(const std::string& text, int layers, int heads, int layer, std::vector<int>* out) {
+  std::vector<int> v;
+  for (const std::string& item : Items(text)) {
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos) return false;
+    auto trim = [](std::string s) {
+      const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    };
+    int l = 0, h = 0;
+    if (!ParseIndex(trim(item.substr(0, colon)), layers, &l) || !ParseIndex(trim(item.substr(colon + 1)), heads, &h))
+      return false;
+    if (l == layer) v.push_back(h);
+  }
+  SortUnique(&v);
+  *out = std::move(v);
+  return true;
+}
+
+// ---- checks -----------------------------------------------------------------------------------
+
+namespace {
+
+// The word edit's checks (whatIfToken, whatIfWith) against the typed sentence's n tokens; the
+// query is a typed token in the lab (deleting it is refused), a model token in model mode (not
+// compared).
+LabError CheckWordEdit(const LabConfig& cfg, int n_tokens, bool query_is_typed) {
+  if (cfg.what_if_token < 0) return LabError();
+  const std::string last = std::to_string(n_tokens - 1);
+  if (cfg.what_if_token >= n_tokens)
+    return Refuse("whatIfToken", "whatIfToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+  const bool deleting = cfg.what_if_mode == WhatIfMode::kReplace && cfg.what_if_with.empty();
+  if (cfg.what_if_mode == WhatIfMode::kInsert && cfg.what_if_with.empty())
+    return Refuse("whatIfWith", "whatIfWith: expected the word to insert, got \"\"", 0);
+  if (!cfg.what_if_with.empty()) {
+    const TokenizeResult t = Tokenize(cfg.what_if_with);
+    if (t.error == TokenizeError::kInvalidUtf8)
+      return Refuse("whatIfWith", "whatIfWith: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail), static_cast<double>(t.detail));
+    if (!t.ok() || t.tokens.size() != 1)
+      return Refuse("whatIfWith", "whatIfWith: expected one word (one token), got " + Quoted(cfg.what_if_with) +
+                                      (t.ok() ? " (" + std::to_string(t.tokens.size()) + " tokens)" : ""),
+                    t.ok() ? static_cast<double>(t.tokens.size()) : 0);
+  }
+  if (deleting && n_tokens == 1)
+    return Refuse("whatIfToken", "whatIfToken: expected a token of a sentence of at least 2 tokens to delete, got the only token 0", 0);
+  if (deleting && query_is_typed && cfg.what_if_token == cfg.query)
+    return Refuse("whatIfToken", "whatIfToken: expected a token other than the query (" + std::to_string(cfg.query) + ") to delete, got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+  if (cfg.what_if_mode == WhatIfMode::kInsert && n_tokens + 1 > static_cast<int>(kMaxTokens))
+    return Refuse("whatIfToken", "whatIfToken: expected a sentence of at most " + std::to_string(kMaxTokens) + " tokens after the insertion, got " + std::to_string(n_tokens + 1), n_tokens + 1);
+  return LabError();
+}
+
+}  // namespace
+
+LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
+  if (cfg.projection == Projection::kModel) {
+    // Model mode (model/lab/model_whatif.h): a word edit of the sentence as typed, or knock-outs of
+    // the model's keys and heads (their indices are the model's: model::CheckModelEdits), one
+    // kind at a time; the shuffle and value edits stay in the identity and random modes.
+    const LabConfig none;
+    if (cfg.shuffle != none.shuffle)
+      return Refuse("shuffle", std::string("shuffle: expected \"off\" in model mode (shuffling runs in the identity and random modes), got \"") + ShuffleModeName(cfg.shuffle) + "\"", 0);
+    if (cfg.value_token != none.value_token)
+      return Refuse("valueToken", "valueToken: expected -1 in model mode (value edits run in the identity and random modes), got " + std::to_string(cfg.value_token), cfg.value_token);
+    if (cfg.what_if_token >= 0 && (!cfg.knockout_keys.empty() || !cfg.knockout_heads.empty()))
+      return Refuse("whatIfToken", "whatIfToken: expected -1 with knock-outs in model mode (one kind of edit at a time), got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+    return CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/false);
+  }
+  const std::string last = std::to_string(n_tokens - 1);
+  // 1. what-if
+  if (LabError e = CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/true); !e.ok()) return e;
+  // 2. shuffle: any mode works for any sentence
+  // 3. knock-out
+  std::vector<int> list;
+  if (!ParseIndexList(cfg.knockout_keys, n_tokens, &list))
+    return Refuse("knockoutKeys", "knockoutKeys: expected token indices from 0 to " + last + ", separated by commas, got " + Quoted(cfg.knockout_keys), 0);
+  if (!ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &list))
+    return Refuse("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer 0 and head from 0 to " + std::to_string(cfg.heads - 1) + ", separated by commas, got " + Quoted(cfg.knockout_heads), 0);
+  // 4. values (a, b: the table's rows, NaN included)
+  if (cfg.value_token >= n_tokens)
+    return Refuse("valueToken", "valueToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.value_token), cfg.value_token);
+  if (cfg.value_token >= 0 && cfg.what_if_token == cfg.value_token && cfg.what_if_mode == WhatIfMode::kReplace &&
+      cfg.what_if_with.empty())
+    return Refuse("valueToken", "valueToken: expected a token the what-if keeps, got the deleted token " + std::to_string(cfg.value_token), cfg.value_token);
+  return LabError();
+}
+
+std::string EditedSentence(const LabConfig& cfg, const std::vector<Token>& typed) {
+  const std::string& s = cfg.sentence;
+  if (cfg.what_if_token < 0 || cfg.what_if_token >= static_cast<int>(typed.size())) return s;
+  const Token& tok = typed[static_cast<std::size_t>(cfg.what_if_token)];
+  if (cfg.what_if_mode == WhatIfMode::kInsert)  // the word and a space before the token
+    return s.substr(0, tok.byte_begin) + cfg.what_if_with + " " + s.substr(tok.byte_begin);
+  if (!cfg.what_if_with.empty())  // replace: the token's bytes
+    return s.substr(0, tok.byte_begin) + cfg.what_if_with + s.substr(tok.byte_end);
+  // delete: the token's bytes and the spaces after it (before it, at the end of the sentence)
+  std::size_t b = tok.byte_begin, e = tok.byte_end;
+  while (e < s.size() && s[e] == ' ') ++e;
+  if (e == s.size())
+    while (b > 0 && s[b - 1] == ' ') --b;
+  return s.substr(0, b) + s.substr(e);
+}
+
+// ---- steps 1-2: the tokens ----------------------------------------------------------------------
+
+std::vector<int> ShufflePermutation(int n, ShuffleMode mode, std::uint64_t seed) {
+  std::vector<int> perm(static_cast<std::size_t>(n > 0 ? n : 0));
+  std::iota(perm.begin(), perm.end(), 0);
+  if (mode == ShuffleMode::kReverse) {
+    std::reverse(perm.begin(), perm.end());
+  } else if (mode == ShuffleMode::kSeeded) {
+    // Fisher-Yates from the back; j = Next() mod (k + 1): the modulo's bias (< 2^-57) is
+    // irrelevant here, and the same integers come out on every platform.
+    rng::SplitMix64 stream(rng::Mix64(seed ^ 0x5348554646ull));  // "SHUFF"
+    for (int k = n - 1; k > 0; --k) {
+      const int j = static_cast<int>(stream.Next() % static_cast<std::uint64_t>(k + 1));
+      std::swap(perm[static_cast<std::size_t>(k)], perm[static_cast<std::size_t>(j)]);
+    }
+  }
+  return perm;
+}
+
+std::vector<Token> EditTokens(const LabConfig& cfg, const std::vector<Token>& typed, RunEdits* edits) {
+  const int n = static_cast<int>(typed.size());
+  std::vector<Token> tokens;
+  std::vector<int> from;  // the typed index of each token, -1 = inserted
+  for (int i = 0; i < n; ++i) {
+    const Token& tok = typed[static_cast<std::size_t>(i)];
+    if (i == cfg.what_if_token) {
+      Token word;
+      if (!cfg.what_if_with.empty()) {
+        const TokenizeResult t = Tokenize(cfg.what_if_with);
+        word = t.ok() && !t.tokens.empty() ? t.tokens[0] : Token{cfg.what_if_with, 0, 0, true};
+        word.byte_begin = tok.byte_begin;  // where the typed sentence had it
+        word.byte_end = cfg.what_if_mode == WhatIfMode::kInsert ? tok.byte_begin : tok.byte_end;
+      }
+      if (cfg.what_if_mode == WhatIfMode::kInsert) {
+        edits->inserted = static_cast<int>(tokens.size());
+        tokens.push_back(word);
+        from.push_back(-1);
+      } else if (cfg.what_if_with.empty()) {
+        edits->deleted = i;
+        continue;
+      } else {
+        edits->replaced = static_cast<int>(tokens.size());
+        tokens.push_back(word);
+        from.push_back(i);  // a replaced token stays aligned with its slot
+        continue;
+      }
+    }
+    tokens.push_back(tok);
+    from.push_back(i);
+  }
+  // 2. shuffle the edited tokens
+  const int m = static_cast<int>(tokens.size());
+  if (cfg.shuffle != ShuffleMode::kOff) {
+    const std::vector<int> perm = ShufflePermutation(m, cfg.shuffle, cfg.shuffle_seed);
+    std::vector<Token> shuffled;
+    std::vector<int> from2;
+    for (int k = 0; k < m; ++k) {
+      shuffled.push_back(tokens[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])]);
+      from2.push_back(from[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])]);
+    }
+    for (int k = 0; k < m; ++k) {
+      if (edits->inserted >= 0 && perm[static_cast<std::size_t>(k)] == edits->inserted) {
+        edits->inserted = k;
+        break;
+      }
+    }
+    for (int k = 0; k < m; ++k) {
+      if (edits->replaced >= 0 && perm[static_cast<std::size_t>(k)] == edits->replaced) {
+        edits->replaced = k;
+        break;
+      }
+    }
+    tokens = std::move(shuffled);
+    from = std::move(from2);
+    edits->shuffled = true;
+  }
+  edits->from_typed = from;
+  edits->to_run.assign(static_cast<std::size_t>(n), -1);
+  for (int k = 0; k < m; ++k)
+    if (from[static_cast<std::size_t>(k)] >= 0) edits->to_run[static_cast<std::size_t>(from[static_cast<std::size_t>(k)])] = k;
+  return tokens;
+}
+
+// ---- step 3: knock-out ------------------------------------------------------------------------
+
+Mask KnockoutMask(int n, const std::vector<int>& keys) {
+  Mask mask = FullMask(n, n);  // (N', N')
+  for (int k : keys)
+    if (k >= 0 && k < n)
+      for (Eigen::Index i = 0; i < mask.rows(); ++i) mask(i, k) = false;
+  return mask;
+}
+
+// ---- steps 3 (heads) and 4 ----------------------------------------------------------------------
+
+bool ApplyHeadEdits(const LabConfig& cfg, int query, MultiHeadTrace<float>* mha,
+                    const MultiHeadWeights<float>& w, RunEdits* edits, std::string* error) {
+  const std::size_t heads = mha->heads.size();
+  bool changed = false;
+  for (int h : edits->knocked_heads) {
+    if (h < 0 || static_cast<std::size_t>(h) >= heads) continue;
+    HeadTrace<float>& head = mha->heads[static_cast<std::size_t>(h)];
+    head.output.setZero();  // (N, Dv): the head says nothing; its weights stay as computed
+    changed = true;
+  }
+  if (edits->value_token >= 0 && static_cast<std::size_t>(cfg.head) < heads) {
+    HeadTrace<float>& head = mha->heads[static_cast<std::size_t>(cfg.head)];
+    // the plane the learner dragged in: the unedited vectors view's
+    AttentionTrace<float> view;
+    view.V = head.V;
+    view.weights = head.weights;
+    view.output = head.output;
+    view.weighted_values.resize(static_cast<std::size_t>(head.weights.rows()));
+    const Eigen::Index n = head.weights.cols(), dv = head.V.cols();
+    MatF& wv = view.weighted_values[static_cast<std::size_t>(query)];  // (N, Dv)
+    wv.resize(n, dv);
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index c = 0; c < dv; ++c) wv(j, c) = head.weights(query, j) * head.V(j, c);
+    edits->plane = ProjectPca2D(VectorPoints(view, query));
+    // v_i += a p1 + b p2, in float, each coordinate rounded once per product and sum
+    const MatF& p = edits->plane.components;  // (Dv, 2)
+    const float a = static_cast<float>(cfg.value_a), b = static_cast<float>(cfg.value_b);
+    edits->value_offset.resize(dv);
+    for (Eigen::Index c = 0; c < dv; ++c) {
+      const float pa = a * p(c, 0);
+      const float pb = p.cols() > 1 ? b * p(c, 1) : 0.0f;
+      edits->value_offset(c) = pa + pb;
+      head.V(edits->value_token, c) += edits->value_offset(c);
+    }
+    if (!AllFinite(head.V)) return Fail(error, "the edited values overflowed the number type");
+    if (std::find(edits->knocked_heads.begin(), edits->knocked_heads.end(), cfg.head) == edits->knocked_heads.end())
+      head.output = MatMul<float>(head.weights, head.V);  // (N, Dv) A = weights V', as pass 4
+    changed = true;
+  }
+  return !changed || RecombineHeads(mha, w, error);
+}
+
+bool RecombineHeads(MultiHeadTrace<float>* mha, const MultiHeadWeights<float>& w, std::string* error) {
+  // passes 4-5 of MultiHeadForward again: concat = [O_1 ... O_H], output = concat W_O
+  Eigen::Index offset = 0;
+  for (const HeadTrace<float>& head : mha->heads) {
+    const MatF& o = head.output;  // (N, Dv)
+    mha->concat.middleCols(offset, o.cols()) = o;
+    offset += o.cols();
+  }
+  mha->output = MatMul<float>(mha->concat, w.W_O);  // (N, Do)
+  if (!AllFinite(mha->output)) return Fail(error, "the edited output overflowed the number type");
+  return true;
+}
+
+void FinishEdits(const LabConfig& run, LabResult* result) {
+  RunEdits& e = result->edits;
+  if (e.value_token >= 0) {
+    result->vectors = ProjectOnto(e.plane, VectorPoints(result->trace, run.query));
+    result->value_hull = ConvexHull2D(result->vectors.points.topRows(static_cast<Eigen::Index>(result->tokens.size())));
+  }
+  if (std::find(e.knocked_heads.begin(), e.knocked_heads.end(), run.head) != e.knocked_heads.end()) {
+    for (KeyContribution& k : result->contribution.keys) {
+      k.removal = 0;
+      k.output_without.setZero();
+    }
+  }
+}
+
+// ---- the comparison -------------------------------------------------------------------------------
+
+Verdict VerdictOf(const InformationReport& info) {
+  Verdict v;
+  v.recoverable = info.info.recoverable;
+  v.unique = info.collision.unique;
+  v.affine_rank = info.info.affine_rank;
+  v.same_output_dim = info.info.same_output_dim;
+  return v;
+}
+
+LabComparison CompareLab(const LabConfig& cfg) {
+  LabResult edited = ComputeLab(cfg);
+  if (!edited.error.ok()) {  // the plain run is not needed to say why
+    LabComparison c;
+    c.error = edited.error;
+    c.edited = std::move(edited);
+    return c;
+  }
+  return CompareRuns(cfg, ComputeLab(WithoutEdits(cfg)), std::move(edited));
+}
+
+namespace {
+
+// The shuffle's check in double (LabComparison::shuffle_double_max_diff): the lab's two runs
+// again through MultiHeadForward<double>, on the plain run's weights (cast) and each run's own
+// embedding (positions, if on, are those of the new order).
+double ShuffleDoubleMaxDiff(const LabConfig& cfg, const LabResult& plain, const LabResult& edited,
+                            const std::vector<int>& to_edited) {
+  auto embed = [&](const std::vector<Token>& tokens) {
+    std::vector<std::string> texts;
+    for (const Token& t : tokens) texts.push_back(t.text);
+    return MatD(EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional).cast<double>());  // (N, D)
+  };
+  MultiHeadWeights<double> w;
+  for (const MatF& m : plain.projections.W_Q) w.W_Q.push_back(m.cast<double>());
+  for (const MatF& m : plain.projections.W_K) w.W_K.push_back(m.cast<double>());
+  for (const MatF& m : plain.projections.W_V) w.W_V.push_back(m.cast<double>());
+  w.W_O = plain.projections.W_O.cast<double>();
+  MultiHeadConfig mcfg;
+  mcfg.head.normalizer = cfg.normalizer;
+  mcfg.head.temperature = cfg.temperature;
+  mcfg.head.scaled = cfg.scaled;
+  mcfg.causal = cfg.causal;
+  MultiHeadTrace<double> a, b;
+  if (!MultiHeadForward<double>(a, embed(plain.tokens), nullptr, w, mcfg) ||
+      !MultiHeadForward<double>(b, embed(edited.tokens), nullptr, w, mcfg))
+    return -1;
+  const int n = static_cast<int>(to_edited.size());
+  double worst = 0;
+  for (std::size_t h = 0; h < a.heads.size(); ++h)
+    for (int i = 0; i < n; ++i) {
+      const int ie = to_edited[static_cast<std::size_t>(i)];
+      for (int j = 0; j < n; ++j)
+        worst = std::max(worst, std::abs(b.heads[h].weights(ie, to_edited[static_cast<std::size_t>(j)]) - a.heads[h].weights(i, j)));
+      for (Eigen::Index k = 0; k < a.heads[h].output.cols(); ++k)
+        worst = std::max(worst, std::abs(b.heads[h].output(ie, k) - a.heads[h].output(i, k)));
+    }
+  return worst;
+}
+
+}  // namespace
+
+LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edited) {
+  LabComparison c;
+  c.edited = std::move(edited);
+  c.plain = std::move(plain);
+  if (!c.edited.error.ok()) {
+    c.error = c.edited.error;
+    return c;
+  }
+  if (!c.plain.error.ok()) {
+    c.error = c.plain.error;
+    return c;
+  }
+  const int n = static_cast<int>(c.plain.tokens.size());
+  c.to_edited = c.edited.edits.to_run;
+  c.from_plain = c.edited.edits.from_typed;
+  if (c.to_edited.empty()) {  // a run without edits: the identity alignment
+    c.to_edited.resize(static_cast<std::size_t>(n));
+    std::iota(c.to_edited.begin(), c.to_edited.end(), 0);
+    c.from_plain = c.to_edited;
+  }
+  c.query = cfg.query;
+  c.row_present.assign(static_cast<std::size_t>(n), 0);
+  for (int i = 0; i < n; ++i) c.row_present[static_cast<std::size_t>(i)] = c.to_edited[static_cast<std::size_t>(i)] >= 0;
+  const int ins = c.edited.edits.inserted;
+  // Δα per head, aligned on the plain run's tokens
+  const std::size_t heads = c.plain.mha.heads.size();
+  for (std::size_t h = 0; h < heads; ++h) {
+    const MatF& a = c.plain.mha.heads[h].weights;   // (N, N)
+    const MatF& b = c.edited.mha.heads[h].weights;  // (N', N')
+    MatD d = MatD::Zero(n, n);
+    VecD gained = VecD::Zero(n);
+    for (int i = 0; i < n; ++i) {
+      const int ie = c.to_edited[static_cast<std::size_t>(i)];
+      if (ie < 0) continue;
+      for (int j = 0; j < n; ++j) {
+        const int je = c.to_edited[static_cast<std::size_t>(j)];
+        const double after = je >= 0 ? static_cast<double>(b(ie, je)) : 0.0;
+        d(i, j) = after - static_cast<double>(a(i, j));
+        c.max_abs_d_weight = std::max(c.max_abs_d_weight, std::abs(d(i, j)));
+      }
+      if (ins >= 0) gained(i) = b(ie, ins);
+    }
+    c.d_weights.push_back(std::move(d));
+    c.inserted_weight.push_back(std::move(gained));
+  }
+  // ΔA of the query, chosen head and projected output
+  const int qe = c.to_edited[static_cast<std::size_t>(cfg.query)];
+  const MatF& o = c.plain.trace.output;   // (N, Dv)
+  const MatF& o2 = c.edited.trace.output;  // (N', Dv)
+  c.d_output.resize(o.cols());
+  for (Eigen::Index k = 0; k < o.cols(); ++k)
+    c.d_output(k) = static_cast<double>(o2(qe, k)) - static_cast<double>(o(cfg.query, k));
+  const MatF& f = c.plain.mha.output;   // (N, Do)
+  const MatF& f2 = c.edited.mha.output;  // (N', Do)
+  c.d_final_output.resize(f.cols());
+  for (Eigen::Index k = 0; k < f.cols(); ++k)
+    c.d_final_output(k) = static_cast<double>(f2(qe, k)) - static_cast<double>(f(cfg.query, k));
+  for (Eigen::Index k = 0; k < c.d_output.size(); ++k) c.d_output_norm += c.d_output(k) * c.d_output(k);
+  for (Eigen::Index k = 0; k < c.d_final_output.size(); ++k) c.d_final_output_norm += c.d_final_output(k) * c.d_final_output(k);
+  c.d_output_norm = std::sqrt(c.d_output_norm);
+  c.d_final_output_norm = std::sqrt(c.d_final_output_norm);
+  if (cfg.shuffle != ShuffleMode::kOff && cfg.what_if_token < 0 && cfg.knockout_keys.empty() &&
+      cfg.knockout_heads.empty() && cfg.value_token < 0)
+    c.shuffle_double_max_diff = ShuffleDoubleMaxDiff(cfg, c.plain, c.edited, c.to_edited);
+  c.verdict_plain = VerdictOf(c.plain.information);
+  c.verdict_edited = VerdictOf(c.edited.information);
+  c.verdict_changed = c.verdict_plain.recoverable != c.verdict_edited.recoverable ||
+                      c.verdict_plain.unique != c.verdict_edited.unique ||
+                      c.verdict_plain.same_output_dim != c.verdict_edited.same_output_dim;
+  return c;
+}
+
+}  // namespace attn

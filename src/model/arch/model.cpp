@@ -1,0 +1,340 @@
+// The transformer's forward and backward over the layers of layers.h and the engine's attention.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include "model/arch/model.h"
+
+#include "engine/base/rng.h"
+#include "model/arch/layers.h"
+#include "model/arch/parallel.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+namespace model {
+
+std::string CheckModelConfig(const ModelConfig& c) {
+  if (c.vocab < 2) return "vocab must be at least 2";
+  if (c.d_model < 1 || c.layers < 1 || c.heads < 1 || c.context < 1 || c.mlp < 1)
+    return "d_model, layers, heads, context and mlp must be at least 1";
+  if (c.d_model % c.heads != 0) return "heads must divide d_model";
+  return "";
+}
+
+MultiHeadConfig BlockAttentionConfig() {
+  MultiHeadConfig cfg;
+  cfg.head.normalizer = Normalizer::kSoftmax;
+  cfg.head.scaled = true;  // 1 / sqrt(Dh)
+  cfg.causal = true;
+  return cfg;
+}
+
+template <typename T>
+std::vector<TensorRef<T>> Tensors(Params<T>& p) {
+  std::vector<TensorRef<T>> out;
+  auto mat = [&](const std::string& name, Mat<T>& m, bool decay) {
+    out.push_back({name, {m.rows(), m.cols()}, decay, m.data(), m.rows(), m.cols()});
+  };
+  auto vec = [&](const std::string& name, Vec<T>& v) {
+    out.push_back({name, {v.size()}, false, v.data(), v.size(), 1});
+  };
+  mat("wte", p.wte, true);
+  mat("wpe", p.wpe, true);
+  for (std::size_t l = 0; l < p.blocks.size(); ++l) {
+    BlockParams<T>& b = p.blocks[l];
+    const std::string h = "h." + std::to_string(l) + ".";
+    vec(h + "ln1.weight", b.ln1_w);
+    vec(h + "ln1.bias", b.ln1_b);
+    for (std::size_t j = 0; j < b.attn.W_Q.size(); ++j) {
+      mat(h + "attn.w_q." + std::to_string(j), b.attn.W_Q[j], true);
+      mat(h + "attn.w_k." + std::to_string(j), b.attn.W_K[j], true);
+      mat(h + "attn.w_v." + std::to_string(j), b.attn.W_V[j], true);
+    }
+    mat(h + "attn.w_o", b.attn.W_O, true);
+    vec(h + "ln2.weight", b.ln2_w);
+    vec(h + "ln2.bias", b.ln2_b);
+    mat(h + "mlp.fc.weight", b.fc_w, true);
+    vec(h + "mlp.fc.bias", b.fc_b);
+    mat(h + "mlp.proj.weight", b.proj_w, true);
+    vec(h + "mlp.proj.bias", b.proj_b);
+  }
+  vec("ln_f.weight", p.lnf_w);
+  vec("ln_f.bias", p.lnf_b);
+  return out;
+}
+
+template <typename T>
+Params<T> ZeroParams(const ModelConfig& c) {
+  const int dh = c.d_model / c.heads;
+  Params<T> p;
+  p.wte = Mat<T>::Zero(c.vocab, c.d_model);
+  p.wpe = Mat<T>::Zero(c.context, c.d_model);
+  p.blocks.resize(static_cast<std::size_t>(c.layers));
+  for (BlockParams<T>& b : p.blocks) {
+    b.ln1_w = Vec<T>::Zero(c.d_model);
+    b.ln1_b = Vec<T>::Zero(c.d_model);
+    b.attn.W_Q.assign(static_cast<std::size_t>(c.heads), Mat<T>::Zero(c.d_model, dh));
+    b.attn.W_K = b.attn.W_Q;
+    b.attn.W_V = b.attn.W_Q;
+    b.attn.W_O = Mat<T>::Zero(c.heads * dh, c.d_model);
+    b.ln2_w = Vec<T>::Zero(c.d_model);
+    b.ln2_b = Vec<T>::Zero(c.d_model);
+    b.fc_w = Mat<T>::Zero(c.d_model, c.mlp);
+    b.fc_b = Vec<T>::Zero(c.mlp);
+    b.proj_w = Mat<T>::Zero(c.mlp, c.d_model);
+    b.proj_b = Vec<T>::Zero(c.d_model);
+  }
+  p.lnf_w = Vec<T>::Zero(c.d_model);
+  p.lnf_b = Vec<T>::Zero(c.d_model);
+  return p;
+}
+
+template <typename T>
+Params<T> InitParams(const ModelConfig& c, std::uint64_t seed) {
+  Params<T> p = ZeroParams<T>(c);
+  const double residual_std = 0.02 / std::sqrt(2.0 * c.layers);
+  std::vector<TensorRef<T>> tensors = Tensors(p);
+  for (std::size_t k = 0; k < tensors.size(); ++k) {
+    TensorRef<T>& t = tensors[k];
+    const std::string& n = t.name;
+    const bool is_vector = t.shape.size() == 1;
+    if (is_vector) {
+      const bool ln_weight = n.size() > 7 && n.compare(n.size() - 7, 7, ".weight") == 0;
+      for (Eigen::Index i = 0; i < t.size(); ++i) t.data[i] = ln_weight ? T(1) : T(0);
+      continue;
+    }
+    const bool residual = n.find("attn.w_o") != std::string::npos ||
+                          n.find("mlp.proj.weight") != std::string::npos;
+    const double std_dev = residual ? residual_std : 0.02;
+    std::vector<double> z(static_cast<std::size_t>(t.size()));
+    rng::SplitMix64 stream(rng::Mix64(seed) + k);
+    rng::FillStandardNormal(stream, z.data(), static_cast<int>(z.size()));
+    // row-major order: entry (r, c) is draw r * cols + c
+    for (Eigen::Index r = 0; r < t.rows; ++r) {
+      for (Eigen::Index col = 0; col < t.cols; ++col) {
+        t.data[col * t.rows + r] =
+            static_cast<T>(std_dev * z[static_cast<std::size_t>(r * t.cols + col)]);
+      }
+    }
+  }
+  return p;
+}
+
+template <typename T>
+bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+             std::string* error, bool last_only) {
+  const int n = static_cast<int>(s.tokens.size());
+  if (n < 1 || n > c.context) return linalg::Fail(error, "sequence length must be 1 to context");
+  if (s.targets.size() != s.tokens.size())
+    return linalg::Fail(error, "targets and tokens differ in length");
+  for (int t = 0; t < n; ++t) {
+    if (s.tokens[t] < 0 || s.tokens[t] >= c.vocab || s.targets[t] >= c.vocab)
+      return linalg::Fail(error, "token id out of the vocabulary");
+  }
+  if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  // The masks: site 0 the embeddings, then each block's attention and MLP branches.
+  auto mask = [&](Mat<T>& m, std::uint64_t site) {
+    if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
+    else m.resize(0, 0);
+  };
+  EmbeddingForward(a.emb, s.tokens, p.wte, p.wpe);
+  mask(a.drop_emb, 0);
+  DropoutForward(a.emb, a.drop_emb);
+  a.blocks.resize(p.blocks.size());
+  for (std::size_t l = 0; l < p.blocks.size(); ++l) {
+    const BlockParams<T>& w = p.blocks[l];
+    BlockActs<T>& b = a.blocks[l];
+    b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
+    LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
+    if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error)) return false;
+    mask(b.drop_attn, 1 + 2 * l);
+    mask(b.drop_mlp, 2 + 2 * l);
+    DropoutForward(b.attn.output, b.drop_attn);
+    BlockTailForward(b, w);
+  }
+  FinalForward(a, p, s, last_only);
+  return true;
+}
+
+template <typename T>
+void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w) {
+  ResidualForward(b.res1, b.x, b.attn.output);
+  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
+  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
+  GeluForward(b.gelu, b.fc);
+  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
+  DropoutForward(b.proj, b.drop_mlp);
+  ResidualForward(b.res2, b.res1, b.proj);
+}
+
+template <typename T>
+void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only) {
+  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
+  if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
+    const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
+    TiedLogitsForward(a.logits, last, p.wte);
+    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
+    return;
+  }
+  TiedLogitsForward(a.logits, a.lnf, p.wte);
+  a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
+}
+
+template <typename T>
+bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c,
+              const Sequence& s, T scale, std::string* error) {
+  const Eigen::Index n = static_cast<Eigen::Index>(s.tokens.size());
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  // loss -> logits -> h (the last LayerNorm) -> the residual stream
+  Mat<T> dlogits = Mat<T>::Zero(n, c.vocab);
+  CrossEntropyBackward(dlogits, a.probs, s.targets, scale);
+  Mat<T> dlnf = Mat<T>::Zero(n, c.d_model);
+  TiedLogitsBackward(dlnf, g.wte, dlogits, a.lnf, p.wte);
+  Mat<T> dres = Mat<T>::Zero(n, c.d_model);  // d x_{l+1}
+  LayerNormBackward(dres, g.lnf_w, g.lnf_b, dlnf, a.blocks.back().res2, p.lnf_w, a.lnf_mean,
+                    a.lnf_rstd);
+  MultiHeadGrads<T> mg;
+  for (std::size_t l = p.blocks.size(); l-- > 0;) {
+    const BlockParams<T>& w = p.blocks[l];
+    BlockParams<T>& gw = g.blocks[l];
+    const BlockActs<T>& b = a.blocks[l];
+    // res2 = res1 + proj
+    Mat<T> dres1 = Mat<T>::Zero(n, c.d_model), dproj = Mat<T>::Zero(n, c.d_model);
+    ResidualBackward(dres1, dproj, dres);
+    DropoutBackward(dproj, b.drop_mlp);
+    // proj = gelu proj_w + proj_b;  gelu = GELU(fc);  fc = ln2 fc_w + fc_b
+    Mat<T> dgelu = Mat<T>::Zero(n, c.mlp), dfc = Mat<T>::Zero(n, c.mlp);
+    LinearBackward(dgelu, gw.proj_w, gw.proj_b, dproj, b.gelu, w.proj_w);
+    GeluBackward(dfc, dgelu, b.fc);
+    Mat<T> dln2 = Mat<T>::Zero(n, c.d_model);
+    LinearBackward(dln2, gw.fc_w, gw.fc_b, dfc, b.ln2, w.fc_w);
+    // ln2 = LN(res1)
+    LayerNormBackward(dres1, gw.ln2_w, gw.ln2_b, dln2, b.res1, w.ln2_w, b.ln2_mean, b.ln2_rstd);
+    // res1 = x + attention(ln1)
+    Mat<T> dx = Mat<T>::Zero(n, c.d_model), dattn = Mat<T>::Zero(n, c.d_model);
+    ResidualBackward(dx, dattn, dres1);
+    DropoutBackward(dattn, b.drop_attn);
+    if (!MultiHeadBackward<T>(mg, dattn, b.attn, b.ln1, nullptr, w.attn, attn_cfg, error))
+      return false;
+    for (std::size_t j = 0; j < w.attn.W_Q.size(); ++j) {
+      linalg::AddInPlace(gw.attn.W_Q[j], mg.dW_Q[j]);
+      linalg::AddInPlace(gw.attn.W_K[j], mg.dW_K[j]);
+      linalg::AddInPlace(gw.attn.W_V[j], mg.dW_V[j]);
+    }
+    linalg::AddInPlace(gw.attn.W_O, mg.dW_O);
+    // ln1 = LN(x)
+    LayerNormBackward(dx, gw.ln1_w, gw.ln1_b, mg.dX, b.x, w.ln1_w, b.ln1_mean, b.ln1_rstd);
+    dres = std::move(dx);
+  }
+  DropoutBackward(dres, a.drop_emb);
+  EmbeddingBackward(g.wte, g.wpe, dres, s.tokens);
+  return true;
+}
+
+namespace {
+std::size_t CountTargets(const std::vector<Sequence>& batch) {
+  std::size_t count = 0;
+  for (const Sequence& s : batch) {
+    for (int y : s.targets) count += y >= 0 ? 1 : 0;
+  }
+  return count;
+}
+}  // namespace
+
+template <typename T>
+double LossAndGrad(Params<T>& g, const Params<T>& p, const ModelConfig& c,
+                   const std::vector<Sequence>& batch, std::string* error, int threads) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  g = ZeroParams<T>(c);
+  const std::size_t count = CountTargets(batch);
+  if (count == 0) {
+    linalg::Fail(error, "the batch has no targets");
+    return nan;
+  }
+  const T scale = static_cast<T>(1.0 / static_cast<double>(count));
+  // One gradient per sequence (any thread), then their sum in sequence order: the same bits
+  // for every thread count.
+  const int n = static_cast<int>(batch.size());
+  std::vector<Params<T>> per(batch.size());
+  std::vector<double> losses(batch.size(), 0);
+  std::vector<std::string> errors(batch.size());
+  std::vector<char> ok(batch.size(), 0);
+  ParallelFor(n, threads, [&](int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    SequenceActs<T> acts;
+    per[k] = ZeroParams<T>(c);
+    if (!Forward(acts, p, c, batch[k], &errors[k])) return;
+    losses[k] = acts.loss_sum;
+    if (!Backward(per[k], acts, p, c, batch[k], scale, &errors[k])) return;
+    ok[k] = 1;
+  });
+  double total = 0;
+  std::vector<TensorRef<T>> gt = Tensors(g);
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (!ok[k]) {
+      linalg::Fail(error, errors[k]);
+      return nan;
+    }
+    total += losses[k];
+    std::vector<TensorRef<T>> st = Tensors(per[k]);
+    for (std::size_t t = 0; t < gt.size(); ++t) {
+      for (Eigen::Index e = 0; e < gt[t].size(); ++e) gt[t].data[e] = gt[t].data[e] + st[t].data[e];
+    }
+    per[k] = Params<T>();  // memory back early
+  }
+  return total / static_cast<double>(count);
+}
+
+template <typename T>
+double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence>& batch,
+            std::string* error, int threads) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::size_t count = CountTargets(batch);
+  if (count == 0) {
+    linalg::Fail(error, "the batch has no targets");
+    return nan;
+  }
+  std::vector<double> losses(batch.size(), 0);
+  std::vector<std::string> errors(batch.size());
+  std::vector<char> ok(batch.size(), 0);
+  ParallelFor(static_cast<int>(batch.size()), threads, [&](int i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    SequenceActs<T> acts;
+    if (!Forward(acts, p, c, batch[k], &errors[k])) return;
+    losses[k] = acts.loss_sum;
+    ok[k] = 1;
+  });
+  double total = 0;  // in sequence order
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (!ok[k]) {
+      linalg::Fail(error, errors[k]);
+      return nan;
+    }
+    total += losses[k];
+  }
+  return total / static_cast<double>(count);
+}
+
+#define ATTN_MODEL_INSTANTIATE(T)                                                               \
+  template std::vector<TensorRef<T>> Tensors<T>(Params<T>&);                                    \
+  template Params<T> ZeroParams<T>(const ModelConfig&);                                         \
+  template Params<T> InitParams<T>(const ModelConfig&, std::uint64_t);                          \
+  template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
+                           const Sequence&, std::string*, bool);                                \
+  template void BlockTailForward<T>(BlockActs<T>&, const BlockParams<T>&);                       \
+  template void FinalForward<T>(SequenceActs<T>&, const Params<T>&, const Sequence&, bool); \
+  template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
+                            const ModelConfig&, const Sequence&, T, std::string*);              \
+  template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \
+                                 const std::vector<Sequence>&, std::string*, int);              \
+  template double Loss<T>(const Params<T>&, const ModelConfig&, const std::vector<Sequence>&,   \
+                          std::string*, int);
+ATTN_MODEL_INSTANTIATE(float)
+ATTN_MODEL_INSTANTIATE(double)
+#undef ATTN_MODEL_INSTANTIATE
+
+}  // namespace model
+}  // namespace attn

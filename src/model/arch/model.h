@@ -1,0 +1,169 @@
+// The decoder-only transformer of issue 12 (MODEL.md has the exact description).
+//
+// Legend: T = positions of one sequence (<= P), P = context, C = d_model, H = heads,
+// Dh = C / H (d_k = d_v of every head), F = MLP width, V = vocabulary, L = layers.
+//
+//   x_0   = wte[tokens] + wpe[0..T)                                   (T, C)  embedding
+//   for l = 0 .. L-1 (pre-LN blocks):
+//     a_l = LN(x_l; ln1)                                               (T, C)
+//     r_l = x_l + MultiHead(a_l; W_Q, W_K, W_V, W_O, causal softmax)   (T, C)  the engine's own
+//     b_l = LN(r_l; ln2)                                               (T, C)
+//     x_{l+1} = r_l + GELU(b_l fc_w + fc_b) proj_w + proj_b            (T, C)
+//   h      = LN(x_L; ln_f)                                             (T, C)
+//   logits = h wte^T                                                   (T, V)  tied embedding
+//   loss   = mean over positions of -log softmax(logits)[target]
+//
+// Numbers: the template runs in float (the shipped model: fp16 weights widened to float, every
+// operation in float) or double (the finite-difference tests). Float is what a browser can
+// afford for a model of a few million parameters, and the engine's rules make it exact anyway: every sum in
+// one fixed order, no FMA, exp/log/tanh/sqrt in double rounded once (layers.h, linalg.h).
+// The attention has no biases (the engine's MultiHeadWeights); the MLP and LayerNorms do.
+#pragma once
+
+#include "engine/attention/multihead.h"
+#include "engine/base/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+namespace model {
+
+struct ModelConfig {
+  int vocab = 64;    // V
+  int d_model = 32;  // C
+  int layers = 2;    // L
+  int heads = 2;     // H (divides C)
+  int context = 32;  // P
+  int mlp = 128;     // F
+};
+// An English one-line message when the config cannot be built (empty when fine).
+std::string CheckModelConfig(const ModelConfig& c);
+
+template <typename T>
+struct BlockParams {
+  Vec<T> ln1_w, ln1_b;          // (C), (C)
+  MultiHeadWeights<T> attn;     // W_Q/W_K/W_V: H of (C, Dh); W_O: (H*Dh, C)
+  Vec<T> ln2_w, ln2_b;          // (C), (C)
+  Mat<T> fc_w;                  // (C, F)
+  Vec<T> fc_b;                  // (F)
+  Mat<T> proj_w;                // (F, C)
+  Vec<T> proj_b;                // (C)
+};
+
+template <typename T>
+struct Params {
+  Mat<T> wte;                          // (V, C) token embedding, tied with the output
+  Mat<T> wpe;                          // (P, C) learned positions
+  std::vector<BlockParams<T>> blocks;  // L
+  Vec<T> lnf_w, lnf_b;                 // (C), (C)
+};
+
+// One parameter tensor in the fixed order (optimizer, file): its name, shape (row-major, as in
+// the file: [rows, cols] for a matrix, [n] for a vector), whether AdamW decays it, and where
+// its numbers are (Eigen's column-major storage of `rows` x `cols`).
+template <typename T>
+struct TensorRef {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  bool decay;
+  T* data;
+  Eigen::Index rows, cols;
+  Eigen::Index size() const { return rows * cols; }
+};
+// The order: wte, wpe, then for each layer l: h.l.ln1.weight, h.l.ln1.bias,
+// h.l.attn.w_q.j, h.l.attn.w_k.j, h.l.attn.w_v.j for each head j, h.l.attn.w_o, h.l.ln2.weight,
+// h.l.ln2.bias, h.l.mlp.fc.weight, h.l.mlp.fc.bias, h.l.mlp.proj.weight, h.l.mlp.proj.bias;
+// then ln_f.weight, ln_f.bias. Matrices (wte, wpe, the attention's and the MLP's weights) decay.
+template <typename T>
+std::vector<TensorRef<T>> Tensors(Params<T>& p);
+
+// Zeroed parameters of the config's shapes.
+template <typename T>
+Params<T> ZeroParams(const ModelConfig& c);
+// GPT-2's initialization: weights N(0, 0.02), the residual projections (W_O, proj_w)
+// N(0, 0.02 / sqrt(2 L)), LayerNorm weights 1, biases 0. Tensor k (in Tensors' order) draws
+// from rng::SplitMix64(Mix64(seed) + k) through rng::FillStandardNormal, in row-major order.
+template <typename T>
+Params<T> InitParams(const ModelConfig& c, std::uint64_t seed);
+
+// One training sequence: the tokens and, for each position, the next token (or -1: no loss).
+struct Sequence {
+  std::vector<int> tokens;   // (T)
+  std::vector<int> targets;  // (T)
+  // Training only: dropout with this probability on the embeddings and on both residual
+  // branches of every block (GPT-2's resid_pdrop and embd_pdrop), masks drawn from dropout_seed
+  // (layers.h DropoutMask). 0: none, the forward every other caller runs.
+  double dropout = 0;
+  std::uint64_t dropout_seed = 0;
+};
+
+template <typename T>
+struct BlockActs {
+  Mat<T> x;                      // (T, C) the block's input (the residual stream)
+  Mat<T> ln1;                    // (T, C)
+  Vec<T> ln1_mean, ln1_rstd;     // (T)
+  MultiHeadTrace<T> attn;        // every head's Q, K, V, scores, weights (T, T), output
+                                 // (times drop_attn when training with dropout)
+  Mat<T> drop_attn, drop_mlp;    // (T, C) dropout masks of the two branches; empty: none
+  Mat<T> res1;                   // (T, C) x + attention
+  Mat<T> ln2;                    // (T, C)
+  Vec<T> ln2_mean, ln2_rstd;     // (T)
+  Mat<T> fc;                     // (T, F) before GELU
+  Mat<T> gelu;                   // (T, F)
+  Mat<T> proj;                   // (T, C) (times drop_mlp when training with dropout)
+  Mat<T> res2;                   // (T, C) res1 + proj: the next block's input
+};
+
+template <typename T>
+struct SequenceActs {
+  std::vector<BlockActs<T>> blocks;  // L
+  Mat<T> emb;                        // (T, C) (times drop_emb when training with dropout)
+  Mat<T> drop_emb;                   // (T, C) dropout mask; empty: none
+  Mat<T> lnf;                        // (T, C)
+  Vec<T> lnf_mean, lnf_rstd;         // (T)
+  Mat<T> logits;                     // (T, V)
+  Mat<T> probs;                      // (T, V)
+  Vec<T> losses;                     // (T) -log p(target), 0 where there is no target
+  double loss_sum = 0;               // sum of losses, in position order
+};
+
+// The causal self-attention configuration every block uses (softmax, scale 1/sqrt(Dh)).
+MultiHeadConfig BlockAttentionConfig();
+
+// Forward of one sequence (1 <= T <= P, ids in [0, V)); keeps every intermediate.
+// Returns false with an English one-line message on bad input or a non-finite attention.
+// last_only: the logits, probabilities and loss of the last position only (logits and probs are
+// then (1, V), losses (1)), the same bits as that row of the full forward: what the lab and
+// `attnlab model run` show (the next token), without the other T - 1 rows' (C, V) products.
+template <typename T>
+bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+             std::string* error = nullptr, bool last_only = false);
+// Forward's pieces, for a forward that changes a head in between (model_whatif.h's knock-outs)
+// with the same bits: the block after its attention sub-layer (residual, LN2, MLP, residual),
+// and the last LayerNorm, the logits and the loss (last_only as above).
+template <typename T>
+void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w);
+template <typename T>
+void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only);
+// Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g.
+template <typename T>
+bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,
+              const Sequence& s, T scale, std::string* error = nullptr);
+
+// The batch: forward then backward of each sequence, the loss a mean over every position that
+// has a target. Each sequence's gradient is its own (on any of `threads` threads); g is their
+// sum in sequence order, so the bits do not depend on the thread count. Returns the mean loss
+// (NaN on error).
+template <typename T>
+double LossAndGrad(Params<T>& g, const Params<T>& p, const ModelConfig& c,
+                   const std::vector<Sequence>& batch, std::string* error = nullptr,
+                   int threads = 1);
+// The mean loss only (no gradient); the sequences' losses summed in sequence order.
+template <typename T>
+double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence>& batch,
+            std::string* error = nullptr, int threads = 1);
+
+}  // namespace model
+}  // namespace attn

@@ -1,0 +1,236 @@
+// safetensors reading and writing (safetensors.h), on nlohmann-json.
+#include "model/format/safetensors.h"
+
+#include "model/format/fp16.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace attn {
+namespace model {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// The longest header this reader accepts (the reference implementation's limit is 100 MB).
+constexpr std::uint64_t kMaxHeaderBytes = 100000000;
+
+bool Fail(std::string* error, const std::string& message) {
+  if (error) *error = "safetensors: " + message;
+  return false;
+}
+
+std::size_t DtypeSize(Dtype d) { return d == Dtype::kF32 ? 4 : 2; }
+
+bool ParseDtype(const std::string& s, Dtype* d) {
+  if (s == "F32") return *d = Dtype::kF32, true;
+  if (s == "F16") return *d = Dtype::kF16, true;
+  return false;
+}
+
+// The product of the shape, or false when a dimension is negative or the count overflows.
+bool ElementCount(const std::vector<std::int64_t>& shape, std::uint64_t* count) {
+  std::uint64_t n = 1;
+  for (std::int64_t d : shape) {
+    if (d < 0) return false;
+    const std::uint64_t u = static_cast<std::uint64_t>(d);
+    if (u != 0 && n > std::numeric_limits<std::uint64_t>::max() / 8 / u) return false;
+    n *= u;
+  }
+  *count = n;
+  return true;
+}
+
+void PutLe(std::string& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFFu));
+}
+std::uint64_t GetLe(const unsigned char* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+std::string ShapeText(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+const char* DtypeName(Dtype d) { return d == Dtype::kF32 ? "F32" : "F16"; }
+
+bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error) {
+  Json header = Json::object();
+  if (!file.metadata.empty()) {
+    Json meta = Json::object();
+    for (const auto& [k, v] : file.metadata) meta[k] = v;
+    header["__metadata__"] = meta;
+  }
+  std::string data;
+  std::set<std::string> names;
+  for (const StTensor& t : file.tensors) {
+    if (t.name == "__metadata__" || !names.insert(t.name).second)
+      return Fail(error, "tensor name '" + t.name + "' repeats or is reserved");
+    std::uint64_t count = 0;
+    if (!ElementCount(t.shape, &count) || count != t.values.size())
+      return Fail(error, "tensor '" + t.name + "' has " + std::to_string(t.values.size()) +
+                             " values for shape " + ShapeText(t.shape));
+    const std::size_t begin = data.size();
+    for (float v : t.values) {
+      if (t.dtype == Dtype::kF32) {
+        std::uint32_t u;
+        std::memcpy(&u, &v, sizeof u);
+        PutLe(data, u, 4);
+      } else {
+        PutLe(data, FloatToHalf(v), 2);
+      }
+    }
+    header[t.name] = {{"dtype", DtypeName(t.dtype)},
+                      {"shape", t.shape},
+                      {"data_offsets", {begin, data.size()}}};
+  }
+  std::string text = header.dump();
+  while (text.size() % 8 != 0) text.push_back(' ');
+  bytes->clear();
+  PutLe(*bytes, text.size(), 8);
+  *bytes += text;
+  *bytes += data;
+  return true;
+}
+
+bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) {
+  out->tensors.clear();
+  out->metadata.clear();
+  if (bytes.size() < 8)
+    return Fail(error, "truncated file: " + std::to_string(bytes.size()) +
+                           " bytes, fewer than the 8-byte header length");
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::uint64_t n = GetLe(raw, 8);
+  if (n > kMaxHeaderBytes || n > bytes.size() - 8)
+    return Fail(error, "header length " + std::to_string(n) + " exceeds the " +
+                           std::to_string(bytes.size() - 8) + " bytes after it");
+  const Json header = Json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(n),
+                                  nullptr, /*allow_exceptions=*/false);
+  if (header.is_discarded()) return Fail(error, "the header is not valid JSON");
+  if (!header.is_object()) return Fail(error, "the header is not a JSON object");
+  const std::uint64_t data_size = bytes.size() - 8 - n;
+  const unsigned char* data = raw + 8 + n;
+
+  struct Entry {
+    std::uint64_t begin, end;
+    StTensor tensor;
+  };
+  std::vector<Entry> entries;
+  for (auto it = header.begin(); it != header.end(); ++it) {
+    const std::string& name = it.key();
+    const Json& v = it.value();
+    if (name == "__metadata__") {
+      if (!v.is_object()) return Fail(error, "__metadata__ is not an object");
+      for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m.value().is_string())
+          return Fail(error, "__metadata__ '" + m.key() + "' is not a string");
+        out->metadata[m.key()] = m.value().get<std::string>();
+      }
+      continue;
+    }
+    const std::string where = "tensor '" + name + "'";
+    if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
+        !v.contains("data_offsets"))
+      return Fail(error, where + " lacks dtype, shape or data_offsets");
+    Entry e;
+    e.tensor.name = name;
+    if (!v["dtype"].is_string()) return Fail(error, where + ": dtype is not a string");
+    const std::string dtype = v["dtype"].get<std::string>();
+    if (!ParseDtype(dtype, &e.tensor.dtype))
+      return Fail(error, where + ": unknown dtype '" + dtype + "' (F32 and F16 are read)");
+    const Json& shape = v["shape"];
+    if (!shape.is_array()) return Fail(error, where + ": shape is not an array");
+    for (const Json& d : shape) {
+      if (!d.is_number_integer() || d.get<std::int64_t>() < 0)
+        return Fail(error, where + ": shape holds something other than a non-negative integer");
+      e.tensor.shape.push_back(d.get<std::int64_t>());
+    }
+    const Json& off = v["data_offsets"];
+    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() ||
+        !off[1].is_number_unsigned())
+      return Fail(error, where + ": data_offsets is not two non-negative integers");
+    e.begin = off[0].get<std::uint64_t>();
+    e.end = off[1].get<std::uint64_t>();
+    if (e.begin > e.end) return Fail(error, where + ": data_offsets begin after they end");
+    if (e.end > data_size)
+      return Fail(error, where + ": data_offsets end at " + std::to_string(e.end) +
+                             ", past the " + std::to_string(data_size) + " data bytes");
+    std::uint64_t count = 0;
+    if (!ElementCount(e.tensor.shape, &count))
+      return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " is too large");
+    const std::uint64_t want = count * DtypeSize(e.tensor.dtype);
+    if (want != e.end - e.begin)
+      return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " of " + dtype +
+                             " needs " + std::to_string(want) + " bytes, data_offsets give " +
+                             std::to_string(e.end - e.begin));
+    entries.push_back(std::move(e));
+  }
+  // The data must be covered exactly once: sorted by offset, each tensor starts where the
+  // previous one ended, and the last ends with the file.
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+  std::uint64_t at = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    if (e.begin < at)
+      return Fail(error, "tensors '" + entries[i - 1].tensor.name + "' and '" + e.tensor.name +
+                             "' overlap");
+    if (e.begin > at)
+      return Fail(error, "a hole of " + std::to_string(e.begin - at) + " bytes before tensor '" +
+                             e.tensor.name + "'");
+    at = e.end;
+  }
+  if (at != data_size)
+    return Fail(error, std::to_string(data_size - at) + " bytes after the last tensor");
+  for (Entry& e : entries) {
+    StTensor& t = e.tensor;
+    const std::size_t size = DtypeSize(t.dtype);
+    const std::size_t count = static_cast<std::size_t>((e.end - e.begin) / size);
+    t.values.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const unsigned char* p = data + e.begin + i * size;
+      if (t.dtype == Dtype::kF32) {
+        const std::uint32_t u = static_cast<std::uint32_t>(GetLe(p, 4));
+        std::memcpy(&t.values[i], &u, sizeof u);
+      } else {
+        t.values[i] = HalfToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
+      }
+    }
+    out->tensors.push_back(std::move(t));
+  }
+  return true;
+}
+
+bool WriteSafetensorsFile(const std::string& path, const StFile& file, std::string* error) {
+  std::string bytes;
+  if (!WriteSafetensors(file, &bytes, error)) return false;
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return Fail(error, "cannot write " + path);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) return Fail(error, "cannot write " + path);
+  return true;
+}
+
+bool ReadSafetensorsFile(const std::string& path, StFile* out, std::string* error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Fail(error, "cannot open " + path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ReadSafetensors(ss.str(), out, error);
+}
+
+}  // namespace model
+}  // namespace attn

@@ -1,0 +1,232 @@
+// The trained model in the lab (model_lab.h).
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include "model/lab/model_lab.h"
+
+#include "model/inspect/head_probe.h"
+#include "model/lab/model_whatif.h"
+
+#include "engine/lab/layer_head.h"
+#include "engine/linalg/linalg.h"
+#include "engine/text/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+namespace attn {
+namespace model {
+
+namespace {
+
+LabError Refuse(ConfigError code, const std::string& field, std::string message, double value) {
+  LabError e;
+  e.code = code;
+  e.field = field;
+  e.message = std::move(message);
+  e.value = value;
+  return e;
+}
+
+bool Fail(LabResult* lab, LabError e) {
+  lab->error = std::move(e);
+  return false;
+}
+
+// The index check of "<field>: expected <what> from 0 to <last>, got <value>".
+LabError IndexError(ConfigError code, const char* field, const char* what, int count, int got) {
+  return Refuse(code, field,
+                std::string(field) + ": expected " + what + " from 0 to " + std::to_string(count - 1) +
+                    ", got " + std::to_string(got),
+                got);
+}
+
+// heads.json: {"heads": [{"layer", "head", "previous", "first", "self", "entropy", "induction"}...]}
+bool HeadsFromJson(const std::string& text, const ModelConfig& c, std::vector<HeadScores>* out,
+                   std::string* error) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("heads") || !j["heads"].is_array())
+    return linalg::Fail(error, "heads.json: expected an object with a \"heads\" array");
+  std::vector<HeadScores> heads;
+  for (const auto& h : j["heads"]) {
+    HeadScores s;
+    if (!h.is_object()) return linalg::Fail(error, "heads.json: expected an object per head");
+    for (const char* key : {"layer", "head", "previous", "first", "self", "entropy", "induction"})
+      if (!h.contains(key) || !h[key].is_number())
+        return linalg::Fail(error, std::string("heads.json: a head has no number \"") + key + "\"");
+    s.layer = h["layer"].get<int>();
+    s.head = h["head"].get<int>();
+    s.previous = h["previous"].get<double>();
+    s.first = h["first"].get<double>();
+    s.self = h["self"].get<double>();
+    s.entropy = h["entropy"].get<double>();
+    s.induction = h["induction"].get<double>();
+    heads.push_back(s);
+  }
+  if (static_cast<int>(heads.size()) != c.layers * c.heads)
+    return linalg::Fail(error, "heads.json: expected " + std::to_string(c.layers * c.heads) + " heads, got " +
+                                   std::to_string(heads.size()));
+  for (std::size_t k = 0; k < heads.size(); ++k)
+    if (heads[k].layer != static_cast<int>(k) / c.heads || heads[k].head != static_cast<int>(k) % c.heads)
+      return linalg::Fail(error, "heads.json: expected the heads layer by layer, head by head");
+  *out = std::move(heads);
+  return true;
+}
+
+}  // namespace
+
+bool ModelCodeInBuild() { return true; }
+
+std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen::Index row) {
+  // likeliest first, a stable sort over ids (ties: the smaller id), as attnlab model run
+  const int vocab = static_cast<int>(probs.cols());
+  std::vector<int> order(static_cast<std::size_t>(vocab));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return probs(row, a) > probs(row, b); });
+  std::vector<NextToken> out;
+  for (int k = 0; k < 5 && k < vocab; ++k) {
+    NextToken next;
+    next.id = order[static_cast<std::size_t>(k)];
+    next.text = next.id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(next.id);
+    next.p = probs(row, next.id);
+    out.push_back(next);
+  }
+  return out;
+}
+
+std::string TextProbeJson(const TextProbe& t, const ModelConfig& c, int layer, int head) {
+  const HeadProbeResult& r = t.result;
+  using J = nlohmann::json;
+  J out = J::object();
+  out["layer"] = layer;
+  out["head"] = head;
+  out["tokens"] = t.tokens;
+  out["split"] = t.split;
+  out["window"] = t.window;
+  out["stride"] = t.stride;
+  out["trainWindows"] = t.train_windows;
+  out["testWindows"] = t.test_windows;
+  out["steps"] = kTextProbeSteps;
+  out["withinKeys"] = c.d_model / c.heads + 1;
+  out["accuracy"] = r.accuracy;
+  out["trainAccuracy"] = r.train_accuracy;
+  out["trainQueries"] = r.train_samples;
+  out["testQueries"] = r.test_samples;
+  out["within"] = {{"queries", r.test_within}, {"accuracy", r.accuracy_within}, {"chance", r.chance_within}, {"position", r.position_within}};
+  out["beyond"] = {{"queries", r.test_beyond}, {"accuracy", r.accuracy_beyond}, {"chance", r.chance_beyond}, {"position", r.position_beyond}};
+  return out.dump();
+}
+
+bool LoadLabModel(const std::vector<std::pair<std::string, std::string>>& files,
+                  const std::map<std::string, std::string>& digests, LabModel* out, std::string* error) {
+  LabModel m;
+  if (!LoadBundleFilesWithDigests(files, digests, &m.shipped, error)) return false;
+  if (!m.shipped.heads_json.empty() && !HeadsFromJson(m.shipped.heads_json, m.shipped.config, &m.heads, error))
+    return false;
+  m.params = m.shipped.params;
+  *out = std::move(m);
+  return true;
+}
+
+bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, ModelLabResult* extra) {
+  *lab = LabResult{};
+  *extra = ModelLabResult{};
+  const ModelConfig& c = m.config();
+  // 1. the sentence's text (the engine's rules), then its BPE tokens against the context
+  LabConfig text_only = cfg;
+  text_only.projection = Projection::kModel;
+  const LabError text = ValidateConfig(text_only);
+  if (!text.ok()) return Fail(lab, text);
+  std::vector<int> ids;
+  std::string why;
+  if (!m.shipped.bpe.Encode(cfg.sentence, &ids, &why))
+    return Fail(lab, Refuse(ConfigError::kSentenceInvalidUtf8, "sentence", "sentence: expected valid UTF-8, got " + why, 0));
+  const int fit = c.context - 1;  // <|endoftext|> comes first, as in training
+  if (static_cast<int>(ids.size()) > fit)
+    return Fail(lab, Refuse(ConfigError::kModelTooManyTokens, "sentence",
+                            "sentence: expected at most " + std::to_string(fit) + " model tokens, got " +
+                                std::to_string(ids.size()),
+                            static_cast<double>(ids.size())));
+  ids.insert(ids.begin(), Bpe::kEndOfText);
+  const int n = static_cast<int>(ids.size());
+  // 2. the indices against the model and the tokens
+  const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);
+  if (!chosen.ok()) return Fail(lab, chosen);
+  if (cfg.query >= n) return Fail(lab, IndexError(ConfigError::kQueryOutOfRange, "query", "a token index", n, cfg.query));
+  if (cfg.target >= n)
+    return Fail(lab, Refuse(ConfigError::kTargetOutOfRange, "target",
+                            "target: expected -1 (automatic) or a token index from 0 to " + std::to_string(n - 1) +
+                                ", got " + std::to_string(cfg.target),
+                            cfg.target));
+
+  // the knock-outs' indices (the edits' other checks are the engine's); the result is the plain
+  // run, which the what-if room compares with the edited one (model_whatif.h)
+  if (const LabError e = CheckModelEdits(cfg, c, n); !e.ok()) return Fail(lab, e);
+
+  // 3. the model's forward pass, as `attnlab model run`
+  Sequence seq;
+  seq.tokens = ids;
+  seq.targets.assign(ids.size(), -1);
+  if (!Forward(extra->acts, m.params, c, seq, &why, /*last_only=*/true))
+    return Fail(lab, Refuse(ConfigError::kNumericOverflow, "scores", "scores: " + why, 0));
+
+  // 4. the tokens: texts, byte ranges in the sentence, the words they belong to
+  const TokenizeResult words = Tokenize(cfg.sentence);  // the engine's words (chips' groups)
+  extra->ids = ids;
+  std::size_t at = 0;
+  int previous_word = -1;
+  for (int t = 0; t < n; ++t) {
+    const int id = ids[static_cast<std::size_t>(t)];
+    const std::string piece = id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(id);
+    const std::size_t length = id == Bpe::kEndOfText ? 0 : piece.size();
+    Token tok;
+    tok.text = piece;
+    tok.byte_begin = at;
+    tok.byte_end = at + length;
+    tok.is_word = false;
+    int word = -1;
+    if (id != Bpe::kEndOfText) {
+      const std::size_t first = piece.find_first_not_of(' ');  // the piece's first non-space byte
+      if (first != std::string::npos) {
+        const std::size_t byte = at + first;
+        for (std::size_t w = 0; w < words.tokens.size(); ++w)
+          if (byte >= words.tokens[w].byte_begin && byte < words.tokens[w].byte_end) {
+            word = static_cast<int>(w);
+            tok.is_word = words.tokens[w].is_word;
+          }
+      }
+    }
+    at += length;
+    extra->texts.push_back(piece);
+    extra->word.push_back(word);
+    extra->word_start.push_back(word >= 0 && word != previous_word ? 1 : 0);
+    if (word >= 0) previous_word = word;
+    lab->tokens.push_back(std::move(tok));
+  }
+
+  // 5. the next tokens after the sentence
+  extra->next = TopNextTokens(m, extra->acts.probs, extra->acts.probs.rows() - 1);
+
+  // 6. the chosen head through the lab's usual second half, with the model's fixed settings
+  LabConfig shown = cfg;
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  shown.heads = c.heads;
+  shown.d_model = c.d_model;
+  shown.d_k = shown.d_v = c.d_model / c.heads;
+  shown.normalizer = attn_cfg.head.normalizer;
+  shown.causal = attn_cfg.causal;
+  shown.scaled = attn_cfg.head.scaled;
+  shown.temperature = 1.0;
+  shown.positional = true;  // learned positions (wpe)
+  const BlockActs<float>& block = extra->acts.blocks[static_cast<std::size_t>(cfg.layer)];
+  lab->mha = block.attn;
+  lab->projections = m.params.blocks[static_cast<std::size_t>(cfg.layer)].attn;
+  FinishLab(shown, block.ln1, lab);
+  extra->config = shown;
+  return true;
+}
+
+}  // namespace model
+}  // namespace attn
