@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "engine/attention/attention.h"  // RandomProjection
 #include "engine/base/format.h"
@@ -79,13 +80,39 @@ void RowEntropy(Vec<T>& entropy, const Mat<T>& weights, Normalizer n) {  // (N) 
   }
 }
 
+// hook_attn_scores on out.scaled (N, M), under `mask` (empty: every key): the hooks see a copy;
+// an entry they set to -inf becomes false in this head's own mask (out.mask), any other entry
+// they change is taken, a NaN or +inf is refused.
+template <typename T>
+bool ScoresHook(HeadTrace<T>& out, const Mask& mask, const Hooks<T>* hooks, int layer, int head,
+                std::string* error) {
+  Mat<T> hooked = out.scaled;  // (N, M)
+  if (!RunHooks(hooks, HookPoint::kAttnScores, layer, head, hooked, error)) return false;
+  const Eigen::Index n = hooked.rows(), m = hooked.cols();
+  for (Eigen::Index j = 0; j < m; ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const T s = hooked(i, j);
+      if (s == -std::numeric_limits<T>::infinity()) {
+        if (out.mask.size() == 0) out.mask = mask.size() != 0 ? mask : FullMask(static_cast<int>(n), static_cast<int>(m));
+        out.mask(i, j) = false;
+      } else if (!std::isfinite(s)) {
+        return Fail(error, HookName(HookPoint::kAttnScores, layer) + ": a hook wrote a score that is NaN or +inf");
+      } else {
+        out.scaled(i, j) = s;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // ---- one head: forward ----------------------------------------------------------------------
 
 template <typename T>
 bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<T>& V,
-                 const Mask& mask, const HeadConfig& cfg, std::string* error) {
+                 const Mask& mask, const HeadConfig& cfg, std::string* error, const Hooks<T>* hooks,
+                 int layer, int head) {
   if (Q.cols() != K.cols()) {
     return Fail(error, "Q and K must have the same width d_k (got " + ShapeOf(Q.rows(), Q.cols()) +
                            " and " + ShapeOf(K.rows(), K.cols()) + ")");
@@ -140,15 +167,27 @@ bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<
                 "higher temperature");
   }
 
+  // hook_attn_scores: a hook may rewrite the scaled scores; an entry it sets to -inf is masked
+  // out (this head's own mask), and the record keeps the score as computed
+  out.mask.resize(0, 0);
+  if (hooks && hooks->Wants(HookPoint::kAttnScores, layer) &&
+      !ScoresHook<T>(out, mask, hooks, layer, head, error))
+    return false;
+  const Mask& used = out.mask.size() != 0 ? out.mask : mask;
+
   // pass 3: weights = numerator / denominator, row by row, under the mask
-  NormalizeRowsParts<T>(out.weights, out.shift, out.numerator, out.denominator, out.scaled, mask,
+  NormalizeRowsParts<T>(out.weights, out.shift, out.numerator, out.denominator, out.scaled, used,
                         cfg.normalizer);
   if (!AllFinite(out.denominator) || !AllFinite(out.weights)) {
     return Fail(error, "the attention weights overflowed the number type; use smaller embeddings");
   }
+  // hook_pattern: the weights (the numerator and denominator stay as computed)
+  if (!RunHooks(hooks, HookPoint::kPattern, layer, head, out.weights, error)) return false;
 
   // pass 4: output_i = sum_j p_ij v_j
   out.output = MatMul<T>(out.weights, out.V);  // (N, Dv)
+  // hook_z: the head's output (a knocked-out head's is 0)
+  if (!RunHooks(hooks, HookPoint::kZ, layer, head, out.output, error)) return false;
   if (!AllFinite(out.output)) {
     return Fail(error, "the attention output overflowed the number type; use smaller embeddings");
   }
@@ -227,7 +266,7 @@ MultiHeadWeights<T> RandomWeights(int d_model, int heads, int d_k, int d_v, std:
 template <typename T>
 bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
                       const MultiHeadWeights<T>& w, const MultiHeadConfig& cfg,
-                      std::string* error) {
+                      std::string* error, const Hooks<T>* hooks, int layer) {
   const Mat<T>& Ykv = Y ? *Y : X;  // (M, D) keys and values come from here
   const std::size_t heads = w.W_Q.size();
   const Eigen::Index n = X.rows(), m = Ykv.rows(), d = X.cols();
@@ -285,9 +324,16 @@ bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
     head.Q = MatMul<T>(X, w.W_Q[h]);    // (N, Dk)
     head.K = MatMul<T>(Ykv, w.W_K[h]);  // (M, Dk)
     head.V = MatMul<T>(Ykv, w.W_V[h]);  // (M, Dv)
-    // passes 2-3: the head itself (scores, scaling, normalizer, weighted sum)
+    // hook_q, hook_k, hook_v (a dragged value moves a row of V here)
+    const int hi = static_cast<int>(h);
     std::string why;
-    if (!HeadForward<T>(head, head.Q, head.K, head.V, out.mask, cfg.head, &why)) {
+    if (!RunHooks(hooks, HookPoint::kQ, layer, hi, head.Q, &why) ||
+        !RunHooks(hooks, HookPoint::kK, layer, hi, head.K, &why) ||
+        !RunHooks(hooks, HookPoint::kV, layer, hi, head.V, &why)) {
+      return Fail(error, "head " + std::to_string(h) + ": " + why);
+    }
+    // passes 2-3: the head itself (scores, scaling, normalizer, weighted sum)
+    if (!HeadForward<T>(head, head.Q, head.K, head.V, out.mask, cfg.head, &why, hooks, layer, hi)) {
       return Fail(error, "head " + std::to_string(h) + ": " + why);
     }
   }
@@ -348,7 +394,8 @@ bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiH
 
     // passes 2-3: the head
     std::string why;
-    if (!HeadBackward<T>(gh, dO, head, fwd.mask, cfg.head, &why)) {
+    const Mask& mask = head.mask.size() != 0 ? head.mask : fwd.mask;  // a hook may have masked keys
+    if (!HeadBackward<T>(gh, dO, head, mask, cfg.head, &why)) {
       return Fail(error, "head " + std::to_string(h) + ": " + why);
     }
 
@@ -367,14 +414,15 @@ bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiH
 
 #define ATTN_MULTIHEAD_INSTANTIATE(T)                                                            \
   template bool HeadForward<T>(HeadTrace<T>&, const Mat<T>&, const Mat<T>&, const Mat<T>&,       \
-                               const Mask&, const HeadConfig&, std::string*);                    \
+                               const Mask&, const HeadConfig&, std::string*, const Hooks<T>*,    \
+                               int, int);                                                        \
   template bool HeadBackward<T>(HeadGrads<T>&, const Mat<T>&, const HeadTrace<T>&, const Mask&,  \
                                 const HeadConfig&, std::string*);                                \
   template MultiHeadWeights<T> IdentityWeights<T>(int, int);                                     \
   template MultiHeadWeights<T> RandomWeights<T>(int, int, int, int, std::uint64_t);              \
   template bool MultiHeadForward<T>(MultiHeadTrace<T>&, const Mat<T>&, const Mat<T>*,            \
                                     const MultiHeadWeights<T>&, const MultiHeadConfig&,          \
-                                    std::string*);                                               \
+                                    std::string*, const Hooks<T>*, int);                         \
   template bool MultiHeadBackward<T>(MultiHeadGrads<T>&, const Mat<T>&, const MultiHeadTrace<T>&, \
                                      const Mat<T>&, const Mat<T>*, const MultiHeadWeights<T>&,   \
                                      const MultiHeadConfig&, std::string*);

@@ -24,6 +24,7 @@
 // weight = numerator / denominator with a per-row shift: normalizers.h.
 #pragma once
 
+#include "engine/attention/hooks.h"
 #include "engine/attention/normalizers.h"
 #include "engine/base/types.h"
 
@@ -67,6 +68,8 @@ struct HeadTrace {
                    // (a distribution made of the positive weights); 0 when no weight is > 0
   T scale = 1;     // the factor actually used
   T temperature = 1;  // the temperature actually used (rounded to T)
+  Mask mask;       // (N, M) only when a hook_attn_scores hook masked entries: the mask given
+                   // AND those; empty: the mask given was used as it is
 };
 
 template <typename T>
@@ -82,10 +85,13 @@ struct HeadGrads {
 // Forward of one head. mask may be empty (0x0) for "attend everywhere"; otherwise (N, M).
 // Returns false with an English one-line message on bad shapes, a temperature that is not a
 // finite number > 0, a non-finite scale, non-finite inputs or results (the trace is then
-// unspecified). Q, K, V may be fields of `out` itself.
+// unspecified). Q, K, V may be fields of `out` itself (the mask may not be out.mask).
+// `hooks` (hooks.h) fire at this head's attn_scores, pattern and z, as head `head` of block
+// `layer`; null: the plain forward.
 template <typename T>
 bool HeadForward(HeadTrace<T>& out, const Mat<T>& Q, const Mat<T>& K, const Mat<T>& V,
-                 const Mask& mask, const HeadConfig& cfg, std::string* error = nullptr);
+                 const Mask& mask, const HeadConfig& cfg, std::string* error = nullptr,
+                 const Hooks<T>* hooks = nullptr, int layer = 0, int head = 0);
 // Backward of one head: dOut is dL/d output (N, Dv); overwrites every field of g. Hardmax gives
 // zero dQ, dK, dscaled, dscores (dweights and dV are exact). Returns false (g unspecified) when
 // dOut is not (N, Dv) for this trace.
@@ -142,12 +148,15 @@ struct MultiHeadConfig {
 // Self-attention when `Y` is null (keys and values from X), cross-attention otherwise.
 // Heads may differ in Dk and Dv (W_O then has sum_h Dv_h rows). Returns false with an English
 // one-line message on shape mismatches, non-finite inputs or non-finite results.
+// `hooks` (hooks.h) fire at every head's q, k, v, attn_scores, pattern and z, as block `layer`;
+// a head knocked out or a value moved there, the concatenation and W_O follow (the same kernels
+// and bits as a forward that computed those numbers itself).
 template <typename T>
 bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
                       const MultiHeadWeights<T>& w, const MultiHeadConfig& cfg,
-                      std::string* error = nullptr);
+                      std::string* error = nullptr, const Hooks<T>* hooks = nullptr, int layer = 0);
 // dOutput: (N, Do). For self-attention every path into X is summed into dX and dY is empty.
-// `fwd` must come from MultiHeadForward with the same X, Y, w and cfg (its mask is reused).
+// `fwd` must come from MultiHeadForward with the same X, Y, w and cfg (its masks are reused).
 // Overwrites every field of g; returns false (g unspecified) when dOutput is not (N, Do).
 template <typename T>
 bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiHeadTrace<T>& fwd,
@@ -158,14 +167,14 @@ bool MultiHeadBackward(MultiHeadGrads<T>& g, const Mat<T>& dOutput, const MultiH
 #define ATTN_MULTIHEAD_EXTERN(T)                                                                \
   extern template bool HeadForward<T>(HeadTrace<T>&, const Mat<T>&, const Mat<T>&,              \
                                       const Mat<T>&, const Mask&, const HeadConfig&,            \
-                                      std::string*);                                            \
+                                      std::string*, const Hooks<T>*, int, int);                 \
   extern template bool HeadBackward<T>(HeadGrads<T>&, const Mat<T>&, const HeadTrace<T>&,       \
                                        const Mask&, const HeadConfig&, std::string*);           \
   extern template MultiHeadWeights<T> IdentityWeights<T>(int, int);                             \
   extern template MultiHeadWeights<T> RandomWeights<T>(int, int, int, int, std::uint64_t);      \
   extern template bool MultiHeadForward<T>(MultiHeadTrace<T>&, const Mat<T>&, const Mat<T>*,    \
                                            const MultiHeadWeights<T>&, const MultiHeadConfig&,  \
-                                           std::string*);                                       \
+                                           std::string*, const Hooks<T>*, int);                 \
   extern template bool MultiHeadBackward<T>(MultiHeadGrads<T>&, const Mat<T>&,                  \
                                             const MultiHeadTrace<T>&, const Mat<T>&,            \
                                             const Mat<T>*, const MultiHeadWeights<T>&,          \

@@ -25,15 +25,20 @@ VecF OutputWithout(const AttentionTrace<float>& trace, int query, const std::vec
   // The query's row alone: every entry of scores, weights and output is computed by the same
   // sequence of operations as in the full run (linalg.h), so this is the full run's row.
   const MatF q = trace.Q.row(query);  // (1, Dk)
-  Mask mask(1, n);                    // (1, N)
-  for (Eigen::Index j = 0; j < n; ++j)
-    mask(0, j) = MaskAllows(trace.mask, query, j) && removed[static_cast<std::size_t>(j)] == 0;
+  Mask mask(1, n);                    // (1, N) the keys the query sees in the trace
+  std::vector<int> keys;              // ... and those taken away: a knock-out hook, as the lab's
+  for (Eigen::Index j = 0; j < n; ++j) {
+    mask(0, j) = MaskAllows(trace.mask, query, j);
+    if (removed[static_cast<std::size_t>(j)] != 0) keys.push_back(static_cast<int>(j));
+  }
+  Hooks<float> hooks;
+  hooks.Add(HookPoint::kAttnScores, -1, -1, MaskKeysHook<float>(std::move(keys)));
   HeadConfig cfg;
   cfg.normalizer = trace.normalizer;
   cfg.temperature = static_cast<double>(trace.temperature);  // rounds back to the same float
   cfg.scale = static_cast<double>(trace.scale);
   HeadTrace<float> row;
-  if (!HeadForward<float>(row, q, trace.K, trace.V, mask, cfg)) return VecF();
+  if (!HeadForward<float>(row, q, trace.K, trace.V, mask, cfg, nullptr, &hooks)) return VecF();
   return row.output.row(0).transpose();  // (Dv)
 }
 

@@ -7,6 +7,7 @@
 #include "engine/lab/lab.h"
 
 #include "engine/lab/layer_head.h"
+#include "engine/lab/refuse.h"
 
 #include "engine/base/format.h"
 #include "engine/geometry/same_output.h"
@@ -19,15 +20,6 @@
 namespace attn {
 
 namespace {
-
-LabError Refuse(ConfigError code, const char* field, std::string message, double value) {
-  LabError e;
-  e.code = code;
-  e.field = field;
-  e.message = std::move(message);
-  e.value = value;
-  return e;
-}
 
 // Which refusal code the UI translates for a field the table refuses.
 ConfigError CodeOf(const std::string& field) {
@@ -54,18 +46,7 @@ LabError CheckNumbers(const LabConfig& cfg, int n_tokens) {
   // 2. what depends on the sentence and on the number of heads (the model's tokens and heads:
   //    model::ComputeModelLab)
   if (cfg.projection == Projection::kModel) return CheckEdits(cfg, n_tokens);
-  const std::string last = std::to_string(n_tokens - 1);
-  if (cfg.query >= n_tokens) {
-    return Refuse(ConfigError::kQueryOutOfRange, "query",
-                  "query: expected a token index from 0 to " + last + ", got " + std::to_string(cfg.query),
-                  cfg.query);
-  }
-  if (cfg.target >= n_tokens) {
-    return Refuse(ConfigError::kTargetOutOfRange, "target",
-                  "target: expected -1 (automatic) or a token index from 0 to " + last + ", got " +
-                      std::to_string(cfg.target),
-                  cfg.target);
-  }
+  if (LabError e = CheckQueryTarget(cfg.query, cfg.target, n_tokens); !e.ok()) return e;
   // The lab is one layer: only its head can be out of range.
   if (LabError e = CheckLayerHead(1, cfg.heads, 0, cfg.head); !e.ok()) return e;
   // 3. the edits (whatif.h), once the indices they follow are known to be tokens
@@ -166,9 +147,13 @@ LabResult ComputeLab(const LabConfig& cfg) {
   mcfg.causal = cfg.causal;
   if (!result.edits.knocked_keys.empty())
     mcfg.mask = KnockoutMask(static_cast<int>(result.tokens.size()), result.edits.knocked_keys);
+  // knocked-out heads and a dragged value: hooks on the forward (whatif.h)
+  Hooks<float> hooks;
   std::string why;
-  if (!MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why) ||
-      !ApplyHeadEdits(run, run.query, &result.mha, result.projections, &result.edits, &why)) {
+  if ((result.edits.edited &&
+       !AddEditHooks(run, x, result.projections, mcfg, &result.edits, &hooks, &why)) ||
+      !MultiHeadForward<float>(result.mha, x, nullptr, result.projections, mcfg, &why,
+                               hooks.empty() ? nullptr : &hooks)) {
     // Unreachable from valid settings (embedding entries stay below 10, scores far below
     // float's range); kept so that a future change fails loudly instead of drawing NaN.
     result.error = Refuse(ConfigError::kNumericOverflow, "scores", why, 0);

@@ -4,7 +4,7 @@
 // index ..."). The interface translates it by its code and value (ui/i18n.cpp).
 #pragma once
 
-#include "engine/lab/lab.h"
+#include "engine/lab/refuse.h"
 
 #include <string>
 
@@ -13,17 +13,8 @@ namespace attn {
 // ok() when 0 <= layer < layers and 0 <= head < heads; else the layer's refusal first, then
 // the head's (kLayerOutOfRange / kHeadOutOfRange, field "layer" / "head", value = the index).
 inline LabError CheckLayerHead(int layers, int heads, int layer, int head) {
-  auto refuse = [](ConfigError code, const char* field, const char* what, int count, int got) {
-    LabError e;
-    e.code = code;
-    e.field = field;
-    e.message = std::string(field) + ": expected " + what + " from 0 to " + std::to_string(count - 1) + ", got " +
-                std::to_string(got);
-    e.value = got;
-    return e;
-  };
-  if (layer < 0 || layer >= layers) return refuse(ConfigError::kLayerOutOfRange, "layer", "a layer index", layers, layer);
-  if (head < 0 || head >= heads) return refuse(ConfigError::kHeadOutOfRange, "head", "a head index", heads, head);
+  if (layer < 0 || layer >= layers) return RefuseIndex(ConfigError::kLayerOutOfRange, "layer", "a layer index", layers, layer);
+  if (head < 0 || head >= heads) return RefuseIndex(ConfigError::kHeadOutOfRange, "head", "a head index", heads, head);
   return LabError();
 }
 

@@ -65,17 +65,15 @@ bool ParseHeadList(const std::string& text, int layers, int heads, int layer, st
 // Step 3, keys: the explicit mask (N', N') with the knocked-out keys' columns false.
 Mask KnockoutMask(int n, const std::vector<int>& keys);
 
-// Steps 3 (heads) and 4 on a finished multi-head pass: zero the knocked-out heads' outputs,
-// add the value offset to v_i of head `head`, and recompute what follows from them (that head's
-// output = weights V, the concatenation, the projected output), with the engine's kernels.
-// edits->plane is computed here from the unedited head (the vectors view's plane) and
-// edits->value_offset = a p1 + b p2. Returns false (and an English line) if a result overflows.
-bool ApplyHeadEdits(const LabConfig& cfg, int query, MultiHeadTrace<float>* mha,
-                    const MultiHeadWeights<float>& w, RunEdits* edits, std::string* error);
-
-// Passes 4-5 of MultiHeadForward again after a head's output changed: concat = [O_1 ... O_H],
-// output = concat W_O, the same kernels (the same bits as a forward that computed those outputs).
-bool RecombineHeads(MultiHeadTrace<float>* mha, const MultiHeadWeights<float>& w, std::string* error);
+// Steps 3 (heads) and 4 as hooks on the forward (attention/hooks.h), which every number after
+// them then follows (that head's output, the concatenation, W_O, the panels): each knocked-out
+// head's z set to 0, and v_i of head cfg.head moved by a p1 + b p2, p1 and p2 the directions of
+// that head's vectors view in this run without the value edit (edits->plane, computed here by a
+// forward of x with the other edits; edits->value_offset = a p1 + b p2). `cfg` is the run's
+// configuration (its query an index of the run's tokens), x (N, D) what the heads read, w and
+// mcfg the forward's weights and settings. False (and an English line) if that forward fails.
+bool AddEditHooks(const LabConfig& cfg, const MatF& x, const MultiHeadWeights<float>& w,
+                  const MultiHeadConfig& mcfg, RunEdits* edits, Hooks<float>* hooks, std::string* error);
 
 // After FinishLab: the vectors view of a value edit stays in edits->plane (a dragged point moves
 // by exactly (a, b), up to rounding) and its hull follows; a knocked-out chosen head's

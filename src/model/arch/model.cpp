@@ -122,9 +122,79 @@ Params<T> InitParams(const ModelConfig& c, std::uint64_t seed) {
   return p;
 }
 
+namespace {
+
+// Token and position embeddings: out = wte[tokens] + wpe[0..T). With a hook at hook_embed or
+// hook_pos_embed the two parts are made apart, hooked, then added: the same one addition per
+// entry, so the same bits when the hooks change nothing.
+template <typename T>
+bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>& p, const Hooks<T>* hooks,
+                    std::string* error) {
+  if (!hooks || (!hooks->Wants(HookPoint::kEmbed, -1) && !hooks->Wants(HookPoint::kPosEmbed, -1))) {
+    EmbeddingForward(out, tokens, p.wte, p.wpe);
+    return true;
+  }
+  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size()), c = p.wte.cols();
+  Mat<T> tok(n, c), pos = p.wpe.topRows(n);  // (T, C), (T, C)
+  for (Eigen::Index t = 0; t < n; ++t) tok.row(t) = p.wte.row(tokens[static_cast<std::size_t>(t)]);
+  if (!RunHooks(hooks, HookPoint::kEmbed, -1, -1, tok, error) ||
+      !RunHooks(hooks, HookPoint::kPosEmbed, -1, -1, pos, error))
+    return false;
+  out.resize(n, c);
+  for (Eigen::Index t = 0; t < n; ++t)
+    for (Eigen::Index k = 0; k < c; ++k) out(t, k) = tok(t, k) + pos(t, k);
+  return true;
+}
+
+// One pre-LN block, every hook point of it in order (hooks.h); drop_attn and drop_mlp are the
+// branches' dropout masks (empty: none).
+template <typename T>
+bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, int l, const Hooks<T>* hooks,
+                  std::string* error) {
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  if (!RunHooks(hooks, HookPoint::kResidPre, l, -1, b.x, error)) return false;
+  LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
+  if (!RunHooks(hooks, HookPoint::kLn1, l, -1, b.ln1, error)) return false;
+  if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error, hooks, l)) return false;
+  DropoutForward(b.attn.output, b.drop_attn);
+  if (!RunHooks(hooks, HookPoint::kAttnOut, l, -1, b.attn.output, error)) return false;
+  ResidualForward(b.res1, b.x, b.attn.output);
+  if (!RunHooks(hooks, HookPoint::kResidMid, l, -1, b.res1, error)) return false;
+  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
+  if (!RunHooks(hooks, HookPoint::kLn2, l, -1, b.ln2, error)) return false;
+  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
+  if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
+  GeluForward(b.gelu, b.fc);
+  if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
+  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
+  DropoutForward(b.proj, b.drop_mlp);
+  if (!RunHooks(hooks, HookPoint::kMlpOut, l, -1, b.proj, error)) return false;
+  ResidualForward(b.res2, b.res1, b.proj);
+  return RunHooks(hooks, HookPoint::kResidPost, l, -1, b.res2, error);
+}
+
+// The last LayerNorm, the logits and the loss (last_only: of the last position alone).
+template <typename T>
+bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only,
+                  const Hooks<T>* hooks, std::string* error) {
+  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
+  if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
+  if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
+    const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
+    TiedLogitsForward(a.logits, last, p.wte);
+    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
+    return true;
+  }
+  TiedLogitsForward(a.logits, a.lnf, p.wte);
+  a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
+  return true;
+}
+
+}  // namespace
+
 template <typename T>
 bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s,
-             std::string* error, bool last_only) {
+             std::string* error, bool last_only, const Hooks<T>* hooks) {
   const int n = static_cast<int>(s.tokens.size());
   if (n < 1 || n > c.context) return linalg::Fail(error, "sequence length must be 1 to context");
   if (s.targets.size() != s.tokens.size())
@@ -134,53 +204,54 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
       return linalg::Fail(error, "token id out of the vocabulary");
   }
   if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
-  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  if (hooks && hooks->empty()) hooks = nullptr;
   // The masks: site 0 the embeddings, then each block's attention and MLP branches.
   auto mask = [&](Mat<T>& m, std::uint64_t site) {
     if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
     else m.resize(0, 0);
   };
-  EmbeddingForward(a.emb, s.tokens, p.wte, p.wpe);
+  if (!EmbedWithHooks(a.emb, s.tokens, p, hooks, error)) return false;
   mask(a.drop_emb, 0);
   DropoutForward(a.emb, a.drop_emb);
   a.blocks.resize(p.blocks.size());
   for (std::size_t l = 0; l < p.blocks.size(); ++l) {
-    const BlockParams<T>& w = p.blocks[l];
     BlockActs<T>& b = a.blocks[l];
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
-    LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
-    if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error)) return false;
     mask(b.drop_attn, 1 + 2 * l);
     mask(b.drop_mlp, 2 + 2 * l);
-    DropoutForward(b.attn.output, b.drop_attn);
-    BlockTailForward(b, w);
+    if (!BlockForward(b, p.blocks[l], static_cast<int>(l), hooks, error)) return false;
   }
-  FinalForward(a, p, s, last_only);
-  return true;
+  return FinalForward(a, p, s, last_only, hooks, error);
 }
 
 template <typename T>
-void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w) {
-  ResidualForward(b.res1, b.x, b.attn.output);
-  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
-  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
-  GeluForward(b.gelu, b.fc);
-  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
-  DropoutForward(b.proj, b.drop_mlp);
-  ResidualForward(b.res2, b.res1, b.proj);
-}
-
-template <typename T>
-void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only) {
-  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
-  if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
-    const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
-    TiedLogitsForward(a.logits, last, p.wte);
-    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
-    return;
+const Mat<T>* Activation(const SequenceActs<T>& a, HookPoint point, int layer, int head) {
+  if (!InBlock(point)) return point == HookPoint::kLnFinal ? &a.lnf : nullptr;  // embed parts: not kept
+  if (layer < 0 || layer >= static_cast<int>(a.blocks.size())) return nullptr;
+  const BlockActs<T>& b = a.blocks[static_cast<std::size_t>(layer)];
+  if (PerHead(point)) {
+    if (head < 0 || head >= static_cast<int>(b.attn.heads.size())) return nullptr;
+    const HeadTrace<T>& h = b.attn.heads[static_cast<std::size_t>(head)];
+    switch (point) {
+      case HookPoint::kQ: return &h.Q;
+      case HookPoint::kK: return &h.K;
+      case HookPoint::kV: return &h.V;
+      case HookPoint::kAttnScores: return &h.scaled;
+      case HookPoint::kPattern: return &h.weights;
+      default: return &h.output;  // kZ
+    }
   }
-  TiedLogitsForward(a.logits, a.lnf, p.wte);
-  a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
+  switch (point) {
+    case HookPoint::kResidPre: return &b.x;
+    case HookPoint::kLn1: return &b.ln1;
+    case HookPoint::kAttnOut: return &b.attn.output;
+    case HookPoint::kResidMid: return &b.res1;
+    case HookPoint::kLn2: return &b.ln2;
+    case HookPoint::kMlpPre: return &b.fc;
+    case HookPoint::kMlpPost: return &b.gelu;
+    case HookPoint::kMlpOut: return &b.proj;
+    default: return &b.res2;  // kResidPost
+  }
 }
 
 template <typename T>
@@ -323,9 +394,8 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
   template Params<T> ZeroParams<T>(const ModelConfig&);                                         \
   template Params<T> InitParams<T>(const ModelConfig&, std::uint64_t);                          \
   template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
-                           const Sequence&, std::string*, bool);                                \
-  template void BlockTailForward<T>(BlockActs<T>&, const BlockParams<T>&);                       \
-  template void FinalForward<T>(SequenceActs<T>&, const Params<T>&, const Sequence&, bool); \
+                           const Sequence&, std::string*, bool, const Hooks<T>*);               \
+  template const Mat<T>* Activation<T>(const SequenceActs<T>&, HookPoint, int, int);           \
   template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
                             const ModelConfig&, const Sequence&, T, std::string*);              \
   template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \

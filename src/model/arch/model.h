@@ -137,16 +137,21 @@ MultiHeadConfig BlockAttentionConfig();
 // last_only: the logits, probabilities and loss of the last position only (logits and probs are
 // then (1, V), losses (1)), the same bits as that row of the full forward: what the lab and
 // `attnlab model run` show (the next token), without the other T - 1 rows' (C, V) products.
+// hooks (engine/attention/hooks.h) fire at every named point of the run, in order: embed,
+// pos_embed, then per block resid_pre, ln1, q/k/v/attn_scores/pattern/z of each head, attn_out,
+// resid_mid, ln2, mlp pre/post, mlp_out, resid_post, and ln_final. They read the activations and
+// may rewrite them (a knock-out, a patch); what follows is computed from what they leave. Null
+// or empty: the plain forward (hooks that change nothing give its bits).
 template <typename T>
 bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
-             std::string* error = nullptr, bool last_only = false);
-// Forward's pieces, for a forward that changes a head in between (model_whatif.h's knock-outs)
-// with the same bits: the block after its attention sub-layer (residual, LN2, MLP, residual),
-// and the last LayerNorm, the logits and the loss (last_only as above).
+             std::string* error = nullptr, bool last_only = false, const Hooks<T>* hooks = nullptr);
+// The run's activation at a hook point, read from what Forward kept (TransformerLens's cache):
+// resid_pre = blocks[l].x, ln1 = blocks[l].ln1, the heads' q, k, v, attn_scores (the scaled
+// scores), pattern and z, attn_out, resid_mid = res1, ln2, mlp pre (fc) and post (gelu), mlp_out
+// (proj), resid_post = res2, ln_final = lnf. Null for embed and pos_embed (not kept apart) and
+// for a layer or head that is not there.
 template <typename T>
-void BlockTailForward(BlockActs<T>& b, const BlockParams<T>& w);
-template <typename T>
-void FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only);
+const Mat<T>* Activation(const SequenceActs<T>& acts, HookPoint point, int layer, int head = -1);
 // Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g.
 template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,

@@ -8,6 +8,7 @@
 #include "model/lab/model_whatif.h"
 
 #include "engine/lab/layer_head.h"
+#include "engine/lab/refuse.h"
 #include "engine/linalg/linalg.h"
 #include "engine/text/tokenizer.h"
 
@@ -21,26 +22,9 @@ namespace model {
 
 namespace {
 
-LabError Refuse(ConfigError code, const std::string& field, std::string message, double value) {
-  LabError e;
-  e.code = code;
-  e.field = field;
-  e.message = std::move(message);
-  e.value = value;
-  return e;
-}
-
 bool Fail(LabResult* lab, LabError e) {
   lab->error = std::move(e);
   return false;
-}
-
-// The index check of "<field>: expected <what> from 0 to <last>, got <value>".
-LabError IndexError(ConfigError code, const char* field, const char* what, int count, int got) {
-  return Refuse(code, field,
-                std::string(field) + ": expected " + what + " from 0 to " + std::to_string(count - 1) +
-                    ", got " + std::to_string(got),
-                got);
 }
 
 // heads.json: {"heads": [{"layer", "head", "previous", "first", "self", "entropy", "induction"}...]}
@@ -154,12 +138,7 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   // 2. the indices against the model and the tokens
   const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);
   if (!chosen.ok()) return Fail(lab, chosen);
-  if (cfg.query >= n) return Fail(lab, IndexError(ConfigError::kQueryOutOfRange, "query", "a token index", n, cfg.query));
-  if (cfg.target >= n)
-    return Fail(lab, Refuse(ConfigError::kTargetOutOfRange, "target",
-                            "target: expected -1 (automatic) or a token index from 0 to " + std::to_string(n - 1) +
-                                ", got " + std::to_string(cfg.target),
-                            cfg.target));
+  if (LabError e = CheckQueryTarget(cfg.query, cfg.target, n); !e.ok()) return Fail(lab, e);
 
   // the knock-outs' indices (the edits' other checks are the engine's); the result is the plain
   // run, which the what-if room compares with the edited one (model_whatif.h)

@@ -4,6 +4,7 @@
 #endif
 #include "model/lab/model_whatif.h"
 
+#include "engine/lab/refuse.h"
 #include "engine/linalg/linalg.h"
 #include "engine/whatif/whatif.h"
 #include "model/arch/layers.h"
@@ -16,40 +17,19 @@
 namespace attn {
 namespace model {
 
+Hooks<float> KnockoutHooks(const ModelKnockout& k, const ModelConfig& c) {
+  Hooks<float> hooks;
+  if (k.layer >= 0 && k.layer < c.layers && k.head >= 0 && k.head < c.heads && !k.keys.empty())
+    hooks.Add(HookPoint::kAttnScores, k.layer, k.head, MaskKeysHook<float>(k.keys));
+  for (const auto& [layer, h] : k.heads)
+    if (layer >= 0 && layer < c.layers && h >= 0 && h < c.heads) hooks.Add(HookPoint::kZ, layer, h, ZeroHook<float>());
+  return hooks;
+}
+
 bool ForwardKnockedOut(SequenceActs<float>& a, const Params<float>& p, const ModelConfig& c,
                        const Sequence& s, const ModelKnockout& k, std::string* error) {
-  const int n = static_cast<int>(s.tokens.size());
-  if (n < 1 || n > c.context) return linalg::Fail(error, "sequence length must be 1 to context");
-  for (int t = 0; t < n; ++t)
-    if (s.tokens[static_cast<std::size_t>(t)] < 0 || s.tokens[static_cast<std::size_t>(t)] >= c.vocab)
-      return linalg::Fail(error, "token id out of the vocabulary");
-  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
-  EmbeddingForward(a.emb, s.tokens, p.wte, p.wpe);
-  a.blocks.resize(p.blocks.size());
-  for (std::size_t l = 0; l < p.blocks.size(); ++l) {
-    const BlockParams<float>& w = p.blocks[l];
-    BlockActs<float>& b = a.blocks[l];
-    b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
-    LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
-    if (!MultiHeadForward<float>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error)) return false;
-    // the knock-out, on this layer's heads (then passes 4-5 again)
-    bool changed = false;
-    if (static_cast<int>(l) == k.layer && k.head >= 0 && k.head < c.heads && !k.keys.empty()) {
-      HeadTrace<float>& head = b.attn.heads[static_cast<std::size_t>(k.head)];
-      const Mask mask = CombineMasks(n, n, attn_cfg.causal, KnockoutMask(n, k.keys));  // (T, T)
-      if (!HeadForward<float>(head, head.Q, head.K, head.V, mask, attn_cfg.head, error)) return false;
-      changed = true;
-    }
-    for (const auto& [layer, h] : k.heads)
-      if (layer == static_cast<int>(l) && h >= 0 && h < c.heads) {
-        b.attn.heads[static_cast<std::size_t>(h)].output.setZero();
-        changed = true;
-      }
-    if (changed && !RecombineHeads(&b.attn, w.attn, error)) return false;
-    BlockTailForward(b, w);
-  }
-  FinalForward(a, p, s, /*last_only=*/true);
-  return true;
+  const Hooks<float> hooks = KnockoutHooks(k, c);
+  return Forward(a, p, c, s, error, /*last_only=*/true, &hooks);
 }
 
 bool NextKeyNextTokenEffect(const LabModel& m, const LabConfig& cfg, const ModelLabResult& plain,
@@ -95,11 +75,7 @@ bool KeyNextTokenEffects(const LabModel& m, const LabConfig& cfg, const ModelLab
 namespace {
 
 LabError EditRefusal(const char* field, std::string message) {
-  LabError e;
-  e.code = ConfigError::kEditInvalid;
-  e.field = field;
-  e.message = std::move(message);
-  return e;
+  return Refuse(ConfigError::kEditInvalid, field, std::move(message));
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
 // its softmax), or whole heads' outputs A set to zero, then the model's own forward pass to the
 // end, and the next token's log-probability compared with the plain run's.
 //
-// ForwardKnockedOut is model::Forward (last_only) with the knock-out applied right after the
-// layer's MultiHeadForward: without a knock-out it gives the same bits as Forward.
+// A knock-out is a set of hooks on model::Forward (engine/attention/hooks.h): a key masked out
+// of one head = its column of that head's attn_scores set to -inf; a head knocked out = its z set
+// to 0. Without a knock-out the run is Forward's, bit for bit.
 // Shapes: T = tokens with <|endoftext|> first, C = d_model, Dh = C / H, V = vocabulary.
 #pragma once
 
@@ -29,8 +30,10 @@ struct ModelKnockout {
                                            // query of that head
 };
 
-// Forward of one sequence, last position only, with the knock-out. False (and an English line)
-// on bad input or a non-finite result.
+// The knock-out's hooks (indices outside the model are skipped: CheckModelEdits refuses them).
+Hooks<float> KnockoutHooks(const ModelKnockout& k, const ModelConfig& c);
+// Forward of one sequence, last position only, with the knock-out's hooks. False (and an English
+// line) on bad input or a non-finite result.
 bool ForwardKnockedOut(SequenceActs<float>& acts, const Params<float>& p, const ModelConfig& c,
                        const Sequence& s, const ModelKnockout& k, std::string* error = nullptr);
 

@@ -1,14 +1,14 @@
-// "What if": the edits of a run and the comparison with the plain run (whatif.h).
+// "What if": the edits of a run (whatif.h): names, checks, the tokens, and the hooks on the
+// forward that knock out heads and move a value.
 // No FMA contraction (linalg.h's rules): the same bits natively and in wasm.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "engine/whatif/whatif.h"
 
-#include "engine/text/embedding.h"
-#include "engine/base/format.h"
-#include "engine/linalg/linalg.h"
 #include "engine/base/rng.h"
+#include "engine/lab/refuse.h"
+#include "engine/linalg/linalg.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,8 +19,6 @@ namespace attn {
 
 using linalg::AllFinite;
 using linalg::Fail;
-using linalg::MatMul;
-
 // ---- names ------------------------------------------------------------------------------------
 
 const char* WhatIfModeName(WhatIfMode m) { return m == WhatIfMode::kInsert ? "insert" : "replace"; }
@@ -116,13 +114,8 @@ void SortUnique(std::vector<int>* v) {
   v->erase(std::unique(v->begin(), v->end()), v->end());
 }
 
-LabError Refuse(const char* field, std::string message, double value) {
-  LabError e;
-  e.code = ConfigError::kEditInvalid;
-  e.field = field;
-  e.message = std::move(message);
-  e.value = value;
-  return e;
+LabError RefuseEdit(const char* field, std::string message, double value) {
+  return Refuse(ConfigError::kEditInvalid, field, std::move(message), value);
 }
 
 // A text as a refusal shows it: quoted, at most 40 characters (cut on a byte of UTF-8 start).
@@ -182,25 +175,25 @@ LabError CheckWordEdit(const LabConfig& cfg, int n_tokens, bool query_is_typed) 
   if (cfg.what_if_token < 0) return LabError();
   const std::string last = std::to_string(n_tokens - 1);
   if (cfg.what_if_token >= n_tokens)
-    return Refuse("whatIfToken", "whatIfToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+    return RefuseEdit("whatIfToken", "whatIfToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
   const bool deleting = cfg.what_if_mode == WhatIfMode::kReplace && cfg.what_if_with.empty();
   if (cfg.what_if_mode == WhatIfMode::kInsert && cfg.what_if_with.empty())
-    return Refuse("whatIfWith", "whatIfWith: expected the word to insert, got \"\"", 0);
+    return RefuseEdit("whatIfWith", "whatIfWith: expected the word to insert, got \"\"", 0);
   if (!cfg.what_if_with.empty()) {
     const TokenizeResult t = Tokenize(cfg.what_if_with);
     if (t.error == TokenizeError::kInvalidUtf8)
-      return Refuse("whatIfWith", "whatIfWith: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail), static_cast<double>(t.detail));
+      return RefuseEdit("whatIfWith", "whatIfWith: expected valid UTF-8, got a bad byte at offset " + std::to_string(t.detail), static_cast<double>(t.detail));
     if (!t.ok() || t.tokens.size() != 1)
-      return Refuse("whatIfWith", "whatIfWith: expected one word (one token), got " + Quoted(cfg.what_if_with) +
+      return RefuseEdit("whatIfWith", "whatIfWith: expected one word (one token), got " + Quoted(cfg.what_if_with) +
                                       (t.ok() ? " (" + std::to_string(t.tokens.size()) + " tokens)" : ""),
                     t.ok() ? static_cast<double>(t.tokens.size()) : 0);
   }
   if (deleting && n_tokens == 1)
-    return Refuse("whatIfToken", "whatIfToken: expected a token of a sentence of at least 2 tokens to delete, got the only token 0", 0);
+    return RefuseEdit("whatIfToken", "whatIfToken: expected a token of a sentence of at least 2 tokens to delete, got the only token 0", 0);
   if (deleting && query_is_typed && cfg.what_if_token == cfg.query)
-    return Refuse("whatIfToken", "whatIfToken: expected a token other than the query (" + std::to_string(cfg.query) + ") to delete, got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+    return RefuseEdit("whatIfToken", "whatIfToken: expected a token other than the query (" + std::to_string(cfg.query) + ") to delete, got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
   if (cfg.what_if_mode == WhatIfMode::kInsert && n_tokens + 1 > static_cast<int>(kMaxTokens))
-    return Refuse("whatIfToken", "whatIfToken: expected a sentence of at most " + std::to_string(kMaxTokens) + " tokens after the insertion, got " + std::to_string(n_tokens + 1), n_tokens + 1);
+    return RefuseEdit("whatIfToken", "whatIfToken: expected a sentence of at most " + std::to_string(kMaxTokens) + " tokens after the insertion, got " + std::to_string(n_tokens + 1), n_tokens + 1);
   return LabError();
 }
 
@@ -213,11 +206,11 @@ LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
     // kind at a time; the shuffle and value edits stay in the identity and random modes.
     const LabConfig none;
     if (cfg.shuffle != none.shuffle)
-      return Refuse("shuffle", std::string("shuffle: expected \"off\" in model mode (shuffling runs in the identity and random modes), got \"") + ShuffleModeName(cfg.shuffle) + "\"", 0);
+      return RefuseEdit("shuffle", std::string("shuffle: expected \"off\" in model mode (shuffling runs in the identity and random modes), got \"") + ShuffleModeName(cfg.shuffle) + "\"", 0);
     if (cfg.value_token != none.value_token)
-      return Refuse("valueToken", "valueToken: expected -1 in model mode (value edits run in the identity and random modes), got " + std::to_string(cfg.value_token), cfg.value_token);
+      return RefuseEdit("valueToken", "valueToken: expected -1 in model mode (value edits run in the identity and random modes), got " + std::to_string(cfg.value_token), cfg.value_token);
     if (cfg.what_if_token >= 0 && (!cfg.knockout_keys.empty() || !cfg.knockout_heads.empty()))
-      return Refuse("whatIfToken", "whatIfToken: expected -1 with knock-outs in model mode (one kind of edit at a time), got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
+      return RefuseEdit("whatIfToken", "whatIfToken: expected -1 with knock-outs in model mode (one kind of edit at a time), got " + std::to_string(cfg.what_if_token), cfg.what_if_token);
     return CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/false);
   }
   const std::string last = std::to_string(n_tokens - 1);
@@ -227,15 +220,15 @@ LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
   // 3. knock-out
   std::vector<int> list;
   if (!ParseIndexList(cfg.knockout_keys, n_tokens, &list))
-    return Refuse("knockoutKeys", "knockoutKeys: expected token indices from 0 to " + last + ", separated by commas, got " + Quoted(cfg.knockout_keys), 0);
+    return RefuseEdit("knockoutKeys", "knockoutKeys: expected token indices from 0 to " + last + ", separated by commas, got " + Quoted(cfg.knockout_keys), 0);
   if (!ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &list))
-    return Refuse("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer 0 and head from 0 to " + std::to_string(cfg.heads - 1) + ", separated by commas, got " + Quoted(cfg.knockout_heads), 0);
+    return RefuseEdit("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer 0 and head from 0 to " + std::to_string(cfg.heads - 1) + ", separated by commas, got " + Quoted(cfg.knockout_heads), 0);
   // 4. values (a, b: the table's rows, NaN included)
   if (cfg.value_token >= n_tokens)
-    return Refuse("valueToken", "valueToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.value_token), cfg.value_token);
+    return RefuseEdit("valueToken", "valueToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.value_token), cfg.value_token);
   if (cfg.value_token >= 0 && cfg.what_if_token == cfg.value_token && cfg.what_if_mode == WhatIfMode::kReplace &&
       cfg.what_if_with.empty())
-    return Refuse("valueToken", "valueToken: expected a token the what-if keeps, got the deleted token " + std::to_string(cfg.value_token), cfg.value_token);
+    return RefuseEdit("valueToken", "valueToken: expected a token the what-if keeps, got the deleted token " + std::to_string(cfg.value_token), cfg.value_token);
   return LabError();
 }
 
@@ -348,60 +341,48 @@ Mask KnockoutMask(int n, const std::vector<int>& keys) {
   return mask;
 }
 
-// ---- steps 3 (heads) and 4 ----------------------------------------------------------------------
+// ---- steps 3 (heads) and 4: hooks on the forward ---------------------------------------------
 
-bool ApplyHeadEdits(const LabConfig& cfg, int query, MultiHeadTrace<float>* mha,
-                    const MultiHeadWeights<float>& w, RunEdits* edits, std::string* error) {
-  const std::size_t heads = mha->heads.size();
-  bool changed = false;
-  for (int h : edits->knocked_heads) {
-    if (h < 0 || static_cast<std::size_t>(h) >= heads) continue;
-    HeadTrace<float>& head = mha->heads[static_cast<std::size_t>(h)];
-    head.output.setZero();  // (N, Dv): the head says nothing; its weights stay as computed
-    changed = true;
+bool AddEditHooks(const LabConfig& cfg, const MatF& x, const MultiHeadWeights<float>& w,
+                  const MultiHeadConfig& mcfg, RunEdits* edits, Hooks<float>* hooks, std::string* error) {
+  const int heads = static_cast<int>(w.W_Q.size());
+  // a knocked-out head says nothing (z = 0); its weights stay as computed
+  for (int h : edits->knocked_heads)
+    if (h >= 0 && h < heads) hooks->Add(HookPoint::kZ, 0, h, ZeroHook<float>());
+  if (edits->value_token < 0 || cfg.head < 0 || cfg.head >= heads) return true;
+  // The plane the learner dragged in: the vectors view of the chosen head in this run without
+  // the value edit (a forward of its own: the pattern it needs comes after v).
+  MultiHeadTrace<float> before;
+  if (!MultiHeadForward<float>(before, x, nullptr, w, mcfg, error, hooks->empty() ? nullptr : hooks)) return false;
+  const HeadTrace<float>& head = before.heads[static_cast<std::size_t>(cfg.head)];
+  const int query = cfg.query;
+  AttentionTrace<float> view;
+  view.V = head.V;
+  view.weights = head.weights;
+  view.output = head.output;
+  view.weighted_values.resize(static_cast<std::size_t>(head.weights.rows()));
+  const Eigen::Index n = head.weights.cols(), dv = head.V.cols();
+  MatF& wv = view.weighted_values[static_cast<std::size_t>(query)];  // (N, Dv)
+  wv.resize(n, dv);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index c = 0; c < dv; ++c) wv(j, c) = head.weights(query, j) * head.V(j, c);
+  edits->plane = ProjectPca2D(VectorPoints(view, query));
+  // the offset a p1 + b p2, in float, each coordinate rounded once per product and sum
+  const MatF& p = edits->plane.components;  // (Dv, 2)
+  const float a = static_cast<float>(cfg.value_a), b = static_cast<float>(cfg.value_b);
+  edits->value_offset.resize(dv);
+  for (Eigen::Index c = 0; c < dv; ++c) {
+    const float pa = a * p(c, 0);
+    const float pb = p.cols() > 1 ? b * p(c, 1) : 0.0f;
+    edits->value_offset(c) = pa + pb;
   }
-  if (edits->value_token >= 0 && static_cast<std::size_t>(cfg.head) < heads) {
-    HeadTrace<float>& head = mha->heads[static_cast<std::size_t>(cfg.head)];
-    // the plane the learner dragged in: the unedited vectors view's
-    AttentionTrace<float> view;
-    view.V = head.V;
-    view.weights = head.weights;
-    view.output = head.output;
-    view.weighted_values.resize(static_cast<std::size_t>(head.weights.rows()));
-    const Eigen::Index n = head.weights.cols(), dv = head.V.cols();
-    MatF& wv = view.weighted_values[static_cast<std::size_t>(query)];  // (N, Dv)
-    wv.resize(n, dv);
-    for (Eigen::Index j = 0; j < n; ++j)
-      for (Eigen::Index c = 0; c < dv; ++c) wv(j, c) = head.weights(query, j) * head.V(j, c);
-    edits->plane = ProjectPca2D(VectorPoints(view, query));
-    // v_i += a p1 + b p2, in float, each coordinate rounded once per product and sum
-    const MatF& p = edits->plane.components;  // (Dv, 2)
-    const float a = static_cast<float>(cfg.value_a), b = static_cast<float>(cfg.value_b);
-    edits->value_offset.resize(dv);
-    for (Eigen::Index c = 0; c < dv; ++c) {
-      const float pa = a * p(c, 0);
-      const float pb = p.cols() > 1 ? b * p(c, 1) : 0.0f;
-      edits->value_offset(c) = pa + pb;
-      head.V(edits->value_token, c) += edits->value_offset(c);
-    }
-    if (!AllFinite(head.V)) return Fail(error, "the edited values overflowed the number type");
-    if (std::find(edits->knocked_heads.begin(), edits->knocked_heads.end(), cfg.head) == edits->knocked_heads.end())
-      head.output = MatMul<float>(head.weights, head.V);  // (N, Dv) A = weights V', as pass 4
-    changed = true;
-  }
-  return !changed || RecombineHeads(mha, w, error);
-}
-
-bool RecombineHeads(MultiHeadTrace<float>* mha, const MultiHeadWeights<float>& w, std::string* error) {
-  // passes 4-5 of MultiHeadForward again: concat = [O_1 ... O_H], output = concat W_O
-  Eigen::Index offset = 0;
-  for (const HeadTrace<float>& head : mha->heads) {
-    const MatF& o = head.output;  // (N, Dv)
-    mha->concat.middleCols(offset, o.cols()) = o;
-    offset += o.cols();
-  }
-  mha->output = MatMul<float>(mha->concat, w.W_O);  // (N, Do)
-  if (!AllFinite(mha->output)) return Fail(error, "the edited output overflowed the number type");
+  // hook_v: v_i += the offset (the head's A, the final output and the rest follow)
+  const int token = edits->value_token;
+  const VecF offset = edits->value_offset;
+  hooks->Add(HookPoint::kV, 0, cfg.head, [token, offset](const HookSite&, MatF& v, std::string* why) {
+    for (Eigen::Index c = 0; c < v.cols(); ++c) v(token, c) += offset(c);
+    return AllFinite(v) || Fail(why, "the edited values overflowed the number type");
+  });
   return true;
 }
 
@@ -417,141 +398,6 @@ void FinishEdits(const LabConfig& run, LabResult* result) {
       k.output_without.setZero();
     }
   }
-}
-
-// ---- the comparison -------------------------------------------------------------------------------
-
-Verdict VerdictOf(const InformationReport& info) {
-  Verdict v;
-  v.recoverable = info.info.recoverable;
-  v.unique = info.collision.unique;
-  v.affine_rank = info.info.affine_rank;
-  v.same_output_dim = info.info.same_output_dim;
-  return v;
-}
-
-LabComparison CompareLab(const LabConfig& cfg) {
-  LabResult edited = ComputeLab(cfg);
-  if (!edited.error.ok()) {  // the plain run is not needed to say why
-    LabComparison c;
-    c.error = edited.error;
-    c.edited = std::move(edited);
-    return c;
-  }
-  return CompareRuns(cfg, ComputeLab(WithoutEdits(cfg)), std::move(edited));
-}
-
-namespace {
-
-// The shuffle's check in double (LabComparison::shuffle_double_max_diff): the lab's two runs
-// again through MultiHeadForward<double>, on the plain run's weights (cast) and each run's own
-// embedding (positions, if on, are those of the new order).
-double ShuffleDoubleMaxDiff(const LabConfig& cfg, const LabResult& plain, const LabResult& edited,
-                            const std::vector<int>& to_edited) {
-  auto embed = [&](const std::vector<Token>& tokens) {
-    std::vector<std::string> texts;
-    for (const Token& t : tokens) texts.push_back(t.text);
-    return MatD(EmbedTokens(texts, cfg.d_model, cfg.seed, cfg.positional).cast<double>());  // (N, D)
-  };
-  MultiHeadWeights<double> w;
-  for (const MatF& m : plain.projections.W_Q) w.W_Q.push_back(m.cast<double>());
-  for (const MatF& m : plain.projections.W_K) w.W_K.push_back(m.cast<double>());
-  for (const MatF& m : plain.projections.W_V) w.W_V.push_back(m.cast<double>());
-  w.W_O = plain.projections.W_O.cast<double>();
-  MultiHeadConfig mcfg;
-  mcfg.head.normalizer = cfg.normalizer;
-  mcfg.head.temperature = cfg.temperature;
-  mcfg.head.scaled = cfg.scaled;
-  mcfg.causal = cfg.causal;
-  MultiHeadTrace<double> a, b;
-  if (!MultiHeadForward<double>(a, embed(plain.tokens), nullptr, w, mcfg) ||
-      !MultiHeadForward<double>(b, embed(edited.tokens), nullptr, w, mcfg))
-    return -1;
-  const int n = static_cast<int>(to_edited.size());
-  double worst = 0;
-  for (std::size_t h = 0; h < a.heads.size(); ++h)
-    for (int i = 0; i < n; ++i) {
-      const int ie = to_edited[static_cast<std::size_t>(i)];
-      for (int j = 0; j < n; ++j)
-        worst = std::max(worst, std::abs(b.heads[h].weights(ie, to_edited[static_cast<std::size_t>(j)]) - a.heads[h].weights(i, j)));
-      for (Eigen::Index k = 0; k < a.heads[h].output.cols(); ++k)
-        worst = std::max(worst, std::abs(b.heads[h].output(ie, k) - a.heads[h].output(i, k)));
-    }
-  return worst;
-}
-
-}  // namespace
-
-LabComparison CompareRuns(const LabConfig& cfg, LabResult plain, LabResult edited) {
-  LabComparison c;
-  c.edited = std::move(edited);
-  c.plain = std::move(plain);
-  if (!c.edited.error.ok()) {
-    c.error = c.edited.error;
-    return c;
-  }
-  if (!c.plain.error.ok()) {
-    c.error = c.plain.error;
-    return c;
-  }
-  const int n = static_cast<int>(c.plain.tokens.size());
-  c.to_edited = c.edited.edits.to_run;
-  c.from_plain = c.edited.edits.from_typed;
-  if (c.to_edited.empty()) {  // a run without edits: the identity alignment
-    c.to_edited.resize(static_cast<std::size_t>(n));
-    std::iota(c.to_edited.begin(), c.to_edited.end(), 0);
-    c.from_plain = c.to_edited;
-  }
-  c.query = cfg.query;
-  c.row_present.assign(static_cast<std::size_t>(n), 0);
-  for (int i = 0; i < n; ++i) c.row_present[static_cast<std::size_t>(i)] = c.to_edited[static_cast<std::size_t>(i)] >= 0;
-  const int ins = c.edited.edits.inserted;
-  // Δα per head, aligned on the plain run's tokens
-  const std::size_t heads = c.plain.mha.heads.size();
-  for (std::size_t h = 0; h < heads; ++h) {
-    const MatF& a = c.plain.mha.heads[h].weights;   // (N, N)
-    const MatF& b = c.edited.mha.heads[h].weights;  // (N', N')
-    MatD d = MatD::Zero(n, n);
-    VecD gained = VecD::Zero(n);
-    for (int i = 0; i < n; ++i) {
-      const int ie = c.to_edited[static_cast<std::size_t>(i)];
-      if (ie < 0) continue;
-      for (int j = 0; j < n; ++j) {
-        const int je = c.to_edited[static_cast<std::size_t>(j)];
-        const double after = je >= 0 ? static_cast<double>(b(ie, je)) : 0.0;
-        d(i, j) = after - static_cast<double>(a(i, j));
-        c.max_abs_d_weight = std::max(c.max_abs_d_weight, std::abs(d(i, j)));
-      }
-      if (ins >= 0) gained(i) = b(ie, ins);
-    }
-    c.d_weights.push_back(std::move(d));
-    c.inserted_weight.push_back(std::move(gained));
-  }
-  // ΔA of the query, chosen head and projected output
-  const int qe = c.to_edited[static_cast<std::size_t>(cfg.query)];
-  const MatF& o = c.plain.trace.output;   // (N, Dv)
-  const MatF& o2 = c.edited.trace.output;  // (N', Dv)
-  c.d_output.resize(o.cols());
-  for (Eigen::Index k = 0; k < o.cols(); ++k)
-    c.d_output(k) = static_cast<double>(o2(qe, k)) - static_cast<double>(o(cfg.query, k));
-  const MatF& f = c.plain.mha.output;   // (N, Do)
-  const MatF& f2 = c.edited.mha.output;  // (N', Do)
-  c.d_final_output.resize(f.cols());
-  for (Eigen::Index k = 0; k < f.cols(); ++k)
-    c.d_final_output(k) = static_cast<double>(f2(qe, k)) - static_cast<double>(f(cfg.query, k));
-  for (Eigen::Index k = 0; k < c.d_output.size(); ++k) c.d_output_norm += c.d_output(k) * c.d_output(k);
-  for (Eigen::Index k = 0; k < c.d_final_output.size(); ++k) c.d_final_output_norm += c.d_final_output(k) * c.d_final_output(k);
-  c.d_output_norm = std::sqrt(c.d_output_norm);
-  c.d_final_output_norm = std::sqrt(c.d_final_output_norm);
-  if (cfg.shuffle != ShuffleMode::kOff && cfg.what_if_token < 0 && cfg.knockout_keys.empty() &&
-      cfg.knockout_heads.empty() && cfg.value_token < 0)
-    c.shuffle_double_max_diff = ShuffleDoubleMaxDiff(cfg, c.plain, c.edited, c.to_edited);
-  c.verdict_plain = VerdictOf(c.plain.information);
-  c.verdict_edited = VerdictOf(c.edited.information);
-  c.verdict_changed = c.verdict_plain.recoverable != c.verdict_edited.recoverable ||
-                      c.verdict_plain.unique != c.verdict_edited.unique ||
-                      c.verdict_plain.same_output_dim != c.verdict_edited.same_output_dim;
-  return c;
 }
 
 }  // namespace attn
