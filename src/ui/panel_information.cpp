@@ -341,8 +341,6 @@ void DrawContributions(Context& ctx) {
   }
   // a key's typed index (the knock-out names tokens as typed); an inserted word has none
   const std::vector<int>& from_typed = r.edits.from_typed;
-  std::vector<int> knocked;
-  attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
   for (int i : order) {
     const attn::KeyContribution& k = t.keys[static_cast<std::size_t>(i)];
     ImGui::TableNextRow();
@@ -366,10 +364,10 @@ void DrawContributions(Context& ctx) {
     ImGui::TableNextColumn();
     const int typed = from_typed.empty() ? i : (i < static_cast<int>(from_typed.size()) ? from_typed[static_cast<std::size_t>(i)] : -1);
     if (typed >= 0) {
-      const bool off = std::find(knocked.begin(), knocked.end(), typed) != knocked.end();
+      const bool off = s.lab.config.knockout_keys.Has(typed);
       ImGui::PushID(4000 + i);
       ImGui::BeginDisabled(Locked(ctx, "information"));
-      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, typed)}}));
+      if (ImGui::SmallButton(off ? "↺" : "×")) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", s.lab.config.knockout_keys.Toggled(typed)}}));
       ImGui::EndDisabled();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(off ? tr::kChipUnknock : tr::kChipKnock));
       ImGui::PopID();

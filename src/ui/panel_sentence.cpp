@@ -127,11 +127,9 @@ void DrawChipMenu(Context& ctx, int i) {
   ImGui::EndDisabled();
   if (ImGui::MenuItem(L(tr::kChipDelete)))
     app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", i}, {"whatIfWith", ""}, {"whatIfMode", "replace"}, {"view", "whatif"}}));
-  std::vector<int> knocked;
-  attn::ParseIndexList(s.lab.config.knockout_keys, static_cast<int>(attn::kMaxTokens) + 1, &knocked);
-  const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+  const bool off = s.lab.config.knockout_keys.Has(i);
   if (ImGui::MenuItem(L(off ? tr::kChipUnknock : tr::kChipKnock)))
-    app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(s.lab.config.knockout_keys, i)}, {"view", "whatif"}}));
+    app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", s.lab.config.knockout_keys.Toggled(i)}, {"view", "whatif"}}));
   if (ImGui::MenuItem(L(tr::kChipValue))) app::ApplyPatch(s, attn::api::Obj({{"valueToken", i}, {"view", "vectors"}}));
   ImGui::EndPopup();
 }
@@ -145,12 +143,10 @@ void DrawWordChips(Context& ctx) {
   ImGui::TextWrapped("%s", L(tr::kTokensHintMenu));
   ImGui::PopStyleColor();
   const auto& tokens = app::TypedTokens(s);
-  std::vector<int> knocked;
-  attn::ParseIndexList(cfg.knockout_keys, static_cast<int>(tokens.size()), &knocked);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
     const bool is_query = i == cfg.query;
-    const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+    const bool off = cfg.knockout_keys.Has(i);
     const std::string text = (off ? "× " : "") + tokens[i].text;
     ImGui::PushID(i);
     int colours = 0;

@@ -120,38 +120,28 @@ void DrawEditControls(Context& ctx) {
 
   // 3. knock-out: keys (every query and head), heads (their A = 0)
   ImGui::TextUnformatted(L(tr::kKnockKeys));
-  std::vector<int> knocked;
-  attn::ParseIndexList(cfg.knockout_keys, n, &knocked);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int i = 0; i < n; ++i) {
-    const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+    const bool off = cfg.knockout_keys.Has(i);
     const std::string label = (off ? "× " : "") + typed[static_cast<std::size_t>(i)].text;
     const float bw = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + bw < right) ImGui::SameLine();
     ImGui::PushID(1000 + i);
     if (off) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
-    if (ImGui::SmallButton(label.c_str())) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", app::ToggledIndex(cfg.knockout_keys, i)}}));
+    if (ImGui::SmallButton(label.c_str())) app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", cfg.knockout_keys.Toggled(i)}}));
     if (off) ImGui::PopStyleColor();
     ImGui::PopID();
   }
   if (cfg.heads > 1) {
     ImGui::TextUnformatted(L(tr::kKnockHeads));
-    std::vector<int> heads_off;
-    attn::ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &heads_off);
     for (int h = 0; h < cfg.heads; ++h) {
-      bool off = std::find(heads_off.begin(), heads_off.end(), h) != heads_off.end();
+      bool off = cfg.knockout_heads.Has(0, h);
       char label[64];
       std::snprintf(label, sizeof label, L(tr::kHeadN), h + 1);
       ImGui::PushID(2000 + h);
       if (h > 0 && ImGui::GetItemRectMax().x + 110.0f < right) ImGui::SameLine();
-      if (ImGui::Checkbox(label, &off)) {
-        std::string list;
-        for (int k = 0; k < cfg.heads; ++k) {
-          const bool k_off = k == h ? off : std::find(heads_off.begin(), heads_off.end(), k) != heads_off.end();
-          if (k_off) list += (list.empty() ? "0:" : ",0:") + std::to_string(k);
-        }
-        app::ApplyPatch(s, attn::api::Obj({{"knockoutHeads", list}}));
-      }
+      if (ImGui::Checkbox(label, &off))
+        app::ApplyPatch(s, attn::api::Obj({{"knockoutHeads", cfg.knockout_heads.Toggled(0, h)}}));
       ImGui::PopID();
     }
   }

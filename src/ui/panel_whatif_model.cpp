@@ -56,10 +56,8 @@ void DrawKnockouts(Context& ctx) {
   char buf[160];
   std::snprintf(buf, sizeof buf, L(tr::kKnockModelKeys), cfg.layer, cfg.head);
   ImGui::TextUnformatted(buf);
-  std::vector<int> knocked;
-  attn::ParseIndexList(cfg.knockout_keys, n, &knocked);
   for (int i = 0; i < n; ++i) {
-    const bool off = std::find(knocked.begin(), knocked.end(), i) != knocked.end();
+    const bool off = cfg.knockout_keys.Has(i);
     const std::string label = (off ? "× " : "") + (i == 0 ? std::string("⟨eot⟩") : r.tokens[static_cast<std::size_t>(i)].text);
     const float bw = ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + bw < right) ImGui::SameLine();
@@ -67,7 +65,7 @@ void DrawKnockouts(Context& ctx) {
     if (off) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
     if (ImGui::SmallButton(label.c_str())) {
       attn::api::Json patch = no_word;
-      patch["knockoutKeys"] = app::ToggledIndex(cfg.knockout_keys, i);
+      patch["knockoutKeys"] = cfg.knockout_keys.Toggled(i);
       app::ApplyPatch(s, patch);
     }
     if (off) ImGui::PopStyleColor();
@@ -77,27 +75,15 @@ void DrawKnockouts(Context& ctx) {
   const int layers = s.model.loaded ? s.model.loaded->config().layers : 0, heads = shown.heads;
   ImGui::TextUnformatted(L(tr::kKnockHeads));
   for (int l = 0; l < layers; ++l) {
-    std::vector<int> off_heads;
-    attn::ParseHeadList(cfg.knockout_heads, layers, heads, l, &off_heads);
     for (int h = 0; h < heads; ++h) {
-      bool off = std::find(off_heads.begin(), off_heads.end(), h) != off_heads.end();
+      bool off = cfg.knockout_heads.Has(l, h);
       char label[32];
       std::snprintf(label, sizeof label, "%d.%d", l, h);
       ImGui::PushID(5000 + l * 64 + h);
       if (h > 0) ImGui::SameLine();
       if (ImGui::Checkbox(label, &off)) {
-        // the list again, layer by layer, with (l, h) toggled
-        std::string list;
-        for (int ll = 0; ll < layers; ++ll) {
-          std::vector<int> hs;
-          attn::ParseHeadList(cfg.knockout_heads, layers, heads, ll, &hs);
-          for (int hh = 0; hh < heads; ++hh) {
-            const bool was = std::find(hs.begin(), hs.end(), hh) != hs.end();
-            if (ll == l && hh == h ? off : was) list += (list.empty() ? "" : ",") + std::to_string(ll) + ":" + std::to_string(hh);
-          }
-        }
         attn::api::Json patch = no_word;
-        patch["knockoutHeads"] = list;
+        patch["knockoutHeads"] = cfg.knockout_heads.Toggled(l, h);
         app::ApplyPatch(s, patch);
       }
       ImGui::PopID();

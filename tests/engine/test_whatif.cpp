@@ -241,22 +241,45 @@ TEST_CASE("knocking out a head sets its A to zero; the projected output is the o
   for (const attn::KeyContribution& k : chosen.contribution.keys) CHECK(k.removal == 0);
 }
 
-TEST_CASE("knock-out lists: parsing and refusals") {
-  std::vector<int> v;
-  CHECK(attn::ParseIndexList(" 3, 1,3 ,", 4, &v));
-  CHECK(v == std::vector<int>{1, 3});
-  CHECK(attn::ParseIndexList("", 4, &v));
-  CHECK(v.empty());
-  CHECK_FALSE(attn::ParseIndexList("4", 4, &v));
-  CHECK_FALSE(attn::ParseIndexList("-1", 4, &v));
-  CHECK_FALSE(attn::ParseIndexList("1.0", 4, &v));
-  CHECK_FALSE(attn::ParseIndexList("1e0", 4, &v));
-  CHECK_FALSE(attn::ParseIndexList("99999999999", 4, &v));
-  CHECK(attn::ParseHeadList("0:2, 1:0, 0:1", 2, 3, 0, &v));
-  CHECK(v == std::vector<int>{1, 2});
-  CHECK_FALSE(attn::ParseHeadList("0:3", 1, 3, 0, &v));
-  CHECK_FALSE(attn::ParseHeadList("1:0", 1, 3, 0, &v));
-  CHECK_FALSE(attn::ParseHeadList("2", 1, 3, 0, &v));
+TEST_CASE("knock-out lists: typed once where the text is set, the text kept, ranges checked by the run") {
+  const attn::KeyList keys = " 3, 1,3 ,";
+  CHECK(keys.ok);
+  CHECK(keys.keys == std::vector<int>{1, 3});
+  CHECK(keys.text == " 3, 1,3 ,");  // the state writes back what it was given
+  CHECK(keys.Fits(4));
+  CHECK_FALSE(keys.Fits(3));
+  CHECK(keys.Has(3));
+  CHECK_FALSE(keys.Has(2));
+  CHECK(keys.Toggled(2) == "1,2,3");
+  CHECK(keys.Toggled(3) == "1");
+  CHECK(attn::KeyList("").ok);
+  CHECK(attn::KeyList("").empty());
+  CHECK(attn::KeyList("").Toggled(0) == "0");
+  for (const char* bad : {"-1", "1.0", "1e0", "9999999", "суши", "1;2", "0x1"}) {
+    CAPTURE(bad);
+    const attn::KeyList k = bad;
+    CHECK_FALSE(k.ok);
+    CHECK(k.keys.empty());
+    CHECK_FALSE(k.Fits(1000000));
+    CHECK_FALSE(k.empty());
+  }
+  CHECK(attn::KeyList("999999").Fits(1000000));
+  const attn::HeadList heads = "0:2, 1:0, 0:1,0:2";
+  CHECK(heads.ok);
+  CHECK(heads.heads == std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {1, 0}});
+  CHECK(heads.OfLayer(0) == std::vector<int>{1, 2});
+  CHECK(heads.OfLayer(1) == std::vector<int>{0});
+  CHECK(heads.Fits(2, 3));
+  CHECK_FALSE(heads.Fits(1, 3));  // a pair of layer 1 in a one-layer lab
+  CHECK_FALSE(heads.Fits(2, 2));  // head 2 of 2
+  CHECK(heads.Has(1, 0));
+  CHECK(heads.Toggled(0, 1) == "0:2,1:0");
+  CHECK(heads.Toggled(1, 1) == "0:1,0:2,1:0,1:1");
+  for (const char* bad : {"2", "0:", ":1", "0:1:2", "a:b", "0:-1"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(attn::HeadList(bad).ok);
+    CHECK_FALSE(attn::HeadList(bad).Fits(9, 9));
+  }
 }
 
 // ---- 4. shuffle -------------------------------------------------------------------------------

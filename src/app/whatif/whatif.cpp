@@ -92,21 +92,10 @@ Json NoEditsPatch() {
   const attn::LabConfig none;
   return {{"whatIfToken", none.what_if_token}, {"whatIfWith", none.what_if_with},
           {"whatIfMode", attn::WhatIfModeName(none.what_if_mode)}, {"shuffle", attn::ShuffleModeName(none.shuffle)},
-          {"knockoutKeys", none.knockout_keys}, {"knockoutHeads", none.knockout_heads},
+          {"knockoutKeys", none.knockout_keys.text}, {"knockoutHeads", none.knockout_heads.text},
           {"valueToken", none.value_token}, {"valueA", none.value_a}, {"valueB", none.value_b}};
 }
 
-std::string ToggledIndex(const std::string& list, int i) {
-  std::vector<int> idx;
-  attn::ParseIndexList(list, static_cast<int>(attn::kMaxTokens) + 1, &idx);
-  const auto at = std::find(idx.begin(), idx.end(), i);
-  if (at == idx.end()) idx.push_back(i);
-  else idx.erase(at);
-  std::sort(idx.begin(), idx.end());
-  std::string out;
-  for (int k : idx) out += (out.empty() ? "" : ",") + std::to_string(k);
-  return out;
-}
 
 const attn::model::ModelComparison* CurrentModelComparison(const AppState& s) {
   if (s.whatif.model_key.empty() || !s.whatif.model_error.ok()) return nullptr;

@@ -69,9 +69,6 @@ const std::vector<attn::Token>& TypedTokens(const AppState& s);
 // The patch that undoes every edit: the state's whatIf*, shuffle*, knockout*, value* rows at
 // their defaults ("Undo every edit").
 Json NoEditsPatch();
-// A knockoutKeys list ("1,3") with token i added, or removed when it is there (the engine checks
-// the indices when the patch applies).
-std::string ToggledIndex(const std::string& list, int i);
 // Model mode's comparison of the current settings, or null when there is none (or it was refused:
 // s.whatif.model_error).
 const attn::model::ModelComparison* CurrentModelComparison(const AppState& s);

@@ -152,6 +152,19 @@ Field<C> TextField(std::string name, std::string C::*member, std::string help) {
   return f;
 }
 
+// A text parsed where it is set into a typed value (engine/whatif/edit_lists.h's KeyList and
+// HeadList): M is built from the text and keeps it in M::text, which the state writes back.
+template <class C, class M>
+Field<C> ParsedTextField(std::string name, M C::*member, std::string help) {
+  Field<C> f;
+  f.name = std::move(name);
+  f.rule.kind = FieldKind::kText;
+  f.help = std::move(help);
+  f.get_text = [member](const C& c) { return (c.*member).text; };
+  f.set_text = [member](C& c, const std::string& s) { c.*member = M(s); };
+  return f;
+}
+
 // An enum written by name: `to_name` and `parse` are the enum's own (NormalizerName and
 // ParseNormalizer...), `values` every value in display order.
 template <class C, class E>

@@ -109,12 +109,10 @@ LabResult ComputeLab(const LabConfig& cfg) {
     const std::vector<int>& to = result.edits.to_run;
     run.query = to[static_cast<std::size_t>(cfg.query)];
     run.target = cfg.target >= 0 ? to[static_cast<std::size_t>(cfg.target)] : -1;  // deleted: automatic
-    std::vector<int> keys;
-    ParseIndexList(cfg.knockout_keys, static_cast<int>(t.tokens.size()), &keys);
-    for (int k : keys)
+    for (int k : cfg.knockout_keys.keys)
       if (to[static_cast<std::size_t>(k)] >= 0) result.edits.knocked_keys.push_back(to[static_cast<std::size_t>(k)]);
     std::sort(result.edits.knocked_keys.begin(), result.edits.knocked_keys.end());
-    ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &result.edits.knocked_heads);
+    result.edits.knocked_heads = cfg.knockout_heads.OfLayer(0);
     result.edits.value_token = cfg.value_token >= 0 ? to[static_cast<std::size_t>(cfg.value_token)] : -1;
   } else {
     result.tokens = std::move(t.tokens);

@@ -11,6 +11,7 @@
 #include "engine/base/limits.h"
 #include "engine/attention/multihead.h"
 #include "engine/text/tokenizer.h"
+#include "engine/whatif/edit_lists.h"
 
 #include <cstdint>
 #include <string>
@@ -66,8 +67,8 @@ struct LabConfig {
   WhatIfMode what_if_mode = WhatIfMode::kReplace;
   ShuffleMode shuffle = ShuffleMode::kOff;  // applied after the what-if
   std::uint64_t shuffle_seed = 1;   // ShuffleMode::kSeeded
-  std::string knockout_keys;        // "1,3": keys no query may attend to (the mask); "" = none
-  std::string knockout_heads;       // "0:1,0:3": layer:head pairs whose output A is set to 0
+  KeyList knockout_keys;            // "1,3": keys no query may attend to (the mask); "" = none
+  HeadList knockout_heads;          // "0:1,0:3": layer:head pairs whose output A is set to 0
                                     // (the lab has one layer: 0); "" = none
   int value_token = -1;             // -1 = no value edit; else v_i of this token (chosen head)
   double value_a = 0, value_b = 0;  // ... moves by a p1 + b p2, p1 and p2 the unedited

@@ -49,11 +49,11 @@ const FieldTable<LabConfig>& LabFields() {
                    "permute the tokens (after the what-if): off, reverse, or seeded by shuffleSeed")),
       OnlyLinkedWhenChanged(IntegerField<C>("shuffleSeed", &C::shuffle_seed, 0, static_cast<double>(kMaxSeed),
                       "the seed of shuffle seeded")),
-      OnlyLinkedWhenChanged(TextField<C>("knockoutKeys", &C::knockout_keys,
+      OnlyLinkedWhenChanged(ParsedTextField<C>("knockoutKeys", &C::knockout_keys,
                    "knock-out: token indices no query may attend to, comma-separated (\"1,3\"); "
                    "the normalizer renormalizes the rest (projection model: model tokens, 0 = "
                    "<|endoftext|>, in the chosen head)")),
-      OnlyLinkedWhenChanged(TextField<C>("knockoutHeads", &C::knockout_heads,
+      OnlyLinkedWhenChanged(ParsedTextField<C>("knockoutHeads", &C::knockout_heads,
                    "knock-out: layer:head pairs whose output A is set to zero (\"0:1\"; layer 0 "
                    "only, except in the trained model)")),
       OnlyLinkedWhenChanged(IntegerField<C>("valueToken", &C::value_token, -1, kMaxTokens - 1,

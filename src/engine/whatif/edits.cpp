@@ -76,43 +76,9 @@ LabConfig WithoutEdits(const LabConfig& cfg) {
   return plain;
 }
 
-// ---- parsing the lists ------------------------------------------------------------------------
+// ---- refusals ---------------------------------------------------------------------------------
 
 namespace {
-
-// Splits on commas, trims spaces; empty items are skipped.
-std::vector<std::string> Items(const std::string& text) {
-  // (No istringstream: iostreams would add tens of KB to the default page's wasm.)
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    const std::string item = text.substr(start, comma - start);
-    const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    if (b != std::string::npos) items.push_back(item.substr(b, e - b + 1));
-    start = comma + 1;
-  }
-  return items;
-}
-
-// A non-negative integer below `limit`, digits only (no sign, no exponent, at most 6 digits).
-bool ParseIndex(const std::string& s, int limit, int* out) {
-  if (s.empty() || s.size() > 6) return false;
-  int v = 0;
-  for (char ch : s) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + (ch - '0');
-  }
-  if (v >= limit) return false;
-  *out = v;
-  return true;
-}
-
-void SortUnique(std::vector<int>* v) {
-  std::sort(v->begin(), v->end());
-  v->erase(std::unique(v->begin(), v->end()), v->end());
-}
 
 LabError RefuseEdit(const char* field, std::string message, double value) {
   return Refuse(ConfigError::kEditInvalid, field, std::move(message), value);
@@ -132,37 +98,6 @@ std::string Quoted(const std::string& s) {
 }
 
 }  // namespace
-
-bool ParseIndexList(const std::string& text, int limit, std::vector<int>* out) {
-  std::vector<int> v;
-  for (const std::string& item : Items(text)) {
-    int k = 0;
-    if (!ParseIndex(item, limit, &k)) return false;
-    v.push_back(k);
-  }
-  SortUnique(&v);
-  *out = std::move(v);
-  return true;
-}
-
-bool ParseHeadList(const std::string& text, int layers, int heads, int layer, std::vector<int>* out) {
-  std::vector<int> v;
-  for (const std::string& item : Items(text)) {
-    const std::size_t colon = item.find(':');
-    if (colon == std::string::npos) return false;
-    auto trim = [](std::string s) {
-      const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    int l = 0, h = 0;
-    if (!ParseIndex(trim(item.substr(0, colon)), layers, &l) || !ParseIndex(trim(item.substr(colon + 1)), heads, &h))
-      return false;
-    if (l == layer) v.push_back(h);
-  }
-  SortUnique(&v);
-  *out = std::move(v);
-  return true;
-}
 
 // ---- checks -----------------------------------------------------------------------------------
 
@@ -218,11 +153,10 @@ LabError CheckEdits(const LabConfig& cfg, int n_tokens) {
   if (LabError e = CheckWordEdit(cfg, n_tokens, /*query_is_typed=*/true); !e.ok()) return e;
   // 2. shuffle: any mode works for any sentence
   // 3. knock-out
-  std::vector<int> list;
-  if (!ParseIndexList(cfg.knockout_keys, n_tokens, &list))
-    return RefuseEdit("knockoutKeys", "knockoutKeys: expected token indices from 0 to " + last + ", separated by commas, got " + Quoted(cfg.knockout_keys), 0);
-  if (!ParseHeadList(cfg.knockout_heads, 1, cfg.heads, 0, &list))
-    return RefuseEdit("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer 0 and head from 0 to " + std::to_string(cfg.heads - 1) + ", separated by commas, got " + Quoted(cfg.knockout_heads), 0);
+  if (!cfg.knockout_keys.Fits(n_tokens))
+    return RefuseEdit("knockoutKeys", "knockoutKeys: expected token indices from 0 to " + last + ", separated by commas, got " + Quoted(cfg.knockout_keys.text), 0);
+  if (!cfg.knockout_heads.Fits(1, cfg.heads))
+    return RefuseEdit("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer 0 and head from 0 to " + std::to_string(cfg.heads - 1) + ", separated by commas, got " + Quoted(cfg.knockout_heads.text), 0);
   // 4. values (a, b: the table's rows, NaN included)
   if (cfg.value_token >= n_tokens)
     return RefuseEdit("valueToken", "valueToken: expected -1 (none) or a token index from 0 to " + last + ", got " + std::to_string(cfg.value_token), cfg.value_token);

@@ -55,13 +55,6 @@ std::vector<int> ShufflePermutation(int n, ShuffleMode mode, std::uint64_t seed)
 // to_run, replaced, inserted, deleted, shuffled). Preconditions: CheckEdits passed.
 std::vector<Token> EditTokens(const LabConfig& cfg, const std::vector<Token>& typed, RunEdits* edits);
 
-// Parses "1, 3,1" into {1, 3} (ascending, each once). False when an item is not an integer in
-// [0, limit). Used for knockoutKeys (limit N) and, per side of ':', knockoutHeads.
-bool ParseIndexList(const std::string& text, int limit, std::vector<int>* out);
-// Parses "0:1, 0:3" into head indices of layer `layer` (pairs of other layers are skipped);
-// false when an item is not "layer:head" with layer in [0, layers) and head in [0, heads).
-bool ParseHeadList(const std::string& text, int layers, int heads, int layer, std::vector<int>* out);
-
 // Step 3, keys: the explicit mask (N', N') with the knocked-out keys' columns false.
 Mask KnockoutMask(int n, const std::vector<int>& keys);
 

@@ -199,10 +199,11 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   shown.scaled = attn_cfg.head.scaled;
   shown.temperature = 1.0;
   shown.positional = true;  // learned positions (wpe)
-  const BlockActs<float>& block = extra->acts.blocks[static_cast<std::size_t>(cfg.layer)];
-  lab->mha = block.attn;
+  // read from the run's cache by hook point: what the chosen layer's heads read (its LN1) and
+  // the heads themselves
+  lab->mha = extra->acts.blocks[static_cast<std::size_t>(cfg.layer)].attn;
   lab->projections = m.params.blocks[static_cast<std::size_t>(cfg.layer)].attn;
-  FinishLab(shown, block.ln1, lab);
+  FinishLab(shown, *Activation(extra->acts, HookPoint::kLn1, cfg.layer), lab);
   extra->config = shown;
   return true;
 }

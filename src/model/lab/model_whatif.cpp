@@ -81,14 +81,13 @@ LabError EditRefusal(const char* field, std::string message) {
 }  // namespace
 
 LabError CheckModelEdits(const LabConfig& cfg, const ModelConfig& c, int n_tokens) {
-  std::vector<int> list;
-  if (!ParseIndexList(cfg.knockout_keys, n_tokens, &list))
+  if (!cfg.knockout_keys.Fits(n_tokens))
     return EditRefusal("knockoutKeys", "knockoutKeys: expected model token indices from 0 to " + std::to_string(n_tokens - 1) +
-                                           " (0 = <|endoftext|>), separated by commas, got \"" + cfg.knockout_keys + "\"");
-  if (!ParseHeadList(cfg.knockout_heads, c.layers, c.heads, 0, &list))
+                                           " (0 = <|endoftext|>), separated by commas, got \"" + cfg.knockout_keys.text + "\"");
+  if (!cfg.knockout_heads.Fits(c.layers, c.heads))
     return EditRefusal("knockoutHeads", "knockoutHeads: expected layer:head pairs with layer from 0 to " + std::to_string(c.layers - 1) +
                                             " and head from 0 to " + std::to_string(c.heads - 1) + ", separated by commas, got \"" +
-                                            cfg.knockout_heads + "\"");
+                                            cfg.knockout_heads.text + "\"");
   return LabError();
 }
 
@@ -97,13 +96,9 @@ ModelKnockout KnockoutOf(const LabConfig& cfg, const ModelConfig& c) {
   if (!cfg.knockout_keys.empty()) {
     k.layer = cfg.layer;
     k.head = cfg.head;
-    ParseIndexList(cfg.knockout_keys, c.context, &k.keys);
+    k.keys = cfg.knockout_keys.keys;
   }
-  for (int l = 0; l < c.layers; ++l) {
-    std::vector<int> heads;
-    ParseHeadList(cfg.knockout_heads, c.layers, c.heads, l, &heads);
-    for (int h : heads) k.heads.emplace_back(l, h);
-  }
+  k.heads = cfg.knockout_heads.heads;
   return k;
 }
 
