@@ -1,6 +1,8 @@
 // Issue 23's numbers as JSON: see whatif_json.h.
 #include "api/whatif_json.h"
 
+#include "api/patch_rows.h"
+
 namespace attn::api {
 
 namespace {
@@ -67,6 +69,32 @@ Json ComparisonToJson(const LabComparison& c) {
               {"verdict", Obj({{"plain", VerdictToJson(c.verdict_plain)},
                                {"edited", VerdictToJson(c.verdict_edited)},
                                {"changed", c.verdict_changed}})}});
+}
+
+// ---- the edits' part of a state patch (patch_rows.h) -------------------------------------------
+
+bool IsEditField(const std::string& key) {
+  return key == "whatIfToken" || key == "whatIfWith" || key == "whatIfMode" || key == "shuffle" ||
+         key == "shuffleSeed" || key == "knockoutKeys" || key == "knockoutHeads" || key == "valueToken" ||
+         key == "valueA" || key == "valueB";
+}
+
+void DropStaleEdits(const LabConfig& before, LabConfig& c) {
+  // The edits (engine/whatif/whatif.h) name tokens of the sentence: a new sentence without edits drops
+  // them (the shuffle and the knocked-out heads name no token and stay); model mode takes none
+  // yet, so choosing it without edits drops them all.
+  if (c.sentence != before.sentence) {
+    const LabConfig none;
+    c.what_if_token = none.what_if_token;
+    c.what_if_with = none.what_if_with;
+    c.what_if_mode = none.what_if_mode;
+    c.knockout_keys = none.knockout_keys;
+    c.value_token = none.value_token;
+    c.value_a = none.value_a;
+    c.value_b = none.value_b;
+  }
+  if (c.projection == Projection::kModel && before.projection != Projection::kModel)
+    c = WithoutEdits(c);
 }
 
 }  // namespace attn::api
