@@ -84,14 +84,11 @@ void DropStaleEdits(const LabConfig& before, LabConfig& c) {
   // them (the shuffle and the knocked-out heads name no token and stay); model mode takes none
   // yet, so choosing it without edits drops them all.
   if (c.sentence != before.sentence) {
-    const LabConfig none;
-    c.what_if_token = none.what_if_token;
-    c.what_if_with = none.what_if_with;
-    c.what_if_mode = none.what_if_mode;
-    c.knockout_keys = none.knockout_keys;
-    c.value_token = none.value_token;
-    c.value_a = none.value_a;
-    c.value_b = none.value_b;
+    LabConfig dropped = WithoutEdits(c);
+    dropped.shuffle = c.shuffle;
+    dropped.shuffle_seed = c.shuffle_seed;
+    dropped.knockout_heads = c.knockout_heads;
+    c = std::move(dropped);
   }
   if (c.projection == Projection::kModel && before.projection != Projection::kModel)
     c = WithoutEdits(c);

@@ -39,11 +39,6 @@ struct HooksLayer {
   }
 };
 
-const HookPoint kAllHookPoints[] = {HookPoint::kEmbed,  HookPoint::kPosEmbed,   HookPoint::kResidPre, HookPoint::kLn1,
-                          HookPoint::kQ,      HookPoint::kK,          HookPoint::kV,        HookPoint::kAttnScores,
-                          HookPoint::kPattern, HookPoint::kZ,         HookPoint::kAttnOut,  HookPoint::kResidMid,
-                          HookPoint::kLn2,    HookPoint::kMlpPre,     HookPoint::kMlpPost,  HookPoint::kMlpOut,
-                          HookPoint::kResidPost, HookPoint::kLnFinal};
 
 }  // namespace
 
@@ -54,8 +49,8 @@ TEST_CASE("hook names: TransformerLens's spelling, and every name reads back") {
   CHECK(HookName(HookPoint::kMlpPost, 1) == "blocks.1.mlp.hook_post");
   CHECK(HookName(HookPoint::kEmbed, -1) == "hook_embed");
   CHECK(HookName(HookPoint::kLnFinal, -1) == "ln_final.hook_normalized");
-  static_assert(sizeof(kAllHookPoints) / sizeof(kAllHookPoints[0]) == kHookPointCount, "every point is listed");
-  for (HookPoint p : kAllHookPoints) {
+  for (int k = 0; k < kHookPointCount; ++k) CHECK(static_cast<int>(kHookPoints[k]) == k);  // each once, in order
+  for (HookPoint p : kHookPoints) {
     for (int layer : {0, 3, 47}) {
       const std::string name = HookName(p, InBlock(p) ? layer : -1);
       HookPoint back = HookPoint::kLnFinal;

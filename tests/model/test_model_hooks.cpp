@@ -41,11 +41,6 @@ bool HooksSameBits(const MatF& a, const MatF& b) {
          (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0);
 }
 
-const HookPoint kAllHookPoints[] = {HookPoint::kEmbed,  HookPoint::kPosEmbed,   HookPoint::kResidPre, HookPoint::kLn1,
-                          HookPoint::kQ,      HookPoint::kK,          HookPoint::kV,        HookPoint::kAttnScores,
-                          HookPoint::kPattern, HookPoint::kZ,         HookPoint::kAttnOut,  HookPoint::kResidMid,
-                          HookPoint::kLn2,    HookPoint::kMlpPre,     HookPoint::kMlpPost,  HookPoint::kMlpOut,
-                          HookPoint::kResidPost, HookPoint::kLnFinal};
 
 }  // namespace
 
@@ -60,7 +55,7 @@ TEST_CASE("model hooks: every point fires once, in order, with its shape, and is
   };
   std::vector<Seen> seen;
   Hooks<float> hooks;
-  for (HookPoint point : kAllHookPoints)
+  for (HookPoint point : kHookPoints)
     hooks.Add(point, -1, -1, [&seen](const HookSite& site, MatF& act, std::string*) {
       seen.push_back({HookName(site.point, site.layer), site.head, act});
       return true;

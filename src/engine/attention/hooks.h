@@ -65,6 +65,12 @@ enum class HookPoint {
   kLnFinal,
 };
 inline constexpr int kHookPointCount = static_cast<int>(HookPoint::kLnFinal) + 1;
+// Every point, in the order a model's forward fires them (per block, per head as listed above).
+inline constexpr HookPoint kHookPoints[kHookPointCount] = {
+    HookPoint::kEmbed,    HookPoint::kPosEmbed, HookPoint::kResidPre,   HookPoint::kLn1,     HookPoint::kQ,
+    HookPoint::kK,        HookPoint::kV,        HookPoint::kAttnScores, HookPoint::kPattern, HookPoint::kZ,
+    HookPoint::kAttnOut,  HookPoint::kResidMid, HookPoint::kLn2,        HookPoint::kMlpPre,  HookPoint::kMlpPost,
+    HookPoint::kMlpOut,   HookPoint::kResidPost, HookPoint::kLnFinal};
 
 // Where a hook fires: the point, its block (-1 for the points outside the blocks: embed,
 // pos_embed, ln_final) and its head (-1 for the points that are not per head).
