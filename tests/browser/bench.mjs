@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { startServer } from './lib/server.mjs';
 
 function parseArgs(argv) {
   const o = { site: null, attnlab: null, steps: 2000, rounds: 3, task: 'verb_object', browser: '/usr/bin/chromium' };

@@ -15,8 +15,8 @@
 //   node tests/browser/bench_model_page.mjs --site build/wasm-release/site [--runs 15] [--profile FILE] [--browser /usr/bin/chromium]
 //
 // scripts/bench.sh --model-page builds the web bundle and runs this.
-import { launchChromium } from './chromium.mjs';
-import { startServer } from './server.mjs';
+import { launchChromium } from './lib/chromium.mjs';
+import { startServer } from './lib/server.mjs';
 import fs from 'node:fs';
 
 function parseArgs(argv) {

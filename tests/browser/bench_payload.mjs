@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { launchChromium } from './chromium.mjs';
-import { startServer } from './server.mjs';
+import { launchChromium } from './lib/chromium.mjs';
+import { startServer } from './lib/server.mjs';
 
 function parseArgs(argv) {
   const o = { site: null, loads: 7, browser: '/usr/bin/chromium' };

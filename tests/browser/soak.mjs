@@ -19,7 +19,7 @@
 //        [--max-growth 32] [--json FILE] [--no-model] [--browser /usr/bin/chromium]
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { startServer } from './lib/server.mjs';
 
 const opts = { site: null, seconds: 600, seed: 1, maxGrowth: 32, json: null, model: true, browser: '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i++) {

@@ -6,13 +6,14 @@
 // d_head + 1 = 33 tokens (A no longer tells the pattern: ranges, the second scenario).
 // Screenshots of the panel at laptop and phone size. "Probe this head" (probeHead(), the panel's
 // button): the page's numbers equal `attnlab model probe` on the same text, every double, and the
-// panel shows them (screenshots). Run by run.mjs with its helpers.
+// panel shows them (screenshots). Run by run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
+import { assert, short } from '../lib/assert.mjs';
+import { assertClean, assertNonBlank, canvasStats, openLab, settle, sleep } from '../lib/page.mjs';
 
-export function modelInfoTests(h) {
-  const { assert, short, sleep, openLab, settle, canvasStats, assertNonBlank, assertClean } = h;
+export function modelInfoTests() {
 
   function collide(bin, input, file) {
     fs.writeFileSync(file, JSON.stringify(input));

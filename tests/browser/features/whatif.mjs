@@ -2,13 +2,16 @@
 // the plain one in getTrace() (Δα and ΔA equal to the difference of two getTrace() results, and to
 // `attnlab trace --compare`), the shuffle's lesson, a value dragged with the mouse, the new state
 // fields through a link, the refusals in the one wording, and the What if tab on a laptop and a
-// phone (screenshots). Run by run.mjs with its helpers.
+// phone (screenshots). Run by run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
+import { assert, assertEq, compareJSON, short, TestFailure } from '../lib/assert.mjs';
+import { decodePNG } from '../lib/png.mjs';
+import { assertClean, openLab, settle } from '../lib/page.mjs';
+import { runNative } from '../lib/native.mjs';
 
-export function whatIfTests(h) {
-  const { TestFailure, assert, assertEq, short, openLab, settle, decodePNG, assertClean, compareJSON, runNative } = h;
+export function whatIfTests() {
 
   // attnlab trace --compare for a state: {state, plain, edited, comparison}.
   function runCompare(bin, state, tmp, tag) {

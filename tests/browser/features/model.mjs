@@ -3,13 +3,15 @@
 // equals `attnlab model run` bit for bit (tokens, ids, every head's rows, the chosen head's
 // weights, the next tokens) on «я люблю суши» and "I love sushi"; every head thumbnail of the
 // gallery draws; a failing fetch shows a message while the lab keeps working; screenshots at
-// laptop and phone size in English and Russian. Run by run.mjs with its helpers.
+// laptop and phone size in English and Russian. Run by run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
+import { assert, assertEq, short } from '../lib/assert.mjs';
+import { decodePNG } from '../lib/png.mjs';
+import { assertClean, openLab, settle, sleep } from '../lib/page.mjs';
 
-export function modelTests(h) {
-  const { assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean } = h;
+export function modelTests() {
 
   const modelRequests = (t) => t.monitor.requests.filter((u) => /\/model\//.test(u));
   // The build with the model's code (the default page's has none: src/model/lab/absent.cpp).

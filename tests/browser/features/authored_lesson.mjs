@@ -6,9 +6,12 @@
 // when needed, and its states give the same trace on two fresh loads. Run by run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
+import { assert, assertEq, short } from '../lib/assert.mjs';
+import { decodePNG, imageStats } from '../lib/png.mjs';
+import { assertClean, assertNonBlank, openLab, settle, sleep } from '../lib/page.mjs';
+import { startServer } from '../lib/server.mjs';
 
-export function authoredLessonTests(h) {
-  const { assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank, assertClean, startServer } = h;
+export function authoredLessonTests() {
 
   const twoSteps = (site) => JSON.parse(fs.readFileSync(path.join(site, 'lessons', 'two-steps.json'), 'utf8'));
 

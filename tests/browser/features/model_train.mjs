@@ -3,13 +3,14 @@
 // tune` prints for the same text and steps (bit for bit), Stop stops, Reset restores the shipped
 // weights bit for bit (the trace is the one before training); a text too short is refused with a
 // message in the panel; screenshots at laptop and phone size, in English and Russian. Run by
-// run.mjs with its helpers.
+// run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
+import { assert, assertEq, short } from '../lib/assert.mjs';
+import { assertClean, openLab, settle, sleep } from '../lib/page.mjs';
 
-export function modelTrainTests(h) {
-  const { assert, assertEq, short, sleep, openLab, settle, assertClean } = h;
+export function modelTrainTests() {
 
   function runTune(bin, args) {
     return new Promise((resolve, reject) => {

@@ -1,11 +1,13 @@
 // Browser tests of issue 11, items 5 and 9: exports (PNG at 2x, SVG, CSV, JSON) through the page
 // API and through the export menus, in English and Russian; the screen-reader table of the
-// weights; prefers-reduced-motion. Run by run.mjs with its helpers.
+// weights; prefers-reduced-motion. Run by run.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
+import { assert, assertEq, short } from '../lib/assert.mjs';
+import { decodePNG } from '../lib/png.mjs';
+import { assertClean, openLab, settle, sleep } from '../lib/page.mjs';
 
-export function exportTests(h) {
-  const { assert, assertEq, short, sleep, openLab, settle, decodePNG, assertClean } = h;
+export function exportTests() {
 
   // The exportable figures on screen and the export menus' rectangles (canvas data-figures,
   // written by src/platform/export.cpp after every drawn frame).

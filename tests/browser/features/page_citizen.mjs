@@ -1,6 +1,6 @@
 // Browser tests: the lab as a guest of a course page (issue 11). Render on demand, wheel and touch
 // passing through to the page, several embeds on one page, typing on phones and with input
-// methods, postMessage hygiene, auto-height, WebGL context loss. Run by run.mjs with its helpers.
+// methods, postMessage hygiene, auto-height, WebGL context loss. Run by run.mjs.
 //
 // A course page is served from a second origin (http://localhost:<another port>/, while the lab
 // is on http://127.0.0.1:<port>/): the lab runs in a cross-origin iframe, as on a real course
@@ -9,10 +9,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { assert, assertEq, short, TestFailure } from '../lib/assert.mjs';
+import { decodePNG } from '../lib/png.mjs';
+import { assertClean, assertNonBlank, openLab, pixelsDiffer, SENTENCE_BOX, settle, sleep } from '../lib/page.mjs';
+import { startServer } from '../lib/server.mjs';
 
-export function pageCitizenTests(h) {
-  const { TestFailure, assert, assertEq, short, sleep, openLab, settle, decodePNG, pixelsDiffer, assertNonBlank,
-          assertClean, startServer, SENTENCE_BOX } = h;
+export function pageCitizenTests() {
 
   // Serves `files` ({name: html}) from a new server reached as http://localhost:<port>/ (another
   // origin and site than the lab's 127.0.0.1). Returns the base URL.

@@ -3,16 +3,18 @@
 // controls refusing a click while the page API still changes them, a hidden view giving way),
 // on a laptop and a phone; the share link and the iframe snippet reproducing the state when
 // loaded; the header's Share button and its Copy (clipboard, or the text selected for copying
-// by hand). Run by run.mjs with its helpers.
+// by hand). Run by run.mjs.
 //
 // A course page is served from a second origin (http://localhost:<another port>/, while the lab
 // is on http://127.0.0.1:<port>/), as in page_citizen.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
+import { assert, assertEq, short } from '../lib/assert.mjs';
+import { decodePNG, imageStats } from '../lib/png.mjs';
+import { assertClean, assertNonBlank, openLab, settle, sleep } from '../lib/page.mjs';
+import { startServer } from '../lib/server.mjs';
 
-export function flagsTests(h) {
-  const { assert, assertEq, short, sleep, openLab, settle, decodePNG, imageStats, assertNonBlank, assertClean,
-          startServer } = h;
+export function flagsTests() {
 
   let siteCount = 0;
   async function courseSite(t, files) {
