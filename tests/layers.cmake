@@ -36,6 +36,11 @@ foreach(layer engine model api text app gfx ui platform cli)
           list(APPEND problems "a room's header may include only its own room (src/app/${room}/): ${f}: ${line}")
         endif()
       endif()
+      # text/ says the API's refusals in one place only (refusal_message.*): the strings every
+      # panel includes (i18n.h and the tables) do not bring the API with them
+      if(layer STREQUAL "text" AND NOT f MATCHES "/refusal_message\\.(h|cpp)$" AND line MATCHES "#[ \t]*include[ \t]*\"api/")
+        list(APPEND problems "only src/text/refusal_message.* may include src/api/: ${f}: ${line}")
+      endif()
       if(line MATCHES "#[ \t]*include[ \t]*\"([a-z_]+)/")
         if(NOT CMAKE_MATCH_1 IN_LIST allowed_${layer})
           list(APPEND problems "src/${layer}/ may not include src/${CMAKE_MATCH_1}/: ${f}: ${line}")

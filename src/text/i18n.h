@@ -4,7 +4,7 @@
 // language (SetLang, L); the app, which has no current language, in the state's (text.h's In).
 #pragma once
 
-#include "api/state_json.h"
+#include "engine/training/train.h"  // TrainConfig, Divergence, ExampleError, TaskKind: the messages below say them
 #include "text/text.h"  // Lang, Text, Plural, the plural rules, In
 
 // the tables, all of them for the panels
@@ -31,9 +31,6 @@ std::string Count(long long n, const Plural& p);
 const char* Word(long long n, const Plural& p);
 // A widget label with a stable ImGui ID across languages: "<text>###<id>".
 const char* Label(const Text& t, const char* id);
-
-// A refused state change, in the current language.
-std::string RefusalMessage(const attn::api::PatchResult& r);
 
 // The engine's messages in the current language. The engine says what happened as a code with its
 // numbers and words (language-free); the English line it also gives is used as it is.

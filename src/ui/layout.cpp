@@ -1,6 +1,7 @@
 // Arranges the panels: a grid on a laptop or projector, tabs on a phone.
 #include "app/lesson/lesson.h"
 #include "text/i18n.h"
+#include "text/refusal_message.h"
 #include "ui/plot.h"
 #include "ui/ui.h"
 

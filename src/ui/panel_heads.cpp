@@ -2,6 +2,7 @@
 // panels show while the model's files are not there yet (progress, or the failure and a way on).
 #include "app/lesson/lesson.h"
 #include "text/i18n.h"
+#include "text/refusal_message.h"
 #include "ui/ui.h"
 
 #include <algorithm>

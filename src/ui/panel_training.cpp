@@ -7,6 +7,7 @@
 // Trainer (the app's training room). This file: the controls and the panel's layout;
 // panel_training_pictures.cpp: the pictures.
 #include "text/i18n.h"
+#include "text/refusal_message.h"
 #include "ui/plot.h"
 #include "ui/panel_training.h"
 #include "ui/ui.h"

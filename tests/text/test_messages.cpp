@@ -1,6 +1,7 @@
 // The engine's messages on screen: the engine gives a code with its words and numbers, the
 // interface says it in the current language, with the right plural forms.
 #include "text/i18n.h"
+#include "text/refusal_message.h"
 
 #include "api/state_json.h"
 #include "engine/training/tasks.h"
