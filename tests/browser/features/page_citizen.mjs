@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { assert, assertEq, short, TestFailure } from '../lib/assert.mjs';
-import { decodePNG } from '../lib/png.mjs';
+import { decodePNG, imageStats } from '../lib/png.mjs';
 import { assertClean, assertNonBlank, openLab, pixelsDiffer, SENTENCE_BOX, settle, sleep } from '../lib/page.mjs';
 import { startServer } from '../lib/server.mjs';
 
@@ -205,7 +205,7 @@ window.askLab = (i, msg, timeout = 15000) => new Promise((resolve) => {
         assert(lost.restored > lost.after, 'no draw after the context was restored');
         await settle(t.page, 500);
         const png = decodePNG(await t.page.locator('#canvas').screenshot({ type: 'png' }));
-        assertNonBlank(h.imageStats(png), 'after a restored context');
+        assertNonBlank(imageStats(png), 'after a restored context');
         assertClean(t);
       },
     },
@@ -240,10 +240,15 @@ window.askLab = (i, msg, timeout = 15000) => new Promise((resolve) => {
         const before = decodePNG(await t.page.screenshot({ clip }));
         const y2 = await t.page.evaluate(() => scrollY);
         await t.page.mouse.wheel(0, 200);
-        await settle(t.page, 500);
+        // The lab scrolls in its next frames; on a loaded machine those can come late, so wait
+        // (up to 5 s) for the table to move rather than for a fixed time.
+        let d = 0;
+        for (const t0 = Date.now(); Date.now() - t0 < 5000;) {
+          await settle(t.page, 250);
+          d = pixelsDiffer(before, decodePNG(await t.page.screenshot({ clip })));
+          if (d > 0.02) break;
+        }
         const y3 = await t.page.evaluate(() => scrollY);
-        const after = decodePNG(await t.page.screenshot({ clip }));
-        const d = pixelsDiffer(before, after);
         t.note(`wheel over the steps table: page scrollY ${y2} -> ${y3}, ${(100 * d).toFixed(1)}% of the table's pixels changed`);
         assertEq(y3, y2, 'page scrollY after a wheel over a scrollable table');
         assert(d > 0.02, 'the table did not scroll');
