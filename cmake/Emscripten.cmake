@@ -50,15 +50,21 @@ function(attnlab_page_script_parts out_var)
 endfunction()
 
 # The C functions the page may call: every EMSCRIPTEN_KEEPALIVE function of the bridge
-# (src/platform/web_bridge.cpp), read from the bridge at configure time, so EXPORTED_FUNCTIONS
+# (src/platform/web_bridge*.cpp: web_bridge.cpp and web_bridge_model.cpp, model mode's calls),
+# read from the bridge at configure time, so EXPORTED_FUNCTIONS
 # cannot drift from it; CMake configures again whenever the bridge or a part of the page's
 # script (web/js/) changes. Every attnlab_* function a part wraps (cwrap) must be one of them,
 # or configuring stops with a message.
 function(attnlab_bridge_exports out_var)
-  set(bridge "${CMAKE_SOURCE_DIR}/src/platform/web_bridge.cpp")
+  file(GLOB bridge_files "${CMAKE_SOURCE_DIR}/src/platform/web_bridge*.cpp")
+  set(bridge "src/platform/web_bridge*.cpp")  # as messages name it
   attnlab_page_script_parts(page_parts)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${bridge}" ${page_parts})
-  file(READ "${bridge}" code)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${bridge_files} ${page_parts})
+  set(code "")
+  foreach(file IN LISTS bridge_files)
+    file(READ "${file}" part)
+    string(APPEND code "${part}\n")
+  endforeach()
   string(REGEX MATCHALL "EMSCRIPTEN_KEEPALIVE[^(;{}]*\\(" decls "${code}")
   set(names "")
   foreach(decl IN LISTS decls)
