@@ -172,6 +172,9 @@ function(attnlab_configure_web_program target name)
     -sGL_WORKAROUND_SAFARI_GETCONTEXT_BUG=0
     # emmalloc: a smaller allocator than dlmalloc; TextDecoder is in every WebGL2 browser
     -sMALLOC=emmalloc -sTEXTDECODER=2
+    # The Module properties emscripten's glue reads: only those web/js/loader.js passes (its
+    # own onLab* callbacks are read by the lab's code, not the glue): no glue for the others.
+    "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,instantiateWasm,onAbort]"
     # Size (issue 11): the link step optimizes for size (wasm-opt -Oz; the JavaScript glue is
     # minified afterwards, below). Debug keeps the glue readable and the assertions.
     $<$<NOT:$<CONFIG:Debug>>:-Oz>

@@ -258,7 +258,7 @@ LessonParse ParseLesson(std::string_view text) {
                   std::to_string(text.size()) + " bytes";
     return out;
   }
-  const Json v = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  const Json v = ParseJson(text);
   if (v.is_discarded()) {
     out.message = "lesson: expected a JSON document, got text that is not valid JSON";
     return out;

@@ -139,7 +139,7 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
 }
 
 PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_text) {
-  Json patch = Json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
+  Json patch = ParseJson(json_text);
   if (patch.is_discarded())
     return Refuse(current, ApiError::kMalformedJson, "", "the state is not valid JSON");
   return ApplyStatePatch(current, patch);

@@ -188,6 +188,10 @@ Json TraceToJson(const LabState& state, const LabResult& result);
 
 // Serializes without ever throwing: bytes that are not UTF-8 become U+FFFD.
 std::string Dump(const Json& j);
+// Parses without ever throwing: text that is not JSON gives a discarded value (is_discarded()).
+// Every parse of the page goes through here: each kind of input nlohmann::json is handed
+// (std::string, string_view, const char*) is another copy of its parser in the page's code.
+Json ParseJson(std::string_view text);
 
 Json MatrixToJson(const MatF& m);  // (R, C) -> [[...], ...] row by row
 Json VectorToJson(const VecF& v);

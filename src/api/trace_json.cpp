@@ -5,6 +5,9 @@
 namespace attn::api {
 
 std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+Json ParseJson(std::string_view text) {
+  return Json::parse(text.data(), text.data() + text.size(), nullptr, /*allow_exceptions=*/false);
+}
 
 Json MatrixToJson(const MatF& m) {
   Json rows = Json::array();

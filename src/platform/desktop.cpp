@@ -49,7 +49,7 @@ bool platform::ApplyDesktopState(app::AppState& state, const std::string& text, 
   // A link: what follows '#' (the whole text when there is none), as the page reads location.hash.
   const std::size_t hash = text.find('#');
   const std::string part = hash == std::string::npos ? text : text.substr(hash);
-  const attn::api::Json answer = attn::api::Json::parse(app::ApplyLinkJson(state, part, ""), nullptr, false);
+  const attn::api::Json answer = attn::api::ParseJson(app::ApplyLinkJson(state, part, ""));
   if (answer.is_object() && answer.value("ok", false)) return true;
   std::string said;
   if (answer.is_object() && answer.contains("errors"))

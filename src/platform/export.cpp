@@ -159,7 +159,7 @@ namespace platform {
 std::string QueueExport(const std::string& json_text, bool download) {
   app::ExportRequest r;
   std::string field, error;
-  const app::Json j = app::Json::parse(json_text, nullptr, false);
+  const app::Json j = attn::api::ParseJson(json_text);
   if (j.is_discarded()) { field = ""; error = "export: expected an object like {what: 'weights', format: 'png'}, got text that is not JSON"; }
   else if (app::ReadExportRequest(j, &r, &field, &error)) {
     const int id = g_next_id++;
