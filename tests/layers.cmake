@@ -4,8 +4,10 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # For each folder of src/: the project folders its files may include, and system headers it
 # must not include (the app layer is tested without a window). Sub-folders follow their folder.
 # Inside src/app/, the rooms (one sub-folder each) stand side by side: a room's header includes
-# no other room and not app/app.h (AppState, in app.h, is composed of the rooms' states); a
-# room's .cpp works on the whole AppState and may include any of them.
+# no other room and not app/app.h (AppState, in app.h, is composed of the rooms' states), only
+# app/room.h, the interface every room gives the app, and app/lab_view.h, what the rooms publish
+# to each other; a room's .cpp works on the whole AppState
+# and may include any of them.
 set(allowed_engine   "engine")
 set(allowed_model    "engine;model")
 set(allowed_api      "engine;model;api")  # model: the tune rows of the state (finetune.h, issue 13)
@@ -21,6 +23,10 @@ set(banned_api "${banned_app}")
 set(banned_model "${banned_app}")
 set(banned_text "${banned_app}")
 
+# What every room may see of the others: the interface a room gives the app, and the view the
+# rooms publish (their results, read-only, and the few requests another room may make).
+set(room_interfaces "room.h;lab_view.h")
+
 set(problems "")
 foreach(layer engine model api text app gfx ui platform cli)
   file(GLOB_RECURSE files "${SRC}/${layer}/*.h" "${SRC}/${layer}/*.cpp")
@@ -32,9 +38,14 @@ foreach(layer engine model api text app gfx ui platform cli)
     endif()
     foreach(line IN LISTS includes)
       if(room AND line MATCHES "#[ \t]*include[ \t]*\"app/([a-z_.]+)")
-        if(NOT CMAKE_MATCH_1 STREQUAL room)
-          list(APPEND problems "a room's header may include only its own room (src/app/${room}/): ${f}: ${line}")
+        if(NOT CMAKE_MATCH_1 STREQUAL room AND NOT CMAKE_MATCH_1 IN_LIST room_interfaces)
+          list(APPEND problems "a room's header may include only its own room (src/app/${room}/), app/room.h and app/lab_view.h: ${f}: ${line}")
         endif()
+      endif()
+      # The lesson's readout reads the other rooms only through what they publish (lab_view.h)
+      if(f MATCHES "/app/lesson/lesson_readout\\.cpp$" AND line MATCHES "#[ \t]*include[ \t]*\"app/([a-z_./]+)\""
+         AND NOT CMAKE_MATCH_1 MATCHES "^(lesson/|lab_view\\.h$)")
+        list(APPEND problems "the lesson's readout reads the rooms through app/lab_view.h only: ${f}: ${line}")
       endif()
       # text/ says the API's refusals in one place only (refusal_message.*): the strings every
       # panel includes (i18n.h and the tables) do not bring the API with them

@@ -4,6 +4,11 @@
 
 #include "app/lesson/lesson.h"
 
+#include <algorithm>
+#include <array>
+#include <type_traits>
+#include <utility>
+
 namespace app {
 
 void Notify(const AppState& s) {
@@ -41,62 +46,81 @@ void InitApp(AppState& s) {
   InitTraining(s);
 }
 
+namespace {
+// Every room, in the order each phase runs them: the lesson expands a patch first and runs its
+// step's actions last; the attention room's result comes before what reads it (what-if, training).
+template <class State, class R = std::conditional_t<std::is_const_v<State>, const Room, Room>>
+std::array<R*, 6> Rooms(State& s) {
+  return {&s.attention, &s.whatif, &s.training, &s.model, &s.normalization, &s.lesson};
+}
+}  // namespace
+
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source) {
-  // 1. The lesson: entering a step brings the step's settings; the patch's own fields win.
-  Json patch;
-  attn::api::PatchResult lesson_refused;
-  if (!WithLessonStep(s, given, &patch, &lesson_refused)) return Refuse(s, lesson_refused, source);
-  const int previous_lesson = s.lab.lesson;
+  // 1. The patch to apply (the lesson: entering a step brings the step's settings; the patch's
+  //    own fields win).
+  Json patch = given;
+  attn::api::PatchResult refused;  // one for every room's refusal: made once
+  for (Room* room : Rooms(s))
+    if (!room->Expand(s, &patch, &refused)) return Refuse(s, std::move(refused), source);
   // 2. The settings, row by row (api/state_json.h).
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
   if (!r.ok) return Refuse(s, r, source);
   // 3. Each room prepares its part, so that a refusal keeps every room as it was. The maths may
   //    still refuse validated input: the panels always draw a finished, valid result.
-  AttentionChange attention = PrepareAttention(s, r.state);
-  if (Refused(attention)) return Refuse(s, EngineRefusal(attention.result.error), source);
-  TrainingChange training = PrepareTraining(s, r.state);
-  if (!training.ok) {
-    attn::api::PatchResult refused;
-    refused.api_error = attn::api::ApiError::kBadValue;
-    refused.field = "train";
-    refused.message = training.error;
-    return Refuse(s, refused, source);
-  }
+  for (Room* room : Rooms(s))
+    if (!room->Prepare(s, r.state, &refused)) return Refuse(s, std::move(refused), source);
   // 4. Accepted: every room takes its part.
-  s.lab = r.state;
-  AdoptAttention(s, std::move(attention));
-  UpdateWhatIf(s);
+  const attn::api::LabState before = std::exchange(s.lab, r.state);
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;
-  AdoptTraining(s, std::move(training), source);
-  RunLessonActions(s, previous_lesson);
+  for (Room* room : Rooms(s)) room->Adopt(s, before, source);
   Notify(s);
   return r;
 }
 
 attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text) {
-  Json patch = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  Json patch = attn::api::ParseJson(json_text);
   if (patch.is_discarded()) return Refuse(s, attn::api::ApplyStatePatchText(s.lab, json_text));
   return ApplyPatch(s, patch, Source::kApi);
 }
 
 FrameWork Tick(AppState& s) {
   FrameWork w;
-  TickProbe(s);
   // Training and the normalization curves share the budget when both run.
-  const bool curves = s.normalization.curves_running;
-  w.train_steps = TickTraining(s, curves ? kTrainBudgetMs * 0.5 : kTrainBudgetMs, &w.train_ms);
-  w.tune_units = TickTune(s, kTrainBudgetMs, &w.tune_ms);
-  TickModelProbe(s);
-  TickModelKeyEffects(s, kTrainBudgetMs);
-  TickNormalization(s, s.lab.train.play ? kTrainBudgetMs * 0.5 : kTrainBudgetMs);
+  int sharing = 0;
+  for (const Room* room : Rooms(s)) sharing += room->SharesBudget(s) ? 1 : 0;
+  for (Room* room : Rooms(s))
+    room->Tick(s, room->SharesBudget(s) ? kTrainBudgetMs / std::max(1, sharing) : kTrainBudgetMs, &w);
   return w;
 }
 
+LabView View(const AppState& s) {
+  LabView view;
+  view.lab = &s.lab;
+  for (const Room* room : Rooms(s)) room->Publish(&view);
+  return view;
+}
+
+void AppRequests::ResetTraining() { app::ResetTraining(s_); }
+void AppRequests::TrainUpTo(int steps) {
+  const int done = s_.training.a.trainer.step();
+  if (done < steps) TrainSteps(s_, steps - done);
+}
+void AppRequests::EnsureNormalization() { app::EnsureNormalization(s_); }
+void AppRequests::StartProbe() {
+  if (s_.attention.probe.points.empty() && s_.attention.probe.queue.empty()) StartProbeSweep(s_);
+}
+
+void AppRequests::RecomputeResult() {
+  s_.attention.result = ComputeResult(s_, s_.lab.config, &s_.model.result);
+  ClearCustomWeights(s_);
+}
+
 bool NeedsFrames(const AppState& s) {
-  return TrainingNeedsFrames(s) || !s.attention.probe.queue.empty() || ModelNeedsFrames(s) ||
-         NormalizationNeedsFrames(s);
+  for (const Room* room : Rooms(s))
+    if (room->NeedsFrames(s)) return true;
+  return false;
 }
 
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }

@@ -3,7 +3,8 @@
 // every change is validated by the engine once, in one place.
 //
 // AppState is a composition of rooms, one sub-folder of src/app/ each, which own their slice of
-// the state, how a patch applies to it, their share of Tick and their page-API JSON:
+// the state and their page-API JSON, and give the app one interface (room.h: their part of a
+// patch, in two phases, and of a frame):
 //   attention/      the engine's result, the dragged weights, the probe sweep, getTrace()
 //   model/          the trained model: its files, its result, Information, probe, Train it more
 //   training/       runs A and B of the Training tab, train() and getTraining()
@@ -14,7 +15,7 @@
 //   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormaps
 //   whatif/         the edited run against the plain one (issue 23): Δα, ΔA, the verdict
 // This file holds what is common to them: the settings, the refusal, ApplyPatch (which hands a
-// patch to each room in turn), Tick and NeedsFrames.
+// patch to each room in turn, through room.h), Tick and NeedsFrames (the same).
 // No ImGui, SDL or GL here (library attn_app, tested by tests/app): how things are shown
 // (hover, tabs, text size, plot toggles, the last frame's timings) is the UI's own state,
 // ui::UiState in src/ui/ui.h.
@@ -22,6 +23,7 @@
 
 #include "api/state_json.h"
 #include "app/attention/attention.h"
+#include "app/lab_view.h"
 #include "app/lesson/lesson_doc.h"
 #include "app/model/model.h"
 #include "app/normalization/normalization.h"
@@ -38,11 +40,12 @@ using attn::api::Json;
 
 struct AppState {
   attn::api::LabState lab;      // the current *valid* settings, which every room reads
+  // The rooms (room.h), in the order the app runs them (app.cpp's Rooms)
   Attention attention;          // attention/
-  Model model;                  // model/
-  Training training;            // training/
-  Normalization normalization;  // normalization/
   WhatIf whatif;                // whatif/
+  Training training;            // training/
+  Model model;                  // model/
+  Normalization normalization;  // normalization/
   Lesson lesson;                // lesson/
 
   // The sentence box may hold text the engine refused (empty, too long...): it is kept here,
@@ -98,6 +101,22 @@ FrameWork Tick(AppState& s);
 // long run, the probe, the normalization experiments or their curves. The page draws only when
 // something changed (platform/main.cpp); this is the app's "keep drawing".
 bool NeedsFrames(const AppState& s);
+
+// What the rooms publish for one another (lab_view.h), as they are now.
+LabView View(const AppState& s);
+// The requests one room makes of the others (lab_view.h), answered by the rooms of `s`.
+class AppRequests final : public LabRequests {
+ public:
+  explicit AppRequests(AppState& s) : s_(s) {}
+  void ResetTraining() override;
+  void TrainUpTo(int steps) override;
+  void EnsureNormalization() override;
+  void StartProbe() override;
+  void RecomputeResult() override;
+
+ private:
+  AppState& s_;
+};
 
 // getState(): the settings as JSON.
 std::string StateJson(const AppState& s);

@@ -101,4 +101,25 @@ std::string TraceJson(const AppState& s) {
   return attn::api::Dump(out);
 }
 
+// ---- the room (room.h) ------------------------------------------------------------------------
+bool Attention::Prepare(const AppState& s, const attn::api::LabState& next,
+                        attn::api::PatchResult* refused) {
+  pending_ = PrepareAttention(s, next);
+  if (!Refused(pending_)) return true;
+  *refused = EngineRefusal(pending_.result.error);
+  return false;
+}
+void Attention::Adopt(AppState& s, const attn::api::LabState&, Source) {
+  AdoptAttention(s, std::move(pending_));  // this room's own members: moved from pending_
+  pending_.changed = false;
+}
+void Attention::Tick(AppState& s, double, FrameWork*) { TickProbe(s); }
+bool Attention::NeedsFrames(const AppState&) const { return !probe.queue.empty(); }
+void Attention::Publish(LabView* view) const {
+  view->attention.result = &result;
+  view->attention.probe = &probe.points;
+  view->attention.probe_total = probe.total;
+  view->attention.probe_started = !probe.points.empty() || !probe.queue.empty();
+}
+
 }  // namespace app

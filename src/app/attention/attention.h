@@ -6,6 +6,8 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/lab_view.h"
+#include "app/room.h"
 #include "engine/information/information.h"
 #include "engine/lab/lab.h"
 #include "engine/information/probe.h"
@@ -29,33 +31,43 @@ struct CustomWeights {
 };
 
 // The probe experiment (information panel): accuracy of a readout that sees only A, run on
-// demand because it trains a model (a fraction of a second), one run a frame.
-struct ProbePoint {
-  int tokens, d_v, heads;
-  double accuracy, chance;
-};
+// demand because it trains a model (a fraction of a second), one run a frame (ProbePoint: in
+// lab_view.h, published).
 struct ProbeSweep {
   std::vector<ProbePoint> points;
   std::vector<attn::ProbeConfig> queue;  // runs still to do (the page stays responsive and
   int total = 0;                         // shows progress)
 };
 
-struct Attention {
-  attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this (in
-                            // model mode: the chosen layer and head of the model, or the error
-                            // kModelNotLoaded while the files are not there)
-  CustomWeights custom;
-  ProbeSweep probe;
-};
-
-// ---- how a patch applies here (ApplyPatch) ------------------------------------------------
-// A patch that leaves the attention settings as they were (training, language, view) keeps the
-// result and the dragged weights. Otherwise the new result, and in model mode the model's.
 struct AttentionChange {
   bool changed = false;
   attn::LabResult result;
   attn::model::ModelLabResult model_result;
 };
+
+// The room (room.h): Prepare computes the new settings' result (refused when the maths refuses
+// it), Adopt takes it; Tick runs the probe's queue.
+struct Attention final : Room {
+  attn::LabResult result;   // the engine's numbers for `lab`; every panel draws from this (in
+                            // model mode: the chosen layer and head of the model, or the error
+                            // kModelNotLoaded while the files are not there)
+  CustomWeights custom;
+  ProbeSweep probe;
+
+  bool Prepare(const AppState& s, const attn::api::LabState& next,
+               attn::api::PatchResult* refused) override;
+  void Adopt(AppState& s, const attn::api::LabState& before, Source source) override;
+  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const AppState& s) const override;
+  void Publish(LabView* view) const override;
+
+ private:
+  AttentionChange pending_;  // Prepare's, until Adopt
+};
+
+// ---- how a patch applies here (ApplyPatch) ------------------------------------------------
+// A patch that leaves the attention settings as they were (training, language, view) keeps the
+// result and the dragged weights. Otherwise the new result, and in model mode the model's.
 AttentionChange PrepareAttention(const AppState& s, const attn::api::LabState& next);
 // The maths refused the settings (e.g. overflowing scores); model mode before the files are
 // there is accepted (the panels show the loading).

@@ -21,18 +21,14 @@ const LessonStep* StepOf(const LessonDoc* doc, int step) {
   return doc && step >= 1 && step <= static_cast<int>(doc->steps.size()) ? &doc->steps[step - 1] : nullptr;
 }
 
-void RunAction(AppState& s, LessonAction a) {
+// A step's action: asked of the rooms that do it (lab_view.h), never done here.
+void RunAction(LabRequests& rooms, LessonAction a) {
   switch (a) {
     case LessonAction::kNone: break;
-    case LessonAction::kResetTraining: ResetTraining(s); break;
-    case LessonAction::kTrain:
-      if (s.training.a.trainer.step() < kLessonTrainSteps)
-        TrainSteps(s, kLessonTrainSteps - s.training.a.trainer.step());
-      break;
-    case LessonAction::kNormalization: EnsureNormalization(s); break;
-    case LessonAction::kProbe:
-      if (s.attention.probe.points.empty() && s.attention.probe.queue.empty()) StartProbeSweep(s);
-      break;
+    case LessonAction::kResetTraining: rooms.ResetTraining(); break;
+    case LessonAction::kTrain: rooms.TrainUpTo(kLessonTrainSteps); break;
+    case LessonAction::kNormalization: rooms.EnsureNormalization(); break;
+    case LessonAction::kProbe: rooms.StartProbe(); break;
   }
 }
 
@@ -89,7 +85,10 @@ const std::vector<LessonStep>& LessonSteps() {
 
 const LessonDoc* LoadedLesson(const AppState& s) { return s.lesson.doc.get(); }
 
-const LessonStep* CurrentLessonStep(const AppState& s) { return StepOf(LoadedLesson(s), s.lab.lesson); }
+const LessonStep* CurrentLessonStep(const Lesson& lesson, const attn::api::LabState& lab) {
+  return StepOf(lesson.doc.get(), lab.lesson);
+}
+const LessonStep* CurrentLessonStep(const AppState& s) { return CurrentLessonStep(s.lesson, s.lab); }
 
 int LessonPrediction(const attn::api::LabState& lab, int step) {
   if (step < 1 || step > static_cast<int>(lab.predictions.size())) return -1;
@@ -97,10 +96,11 @@ int LessonPrediction(const attn::api::LabState& lab, int step) {
   return c >= 'a' && c < 'a' + attn::api::kMaxLessonChoices ? c - 'a' : -1;
 }
 
-bool LessonRevealed(const AppState& s) {
-  const LessonStep* st = CurrentLessonStep(s);
-  return st && (!st->has_question || LessonPrediction(s.lab, s.lab.lesson) >= 0);
+bool LessonRevealed(const Lesson& lesson, const attn::api::LabState& lab) {
+  const LessonStep* st = CurrentLessonStep(lesson, lab);
+  return st && (!st->has_question || LessonPrediction(lab, lab.lesson) >= 0);
 }
+bool LessonRevealed(const AppState& s) { return LessonRevealed(s.lesson, s.lab); }
 
 Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc) {
   const std::shared_ptr<const LessonDoc> builtin = doc ? nullptr : BuiltinLesson();
@@ -139,8 +139,9 @@ bool WithLessonStep(AppState& s, const Json& patch, Json* out, attn::api::PatchR
 void RunLessonActions(AppState& s, int previous_lesson) {
   const LessonStep* st = CurrentLessonStep(s);
   if (!st || s.lab.lesson == previous_lesson) return;
-  RunAction(s, st->setup_action);
-  if (LessonRevealed(s)) RunAction(s, st->reveal_action);
+  AppRequests rooms(s);
+  RunAction(rooms, st->setup_action);
+  if (LessonRevealed(s)) RunAction(rooms, st->reveal_action);
 }
 
 std::string CheckLessonUrl(const std::string& url) {
@@ -276,7 +277,8 @@ attn::api::PatchResult AnswerLesson(AppState& s, int choice) {
   patch["predictions"] = predictions;
   attn::api::PatchResult r = ApplyPatch(s, patch);
   if (!r.ok || !st) return r;
-  RunAction(s, st->reveal_action);
+  AppRequests rooms(s);
+  RunAction(rooms, st->reveal_action);
   auto& events = s.lesson.events;
   Json answer = Answer(step, choice, choice == st->right);
   answer["type"] = "answer";
@@ -301,7 +303,8 @@ attn::api::PatchResult ShowLessonExtra(AppState& s) {
   const LessonStep* st = CurrentLessonStep(s);
   if (!st || !st->has_extra) return Unchanged(s);
   attn::api::PatchResult r = ApplyPatch(s, st->extra);
-  if (r.ok) RunAction(s, st->extra_action);
+  AppRequests rooms(s);
+  if (r.ok) RunAction(rooms, st->extra_action);
   return r;
 }
 
@@ -312,5 +315,16 @@ attn::api::PatchResult RestoreLessonStep(AppState& s) {
   if (r.ok) RunLessonActions(s, 0);
   return r;
 }
+
+// ---- the room (room.h) ------------------------------------------------------------------------
+bool Lesson::Expand(AppState& s, Json* patch, attn::api::PatchResult* refused) {
+  Json out;
+  if (!WithLessonStep(s, *patch, &out, refused)) return false;
+  *patch = std::move(out);
+  return true;
+}
+void Lesson::Adopt(AppState& s, const attn::api::LabState& before, Source) { RunLessonActions(s, before.lesson); }
+
+std::vector<LessonLine> LessonReadout(const AppState& s) { return LessonReadout(s.lesson, View(s)); }
 
 }  // namespace app

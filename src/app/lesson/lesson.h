@@ -18,6 +18,7 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/lab_view.h"
 #include "app/lesson/lesson_doc.h"
 
 #include <memory>
@@ -45,7 +46,9 @@ const std::vector<LessonStep>& LessonSteps();
 // without a question).
 const LessonDoc* LoadedLesson(const AppState& s);
 const LessonStep* CurrentLessonStep(const AppState& s);
+const LessonStep* CurrentLessonStep(const Lesson& lesson, const attn::api::LabState& lab);
 bool LessonRevealed(const AppState& s);
+bool LessonRevealed(const Lesson& lesson, const attn::api::LabState& lab);
 int LessonPrediction(const attn::api::LabState& lab, int step);  // -1 or the choice, step 1-based
 
 // Loads a lesson document (setLesson, postMessage, #lessonUrl with its `url`): checked whole
@@ -89,10 +92,11 @@ std::vector<Json> TakeLessonEvents(AppState& s);
 
 // The answer's numbers for the current step (its "numbers"), read from the engine's results as
 // they are now (they follow the learner's own changes), as lines in both languages. Empty before
-// the reveal.
+// the reveal. It reads the other rooms through what they publish (lab_view.h) only.
 struct LessonLine {
   std::string en, ru;
 };
-std::vector<LessonLine> LessonReadout(const AppState& s);
+std::vector<LessonLine> LessonReadout(const Lesson& lesson, const LabView& lab);
+std::vector<LessonLine> LessonReadout(const AppState& s);  // (s.lesson, View(s))
 
 }  // namespace app

@@ -1,9 +1,10 @@
 // The lesson's readout: the numbers under each step's answer, read from the engine's results in
-// the AppState (the lab, the training runs, the normalization experiments, the trained model);
+// what the rooms publish (lab_view.h: the lab, the training run, the normalization experiments,
+// the trained model);
 // the few small computations the steps show are the engine's (engine/lab/lab_readout.h).
 #include "app/lesson/lesson.h"
 
-#include "app/app.h"
+#include "app/lab_view.h"
 #include "engine/lab/lab_readout.h"
 #include "text/lesson_strings.h"
 
@@ -42,12 +43,12 @@ std::string Tok(const std::vector<attn::Token>& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? "«" + tokens[i].text + "»" : "?";
 }
 
-void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
-  const attn::LabResult& r = s.attention.result;
+void QueryRows(const LabView& v, std::vector<LessonLine>& out) {
+  const attn::LabResult& r = *v.attention.result;
   if (!r.error.ok()) return;
   const std::string q = Tok(r.tokens, r.steps.query);
   out.push_back(Line(tr::kReadoutQuery,
-                     q.c_str(), s.lab.config.head + 1));
+                     q.c_str(), v.lab->config.head + 1));
   for (std::size_t i = 0; i < r.steps.rows.size(); ++i) {
     const attn::StepRow& row = r.steps.rows[i];
     out.push_back(Both("  %s: %.3f;  %.3f;  %.3f",
@@ -56,21 +57,21 @@ void QueryRows(const AppState& s, std::vector<LessonLine>& out) {
 }
 
 // The training example's query row (run A): the weights, and the gradient into each weight.
-void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradients) {
-  const TrainRun& a = s.training.a;
-  if (!a.has_view || a.view.forward.attn.heads.empty()) return;
-  const int q = s.training.query;
-  const auto& w = a.view.forward.attn.heads[0].weights;
+void TrainingRows(const LabView& v, std::vector<LessonLine>& out, bool gradients) {
+  const attn::ExampleView* example = v.training.example;
+  if (!example || example->forward.attn.heads.empty()) return;
+  const int q = v.training.query;
+  const auto& w = example->forward.attn.heads[0].weights;
   if (q < 0 || q >= w.rows()) return;
   out.push_back(Line(tr::kReadoutTrained,
-                     a.trainer.step(), a.view.tokens[q].c_str()));
+                     v.training.step, example->tokens[q].c_str()));
   out.push_back(Line(gradients ? tr::kReadoutWordGrad : tr::kReadoutWord));
-  const attn::VecD via_values = attn::WeightGradientFromValues(a.view, 0, q);
+  const attn::VecD via_values = attn::WeightGradientFromValues(*example, 0, q);
   for (Eigen::Index j = 0; j < w.cols(); ++j) {
-    const std::string t = "«" + a.view.tokens[j] + "»";
+    const std::string t = "«" + example->tokens[j] + "»";
     if (gradients && j < via_values.size())
       out.push_back(Both("  %s: %.3f;  %.3g;  %.3g", t.c_str(), w(q, j),
-                         a.view.grads.heads[0].dweights(q, j), via_values(j)));
+                         example->grads.heads[0].dweights(q, j), via_values(j)));
     else
       out.push_back(Both("  %s: %.3f", t.c_str(), w(q, j)));
   }
@@ -78,12 +79,12 @@ void TrainingRows(const AppState& s, std::vector<LessonLine>& out, bool gradient
 
 // Step 7: the trained model's weight on the token itself on this sentence (every layer and head,
 // the rows t >= 1: row 0 can only attend to itself), against q = k = x on the lab's words.
-void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
-  if (!s.model.loaded) {
+void ModelSelfRows(const LabView& v, std::vector<LessonLine>& out) {
+  if (!v.model.loaded) {
     out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
-  const auto& blocks = s.model.result.acts.blocks;
+  const auto& blocks = v.model.result->acts.blocks;
   double sum = 0, even = 0;
   int rows = 0;
   std::vector<double> per_layer;
@@ -109,7 +110,7 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
   for (std::size_t l = 0; l < per_layer.size(); ++l)
     out.push_back(Line(tr::kReadoutLayer, static_cast<int>(l), per_layer[l]));
   attn::LabConfig c;  // the lab's defaults: identity projections, q = k = v = x
-  c.sentence = s.lab.config.sentence;
+  c.sentence = v.lab->config.sentence;
   const attn::LabResult id = attn::ComputeLab(c);
   if (!id.error.ok()) return;
   double diag = 0;
@@ -122,20 +123,20 @@ void ModelSelfRows(const AppState& s, std::vector<LessonLine>& out) {
 // Step 4's second demonstration: the shown head of the trained model on a repeated sentence,
 // each repeated token's weight on the token after its earlier copy (engine/lab/lab_readout.h): an
 // induction head's q·k points there; a head that only looks back one token does not.
-void InductionReadout(const AppState& s, std::vector<LessonLine>& out) {
-  if (!s.model.loaded) {
+void InductionReadout(const LabView& v, std::vector<LessonLine>& out) {
+  if (!v.model.loaded) {
     out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
-  const attn::model::ModelLabResult& m = s.model.result;
-  const auto* block = attn::model::ChosenBlock(m.acts, s.lab.config.layer);
-  const int head = s.lab.config.head;
+  const attn::model::ModelLabResult& m = *v.model.result;
+  const auto* block = attn::model::ChosenBlock(m.acts, v.lab->config.layer);
+  const int head = v.lab->config.head;
   if (!block || head < 0 || head >= static_cast<int>(block->attn.heads.size())) return;
   const std::vector<attn::InductionRow> rows =
       attn::InductionRows(m.ids, block->attn.heads[static_cast<std::size_t>(head)].weights);
   auto shown = [&](int t) { return "«" + m.texts[static_cast<std::size_t>(t)] + "»"; };
   out.push_back(Line(tr::kReadoutInduction,
-                     s.lab.config.layer, head));
+                     v.lab->config.layer, head));
   if (rows.empty()) {
     out.push_back(Line(tr::kReadoutNoRepeat));
     return;
@@ -160,14 +161,14 @@ std::string VecText(const attn::VecD& v) {
 
 }  // namespace
 
-std::vector<LessonLine> LessonReadout(const AppState& s) {
+std::vector<LessonLine> LessonReadout(const Lesson& lesson, const LabView& v) {
   std::vector<LessonLine> out;
-  const LessonStep* step = CurrentLessonStep(s);
-  if (!step || !LessonRevealed(s)) return out;
-  const attn::LabResult& r = s.attention.result;
+  const LessonStep* step = CurrentLessonStep(lesson, *v.lab);
+  if (!step || !LessonRevealed(lesson, *v.lab)) return out;
+  const attn::LabResult& r = *v.attention.result;
   switch (step->numbers) {  // 1 + the readout's index in api::kLessonReadouts
     case 1:
-      QueryRows(s, out);
+      QueryRows(v, out);
       if (r.error.ok() && r.steps.query < static_cast<int>(r.steps.rows.size())) {
         float other = -1e30f;
         for (std::size_t i = 0; i < r.steps.rows.size(); ++i)
@@ -175,7 +176,7 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
         out.push_back(Line(tr::kReadoutSelfScore,
                            r.steps.rows[r.steps.query].score, other));
       }
-      if (s.training.a.trainer.step() > 0) TrainingRows(s, out, false);
+      if (v.training.step > 0) TrainingRows(v, out, false);
       break;
     case 2: {
       if (!r.error.ok()) break;
@@ -205,21 +206,21 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       }
       out.push_back(Both("x      = %s", VecText(r.trace.X.row(q).transpose().cast<double>()).c_str()));
       out.push_back(Both("x + W_O·[A¹; …] = %s", VecText(attn::ResidualOutput(r)).c_str()));
-      if (!s.attention.probe.points.empty() || !s.attention.probe.queue.empty())
+      if (v.attention.probe_started)
         out.push_back(Line(tr::kReadoutProbe,
-                           static_cast<int>(s.attention.probe.points.size()), s.attention.probe.total));
-      for (const ProbePoint& p : s.attention.probe.points)
+                           static_cast<int>(v.attention.probe->size()), v.attention.probe_total));
+      for (const ProbePoint& p : *v.attention.probe)
         out.push_back(Line(tr::kReadoutProbeRow, p.tokens, p.d_v, p.heads,
                            100 * p.accuracy, 100 * p.chance));
       break;
     }
     case 4: {
-      if (s.lab.config.projection == attn::Projection::kModel) {  // the second demonstration
-        InductionReadout(s, out);
+      if (v.lab->config.projection == attn::Projection::kModel) {  // the second demonstration
+        InductionReadout(v, out);
         break;
       }
       if (!r.error.ok()) break;
-      const attn::VecD shifted = attn::ShiftedWeights(r, s.lab.config.normalizer, 5.0);
+      const attn::VecD shifted = attn::ShiftedWeights(r, v.lab->config.normalizer, 5.0);
       out.push_back(Both("m = max sᵢ = %.3f", r.steps.row_max));
       out.push_back(Line(tr::kReadoutShift));
       double diff = 0;
@@ -241,46 +242,46 @@ std::vector<LessonLine> LessonReadout(const AppState& s) {
       }
       break;
     }
-    case 5: TrainingRows(s, out, true); break;
+    case 5: TrainingRows(v, out, true); break;
     case 6: {
-      const Normalization& n = s.normalization;
+      const LabView::NormalizationPart& n = v.normalization;
       if (!n.computed) break;
-      if (!n.output_norm.empty() && !n.normalizers.empty()) {
-        const attn::OutputNormPoint& p = n.output_norm.back();
-        const attn::OutputNormPoint& p0 = n.output_norm.front();
-        for (std::size_t k = 0; k < n.normalizers.size() && k < p.norm.size(); ++k) {
-          const attn::Normalizer z = n.normalizers[k];
+      if (!n.output_norm->empty() && !n.normalizers->empty()) {
+        const attn::OutputNormPoint& p = n.output_norm->back();
+        const attn::OutputNormPoint& p0 = n.output_norm->front();
+        for (std::size_t k = 0; k < n.normalizers->size() && k < p.norm.size(); ++k) {
+          const attn::Normalizer z = (*n.normalizers)[k];
           if (z != attn::Normalizer::kSoftmax && z != attn::Normalizer::kNone) continue;
           out.push_back(Line(tr::kReadoutNorm,
                              attn::NormalizerName(z), p0.norm[k], p0.magnitude, p.norm[k], p.magnitude));
         }
       }
-      if (!n.output_norm.empty())
+      if (!n.output_norm->empty())
         out.push_back(Line(tr::kReadoutBound,
-                           n.output_norm.back().bound));
-      for (const attn::ScoreVariancePoint& v : n.variance)
-        if (v.d_k == 64)
+                           n.output_norm->back().bound));
+      for (const attn::ScoreVariancePoint& var : *n.variance)
+        if (var.d_k == 64)
           out.push_back(Line(tr::kReadoutVariance,
-                             v.var_unscaled, v.var_scaled));
-      for (const attn::SaturationPoint& p : n.saturation)
+                             var.var_unscaled, var.var_scaled));
+      for (const attn::SaturationPoint& p : *n.saturation)
         if (p.d_k == 4 || p.d_k == 64)
           out.push_back(Line(tr::kReadoutEntropy,
                              p.d_k, p.entropy_unscaled, p.entropy_scaled));
-      if (!n.saturation.empty())
+      if (!n.saturation->empty())
         out.push_back(Line(tr::kReadoutUniform, n.keys,
                            n.keys, std::log(static_cast<double>(n.keys))));
       break;
     }
-    case 7: ModelSelfRows(s, out); break;
+    case 7: ModelSelfRows(v, out); break;
     case 8: {
       if (r.error.ok())
         out.push_back(Line(tr::kReadoutSum, Tok(r.tokens, r.steps.query).c_str(),
                            r.steps.weight_sum));
-      const std::vector<LessonStep>& steps = LoadedLesson(s)->steps;
+      const std::vector<LessonStep>& steps = lesson.doc->steps;
       int answered = 0, right = 0;
       std::string where;
       for (int k = 1; k <= static_cast<int>(steps.size()); ++k) {
-        const int p = LessonPrediction(s.lab, k);
+        const int p = LessonPrediction(*v.lab, k);
         if (p < 0 || !steps[k - 1].has_question) continue;
         ++answered;
         right += p == steps[k - 1].right ? 1 : 0;

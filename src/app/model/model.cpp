@@ -68,13 +68,12 @@ attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
 
 void RefreshModelResult(AppState& s) {
   if (!ModelMode(s.lab.config)) return;
-  s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
-  ClearCustomWeights(s);
+  AppRequests(s).RecomputeResult();
   UpdateWhatIf(s);
   // Settings accepted before the files came (a link's layer 7 of 4) are refused now: shown in
   // the header like any refusal; the panels say what the result's error says.
-  if (!s.attention.result.error.ok() && s.attention.result.error.code != attn::ConfigError::kModelNotLoaded)
-    Refuse(s, EngineRefusal(s.attention.result.error));
+  const attn::LabError& error = View(s).attention.result->error;
+  if (!error.ok() && error.code != attn::ConfigError::kModelNotLoaded) Refuse(s, EngineRefusal(error));
   Notify(s);
 }
 
@@ -115,6 +114,18 @@ Json ModelTraceJson(const AppState& s) {
   // each key's effect on the next token, as far as the Information panel has computed it
   out["keyEffects"] = ModelKeyEffectsJson(s);
   return out;
+}
+
+// ---- the room (room.h) ------------------------------------------------------------------------
+void Model::Tick(AppState& s, double budget_ms, FrameWork* work) {
+  work->tune_units = TickTune(s, budget_ms, &work->tune_ms);
+  TickModelProbe(s);
+  TickModelKeyEffects(s, budget_ms);
+}
+bool Model::NeedsFrames(const AppState& s) const { return ModelNeedsFrames(s); }
+void Model::Publish(LabView* view) const {
+  view->model.loaded = loaded.get();
+  view->model.result = &result;
 }
 
 }  // namespace app

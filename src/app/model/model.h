@@ -10,6 +10,7 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/room.h"
 #include "model/training/finetune.h"
 #include "model/inspect/head_information.h"
 #include "model/inspect/head_probe.h"
@@ -93,7 +94,9 @@ struct ModelKeyEffects {
   std::string error;                        // a refusal ("" = none)
 };
 
-struct Model {
+// The room (room.h): its result comes with the attention room's (ComputeResult); Tick runs Train
+// it more, the queued probe and the key effects.
+struct Model final : Room {
   std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
   ModelStatus status;
   attn::model::ModelLabResult result;  // projection "model": tokens, every layer's
@@ -103,6 +106,10 @@ struct Model {
   ModelKeyEffects effects;
   ModelProbe probe;
   Tune tune;
+
+  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const AppState& s) const override;
+  void Publish(LabView* view) const override;
 };
 
 // ---- loading (model.cpp) --------------------------------------------------------------------

@@ -21,7 +21,7 @@ std::string EffectsKey(const AppState& s) {
 
 bool Shown(const AppState& s) {
   return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
-         s.attention.result.error.ok() && !s.model.result.ids.empty() && !s.model.result.next.empty();
+         View(s).attention.result->error.ok() && !s.model.result.ids.empty() && !s.model.result.next.empty();
 }
 
 bool Current(const AppState& s) { return Shown(s) && !s.model.effects.key.empty() && s.model.effects.key == EffectsKey(s); }

@@ -27,7 +27,7 @@ std::string InformationKey(const AppState& s) {
 }  // namespace
 
 void EnsureModelInformation(AppState& s) {
-  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded || !s.attention.result.error.ok()) {
+  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded || !View(s).attention.result->error.ok()) {
     s.model.info.ok = false;
     s.model.info.key.clear();
     return;
@@ -37,8 +37,9 @@ void EnsureModelInformation(AppState& s) {
   s.model.info.key = std::move(key);
   std::string error;
   // The target the lab resolved (config -1 = automatic), so the panel's two analyses agree.
+  const attn::LabResult& shown = *View(s).attention.result;  // the attention room's
   s.model.info.ok = attn::model::AnalyzeHead(s.model.loaded->params, s.model.result.acts, s.lab.config.layer,
-                                             s.lab.config.head, s.attention.result.steps.query, s.attention.result.target,
+                                             s.lab.config.head, shown.steps.query, shown.target,
                                              &s.model.info.value, &error);
 }
 

@@ -73,7 +73,7 @@ bool ModelProbeCurrent(const AppState& s) {
 Json ModelProbeJson(const AppState& s) {
   const ModelProbe& p = s.model.probe;
   if (!p.has || !attn::model::ModelCodeInBuild()) return nullptr;
-  Json out = p.error.empty() && s.model.loaded ? Json::parse(attn::model::TextProbeJson(p.result, s.model.loaded->config(), p.layer, p.head))
+  Json out = p.error.empty() && s.model.loaded ? attn::api::ParseJson(attn::model::TextProbeJson(p.result, s.model.loaded->config(), p.layer, p.head))
                                          : Json::object();
   if (!out.is_object()) out = Json::object();
   out["ok"] = p.error.empty();

@@ -18,8 +18,7 @@ double MsFrom(std::chrono::steady_clock::time_point t0) {
 // state changed (it did not: only the weights did).
 void RecomputeAtWeights(AppState& s) {
   if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded) return;
-  s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
-  ClearCustomWeights(s);
+  AppRequests(s).RecomputeResult();
 }
 
 std::string SessionKey(const AppState& s, const std::string& text) {
@@ -154,7 +153,7 @@ Json TuneStatusJson(const AppState& s) {
 
 std::string TuneModelJson(AppState& s, const std::string& json_options) {
   // {steps?} overrides tuneSteps for this run only; the rest comes from the state.
-  Json options = json_options.empty() ? Json::object() : Json::parse(json_options, nullptr, false);
+  Json options = json_options.empty() ? Json::object() : attn::api::ParseJson(json_options);
   if (!options.is_object())
     return attn::api::Obj({{"ok", false}, {"field", ""}, {"error", "tuneModel: expected an object such as {\"steps\": 20}"}}).dump();
   const int saved = s.lab.tune_steps;

@@ -111,7 +111,7 @@ const attn::FieldTable<CurveOptions>& CurveOptionFields() {
 }  // namespace
 
 std::string RunCurvesJson(AppState& s, const std::string& json_options) {
-  Json opts = Json::parse(json_options, nullptr, /*allow_exceptions=*/false);
+  Json opts = attn::api::ParseJson(json_options);
   auto refuse = [](const std::string& field, const std::string& error) {
     return attn::api::Dump(attn::api::Obj({{"ok", false}, {"field", field}, {"error", error}}));
   };
@@ -128,6 +128,19 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   std::string error;
   if (!StartCurves(s, o.seeds, o.steps, &error)) return refuse("", error);
   return attn::api::Dump(attn::api::Obj({{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}}));
+}
+
+// ---- the room (room.h) ------------------------------------------------------------------------
+bool Normalization::SharesBudget(const AppState&) const { return curves_running; }
+void Normalization::Tick(AppState& s, double budget_ms, FrameWork*) { TickNormalization(s, budget_ms); }
+bool Normalization::NeedsFrames(const AppState& s) const { return NormalizationNeedsFrames(s); }
+void Normalization::Publish(LabView* view) const {
+  view->normalization.computed = computed;
+  view->normalization.variance = &variance;
+  view->normalization.saturation = &saturation;
+  view->normalization.normalizers = &normalizers;
+  view->normalization.output_norm = &output_norm;
+  view->normalization.keys = keys;
 }
 
 }  // namespace app

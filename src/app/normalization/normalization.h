@@ -3,6 +3,7 @@
 // demand, a slice per frame (Tick); the page API's JSON for both. No ImGui, SDL or GL.
 #pragma once
 
+#include "app/room.h"
 #include "engine/training/normexp.h"
 #include "engine/training/train.h"
 
@@ -13,7 +14,8 @@ namespace app {
 
 struct AppState;
 
-struct Normalization {
+// The room (room.h): Tick runs slices of the curves, sharing the budget with training.
+struct Normalization final : Room {
   bool computed = false;
   std::vector<int> d_ks;                       // the d_k axis of experiments 1 and 2
   std::vector<attn::ScoreVariancePoint> variance;
@@ -29,6 +31,11 @@ struct Normalization {
   int curve_seeds = 3, curve_steps = 200;
   std::string curves_error;
   attn::TrainConfig curves_base;               // the training settings the curves started from
+
+  bool SharesBudget(const AppState& s) const override;
+  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const AppState& s) const override;
+  void Publish(LabView* view) const override;
 };
 
 constexpr int kMaxPageCurveSeeds = 10;    // runNormalization({seeds, steps}): what a page runs

@@ -199,4 +199,31 @@ int TickTraining(AppState& s, double budget_ms, double* ms) {
 
 bool TrainingNeedsFrames(const AppState& s) { return s.lab.train.play || s.training.run_to > 0; }
 
+// ---- the room (room.h) ------------------------------------------------------------------------
+bool Training::Prepare(const AppState& s, const attn::api::LabState& next,
+                       attn::api::PatchResult* refused) {
+  pending_ = std::make_shared<TrainingChange>(PrepareTraining(s, next));
+  if (pending_->ok) return true;
+  refused->ok = false;
+  refused->api_error = attn::api::ApiError::kBadValue;
+  refused->field = "train";
+  refused->message = pending_->error;
+  return false;
+}
+void Training::Adopt(AppState& s, const attn::api::LabState&, Source source) {
+  // Taken out first: adopting new runs writes this room's members.
+  const std::shared_ptr<TrainingChange> c = std::move(pending_);
+  if (c) AdoptTraining(s, std::move(*c), source);
+}
+bool Training::SharesBudget(const AppState& s) const { return TrainingNeedsFrames(s); }
+void Training::Tick(AppState& s, double budget_ms, FrameWork* work) {
+  work->train_steps = TickTraining(s, budget_ms, &work->train_ms);
+}
+bool Training::NeedsFrames(const AppState& s) const { return TrainingNeedsFrames(s); }
+void Training::Publish(LabView* view) const {
+  view->training.step = a.trainer.step();
+  view->training.query = query;
+  view->training.example = a.has_view ? &a.view : nullptr;
+}
+
 }  // namespace app

@@ -5,8 +5,10 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/room.h"
 #include "engine/training/train.h"
 
+#include <memory>
 #include <string>
 
 namespace app {
@@ -20,7 +22,11 @@ struct TrainRun {
   bool has_view = false;   // every batch of steps, not every step)
 };
 
-struct Training {
+struct TrainingChange;
+
+// The room (room.h): Prepare builds new runs when the settings ask for them (refused when the
+// engine refuses them), Adopt takes them; Tick plays or runs them within its share of the budget.
+struct Training final : Room {
   TrainRun a, b;
   bool compare = false;        // run B exists
   int query = 0;               // lab.train.query resolved against the example (-1: automatic)
@@ -31,6 +37,17 @@ struct Training {
   bool stopped_at_cap = false; // playing stopped at kMaxPlaySteps
   int run_from = 0, run_to = 0; // a long run ("+500 steps") from step run_from to run_to, in
                                 // frames, with a progress bar; run_to = 0: none
+
+  bool Prepare(const AppState& s, const attn::api::LabState& next,
+               attn::api::PatchResult* refused) override;
+  void Adopt(AppState& s, const attn::api::LabState& before, Source source) override;
+  bool SharesBudget(const AppState& s) const override;
+  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const AppState& s) const override;
+  void Publish(LabView* view) const override;
+
+ private:
+  std::shared_ptr<TrainingChange> pending_;  // Prepare's, until Adopt (it holds runs: a pointer)
 };
 
 constexpr int kMaxPlaySteps = 50000;  // playing stops here (the history stays small)

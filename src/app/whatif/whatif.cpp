@@ -49,19 +49,21 @@ void UpdateWhatIf(AppState& s) {
   if (!WhatIfToolsInBuild()) return;  // the default page's build: no comparison (whatif.h)
   WhatIf& w = s.whatif;
   const attn::LabConfig& c = s.lab.config;
+  const LabView lab = View(s);  // the edited run is the attention room's (and the model's) result
+  const attn::LabResult& edited = *lab.attention.result;
   if (c.projection == attn::Projection::kModel) {
-    if (!attn::HasEdits(c) || !s.model.loaded || !s.attention.result.error.ok()) {
+    if (!attn::HasEdits(c) || !lab.model.loaded || !edited.error.ok()) {
       w.model_key.clear();
       return;
     }
     std::string key = SettingsKey(c);
     if (key == w.model_key) return;
     w.model_error = attn::LabError();
-    attn::model::CompareModelRuns(*s.model.loaded, c, s.model.result, &w.model, &w.model_error);
+    attn::model::CompareModelRuns(*lab.model.loaded, c, *lab.model.result, &w.model, &w.model_error);
     w.model_key = std::move(key);
     return;
   }
-  if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !s.attention.result.error.ok()) {
+  if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !edited.error.ok()) {
     w.key.clear();
     w.comparison = attn::LabComparison{};
     return;
@@ -74,7 +76,7 @@ void UpdateWhatIf(AppState& s) {
     w.plain = attn::ComputeLab(plain_config);
     w.plain_key = std::move(plain_key);
   }
-  w.comparison = attn::CompareRuns(c, w.plain, s.attention.result);
+  w.comparison = attn::CompareRuns(c, w.plain, edited);
   w.key = std::move(key);
 }
 
@@ -85,7 +87,7 @@ const attn::LabComparison* CurrentComparison(const AppState& s) {
 
 const std::vector<attn::Token>& TypedTokens(const AppState& s) {
   if (!s.whatif.key.empty() && s.whatif.plain.error.ok()) return s.whatif.plain.tokens;
-  return s.attention.result.tokens;
+  return View(s).attention.result->tokens;
 }
 
 Json NoEditsPatch() {
@@ -145,5 +147,8 @@ Json ComparisonJson(const AppState& s) {
   const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison(s) : nullptr;
   return c ? attn::api::ComparisonToJson(*c) : Json(nullptr);
 }
+
+// ---- the room (room.h) ------------------------------------------------------------------------
+void WhatIf::Adopt(AppState& s, const attn::api::LabState&, Source) { UpdateWhatIf(s); }
 
 }  // namespace app

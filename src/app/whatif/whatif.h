@@ -11,6 +11,7 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/room.h"
 #include "engine/whatif/whatif.h"
 #include "model/lab/model_whatif.h"
 
@@ -37,7 +38,8 @@ struct ToolsSwitch {
   std::string failed;    // why the download failed ("" = it did not); RetryWhatIfTools asks again
 };
 
-struct WhatIf {
+// The room (room.h): Adopt brings the comparison up to date with the accepted settings.
+struct WhatIf final : Room {
   ToolsSwitch tools;       // the default build only: the move to the full build
   std::string plain_key;   // the settings without edits that `plain` was computed from
   attn::LabResult plain;   // ComputeLab(WithoutEdits(settings))
@@ -47,6 +49,8 @@ struct WhatIf {
   std::string model_key;                     // the settings of `model`; "" = none
   attn::model::ModelComparison model;        // CompareModelRuns
   attn::LabError model_error;                // why the edited run was refused (the tab says it)
+
+  void Adopt(AppState& s, const attn::api::LabState& before, Source source) override;
 };
 
 // Brings the comparison up to date with the state, after every accepted change (ApplyPatch) and

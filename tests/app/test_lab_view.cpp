@@ -1,0 +1,61 @@
+// app::View and app::AppRequests (lab_view.h): what the rooms publish to each other is the rooms'
+// own state, current after every change, and a request moves the room it names.
+#include "app/app.h"
+
+#include <doctest/doctest.h>
+
+TEST_SUITE("app") {
+
+TEST_CASE("the lab view points into the rooms and follows them") {
+  app::AppState s;
+  app::InitApp(s);
+  app::LabView v = app::View(s);
+  CHECK(v.lab == &s.lab);
+  CHECK(v.attention.result == &s.attention.result);
+  CHECK(v.attention.probe == &s.attention.probe.points);
+  CHECK_FALSE(v.attention.probe_started);
+  CHECK(v.training.step == 0);
+  CHECK(v.model.result == &s.model.result);
+  CHECK_FALSE(v.normalization.computed);
+
+  // A patch changes the result the view points at; a new view says the new settings.
+  const int tokens = static_cast<int>(s.attention.result.tokens.size());
+  REQUIRE(app::ApplyPatch(s, attn::api::Json{{"sentence", "the cat sat on the mat today"}}).ok);
+  v = app::View(s);
+  CHECK(static_cast<int>(v.attention.result->tokens.size()) != tokens);
+  CHECK(v.attention.result->tokens.size() == s.attention.result.tokens.size());
+}
+
+TEST_CASE("a request moves the room it names, and the view says so") {
+  app::AppState s;
+  app::InitApp(s);
+  app::AppRequests rooms(s);
+
+  rooms.TrainUpTo(4);
+  app::LabView v = app::View(s);
+  CHECK(v.training.step == 4);
+  CHECK(s.training.a.trainer.step() == 4);
+  REQUIRE(v.training.example != nullptr);
+  CHECK(v.training.example->tokens.size() > 0);
+  rooms.ResetTraining();
+  CHECK(app::View(s).training.step == 0);
+
+  rooms.EnsureNormalization();
+  v = app::View(s);
+  CHECK(v.normalization.computed);
+  CHECK_FALSE(v.normalization.variance->empty());
+  CHECK(v.normalization.keys > 0);
+
+  rooms.StartProbe();
+  v = app::View(s);
+  CHECK(v.attention.probe_started);
+  CHECK(v.attention.probe_total > 0);
+
+  // Recomputing for the same settings gives the same numbers.
+  const attn::LabResult before = s.attention.result;
+  rooms.RecomputeResult();
+  REQUIRE(app::View(s).attention.result->error.ok());
+  CHECK(s.attention.result.trace.output == before.trace.output);
+}
+
+}  // TEST_SUITE
