@@ -22,7 +22,7 @@ struct Refusal {
 [[noreturn]] void RefuseGot(const std::string& path, const std::string& expected, const std::string& got) {
   throw Refusal{path, path + ": expected " + expected + ", got " + got};
 }
-[[noreturn]] void Refuse(const std::string& path, const std::string& expected, const Json& got) {
+[[noreturn]] void RefuseAt(const std::string& path, const std::string& expected, const Json& got) {
   RefuseGot(path, expected, got.is_null() ? "nothing" : DescribeJson(got));
 }
 
@@ -41,27 +41,27 @@ void OnlyKeys(const Json& o, const std::string& path, std::initializer_list<cons
 }
 
 const Json& Object(const Json& v, const std::string& path) {
-  if (!v.is_object()) Refuse(path, "an object", v);
+  if (!v.is_object()) RefuseAt(path, "an object", v);
   return v;
 }
 
 // {"en": ..., "ru": ...}: at least one, each a string of at most `limit` bytes; the missing
 // language falls back to the other.
 LessonText Text(const Json& v, const std::string& path, std::size_t limit) {
-  if (!v.is_object()) Refuse(path, "an object {\"en\": \"...\", \"ru\": \"...\"}", v);
+  if (!v.is_object()) RefuseAt(path, "an object {\"en\": \"...\", \"ru\": \"...\"}", v);
   OnlyKeys(v, path, {"en", "ru"});
   LessonText t;
   for (const char* lang : {"en", "ru"}) {
     if (!v.contains(lang)) continue;
     const Json& s = v[lang];
     const std::string where = Key(path, lang);
-    if (!s.is_string()) Refuse(where, "a string", s);
+    if (!s.is_string()) RefuseAt(where, "a string", s);
     const std::string& text = s.get_ref<const std::string&>();
     if (text.empty() || text.size() > limit)
       RefuseGot(where, "a text of 1 to " + std::to_string(limit) + " bytes", std::to_string(text.size()) + " bytes");
     (lang[0] == 'e' ? t.en : t.ru) = text;
   }
-  if (t.empty()) Refuse(path, "a text in en or ru (or both)", v);
+  if (t.empty()) RefuseAt(path, "a text in en or ru (or both)", v);
   if (t.en.empty()) t.en = t.ru;
   if (t.ru.empty()) t.ru = t.en;
   return t;
@@ -70,7 +70,7 @@ LessonText Text(const Json& v, const std::string& path, std::size_t limit) {
 int Integer(const Json& v, const std::string& path, int lo, int hi) {
   const double x = v.is_number() ? v.get<double>() : -1e300;
   if (!(x >= lo && x <= hi) || x != std::floor(x))
-    Refuse(path, "an integer from " + std::to_string(lo) + " to " + std::to_string(hi), v);
+    RefuseAt(path, "an integer from " + std::to_string(lo) + " to " + std::to_string(hi), v);
   return static_cast<int>(x);
 }
 
@@ -81,7 +81,7 @@ int OneOf(const Json& v, const std::string& path, const char* const* names, int 
     if (v.is_string() && v.get_ref<const std::string&>() == names[i]) return i;
     list += std::string(i ? ", " : "") + names[i];
   }
-  Refuse(path, "one of " + list, v);
+  RefuseAt(path, "one of " + list, v);
 }
 
 LessonAction Action(const Json& v, const std::string& path) {
@@ -94,7 +94,7 @@ LessonAction Action(const Json& v, const std::string& path) {
 LabState State(const Json& v, const std::string& path, const LabState& base, const Json& over) {
   Object(v, path);
   for (const char* own : {"lesson", "predictions", "lessonId"})
-    if (v.contains(own)) Refuse(Key(path, own), "no lesson field in a step's state (the lesson sets it)", v[own]);
+    if (v.contains(own)) RefuseAt(Key(path, own), "no lesson field in a step's state (the lesson sets it)", v[own]);
   Json patch = over;
   patch.merge_patch(v);
   const PatchResult r = ApplyStatePatch(base, patch);
@@ -117,7 +117,7 @@ struct Node {
   std::string At(const char* key) const { return Key(path, key); }
   const Json& Need(const char* key, const char* what) const {
     const Json* j = Find(key);
-    if (!j) Refuse(At(key), what, Json());
+    if (!j) RefuseAt(At(key), what, Json());
     return *j;
   }
   // An optional text: false when absent.
@@ -193,7 +193,7 @@ LessonStep Step(const Node& n, const LabState& defaults) {
     if (const Json* name = p->Find("panel")) {
       const auto& parts = LabParts();
       if (!name->is_string() || std::find(parts.begin(), parts.end(), name->get_ref<const std::string&>()) == parts.end())
-        Refuse(p->At("panel"), "a part of the lab (as in hide: weights, steps, sentence, ...)", *name);
+        RefuseAt(p->At("panel"), "a part of the lab (as in hide: weights, steps, sentence, ...)", *name);
       st.point.panel = name->get<std::string>();
     }
     if (const Json* t = p->Find("token")) st.point.token = Integer(*t, p->At("token"), 0, static_cast<int>(attn::kMaxTokens) - 1);
@@ -222,11 +222,11 @@ LessonParse ParseLessonJson(const Json& v) {
     n.Keys({"format", "id", "title", "steps"});
     const Json* format = n.Find("format");
     if (!format || !format->is_string() || format->get_ref<const std::string&>() != kLessonFormat)
-      Refuse("format", "\"attentionlab-lesson-1\"", format ? *format : Json());
+      RefuseAt("format", "\"attentionlab-lesson-1\"", format ? *format : Json());
     const Json* id = n.Find("id");
     const std::string* name = id && id->is_string() ? &id->get_ref<const std::string&>() : nullptr;
     if (!name || name->empty() || name->size() > kMaxLessonIdBytes || !std::all_of(name->begin(), name->end(), IdCharacter))
-      Refuse("id", "1 to 64 characters of A-Z a-z 0-9 _ . -", id ? *id : Json());
+      RefuseAt("id", "1 to 64 characters of A-Z a-z 0-9 _ . -", id ? *id : Json());
     auto doc = std::make_shared<LessonDoc>();
     doc->id = *name;
     doc->title = Text(n.Need("title", "a title"), "title", kMaxLessonTitleBytes);

@@ -12,7 +12,7 @@
 
 namespace attn::api {
 
-inline PatchResult Refuse(const LabState& current, ApiError code, std::string field, std::string message) {
+inline PatchResult RefusePatch(const LabState& current, ApiError code, std::string field, std::string message) {
   PatchResult r;
   r.ok = false;
   r.state = current;
@@ -29,7 +29,7 @@ inline std::optional<PatchResult> ApplyRow(const LabState& current, const Field<
   std::string message;
   const FieldStatus s = ApplyJsonField(f, target, v, shown, &message);
   if (s == FieldStatus::kOk) return std::nullopt;
-  PatchResult r = Refuse(current, s == FieldStatus::kWrongType ? ApiError::kWrongType : ApiError::kBadValue,
+  PatchResult r = RefusePatch(current, s == FieldStatus::kWrongType ? ApiError::kWrongType : ApiError::kBadValue,
                          shown, message);
   r.rule = f.rule;
   r.got = DescribeRefused(f.rule, v);
@@ -38,13 +38,13 @@ inline std::optional<PatchResult> ApplyRow(const LabState& current, const Field<
 
 // A refusal whose English line is "<field>: expected <what>, got <got>".
 inline PatchResult Expected(const LabState& current, const char* field, const std::string& what, const std::string& got) {
-  PatchResult r = Refuse(current, ApiError::kBadValue, field, std::string(field) + ": expected " + what + ", got " + got);
+  PatchResult r = RefusePatch(current, ApiError::kBadValue, field, std::string(field) + ": expected " + what + ", got " + got);
   r.got = got;
   return r;
 }
 
 inline PatchResult UnknownField(const LabState& current, const std::string& shown, const std::string& names) {
-  return Refuse(current, ApiError::kUnknownField, shown, ShownName(shown) + ": unknown field (expected one of " + names + ")");
+  return RefusePatch(current, ApiError::kUnknownField, shown, ShownName(shown) + ": unknown field (expected one of " + names + ")");
 }
 
 // ---- each room's part of the patch ---------------------------------------------------------------

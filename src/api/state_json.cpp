@@ -1,6 +1,7 @@
 // The lab's state as JSON (state_json.h): the state's own rows, the state written out, and a
 // patch applied row by row, each room's part in turn (patch_rows.h).
 #include "api/patch_rows.h"
+#include "engine/lab/validate.h"
 
 #include <cctype>
 #include <cmath>
@@ -93,7 +94,7 @@ Json StateToJson(const LabState& s) {
 
 PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
   if (!patch.is_object())
-    return Refuse(current, ApiError::kNotAnObject, "", "the state must be a JSON object");
+    return RefusePatch(current, ApiError::kNotAnObject, "", "the state must be a JSON object");
   LabState next = current;
   LabConfig& c = next.config;
   bool query_given = false, head_given = false, target_given = false, edits_given = false;
@@ -129,7 +130,7 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
   if (!head_given && c.projection != Projection::kModel && c.head >= c.heads && c.heads >= kMinHeads) c.head = c.heads - 1;
   const LabError e = ValidateConfig(c);
   if (!e.ok()) {
-    PatchResult r = Refuse(current, ApiError::kEngine, e.field, e.message);
+    PatchResult r = RefusePatch(current, ApiError::kEngine, e.field, e.message);
     r.engine_error = e;
     return r;
   }
@@ -141,7 +142,7 @@ PatchResult ApplyStatePatch(const LabState& current, const Json& patch) {
 PatchResult ApplyStatePatchText(const LabState& current, std::string_view json_text) {
   Json patch = ParseJson(json_text);
   if (patch.is_discarded())
-    return Refuse(current, ApiError::kMalformedJson, "", "the state is not valid JSON");
+    return RefusePatch(current, ApiError::kMalformedJson, "", "the state is not valid JSON");
   return ApplyStatePatch(current, patch);
 }
 

@@ -72,7 +72,7 @@ bool CompareConfig(const std::string& compare, const TrainConfig& a, TrainConfig
 
 PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json& patch) {
   if (!patch.is_object()) {
-    PatchResult r = Refuse(current, ApiError::kWrongType, "train",
+    PatchResult r = RefusePatch(current, ApiError::kWrongType, "train",
                            "train: expected an object such as {\"lr\": 0.01}, got " + DescribeJson(patch));
     r.got = DescribeJson(patch);  // for the interface's translation
     return r;
@@ -102,7 +102,7 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     t.query = -1;
   const TrainError e = ValidateTrainConfig(c);
   if (!e.ok()) {
-    PatchResult r = Refuse(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
+    PatchResult r = RefusePatch(current, ApiError::kBadValue, "train." + e.field, "train." + e.message);
     r.example = e.example;
     return r;
   }
@@ -110,7 +110,7 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     TrainConfig b;
     CompareError error;
     if (!CompareConfig(t.compare, c, &b, &error)) {
-      PatchResult r = Refuse(current, ApiError::kBadValue, "train.compare", error.message);
+      PatchResult r = RefusePatch(current, ApiError::kBadValue, "train.compare", error.message);
       r.compare = error;
       return r;
     }
@@ -122,7 +122,7 @@ PatchResult ApplyTrainPatch(const LabState& current, LabState& next, const Json&
     const Task task = MakeTask(c.task, c.length);
     const std::string text = c.example.empty() ? task.default_example : c.example;
     if (LabelExample(task, text, &ex, &error) && t.query >= static_cast<int>(ex.tokens.size())) {
-      PatchResult r = Refuse(current, ApiError::kBadValue, "train.query",
+      PatchResult r = RefusePatch(current, ApiError::kBadValue, "train.query",
                              "train.query: expected -1 (automatic) or a token index of the example from 0 to " +
                                  std::to_string(ex.tokens.size() - 1) + ", got " + std::to_string(t.query));
       // The range this example allows, as a rule: the interface says it in its language.

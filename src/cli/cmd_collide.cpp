@@ -29,9 +29,9 @@ void AppendVector(std::string* out, const char* name, const VecD& x, bool weight
 int RunCollide(const std::string& path) {
   std::string error;
   Json j;
-  if (!ReadJson(path, &j, &error)) return Refuse("collide", error);
+  if (!ReadJson(path, &j, &error)) return RefuseCommand("collide", error);
   CollideInput in;
-  if (!ParseCollideInput(j, &in, &error)) return Refuse("collide", error);
+  if (!ParseCollideInput(j, &in, &error)) return RefuseCommand("collide", error);
   j = Json();
 
   // The engine squares differences of values (its QR's column norms), which overflow beyond
@@ -86,7 +86,7 @@ int RunCollide(const std::string& path) {
       std::ostringstream m;
       m << "the result is not finite (" << name << "[" << bad << "] = " << (*x)(bad)
         << "): the weighted sum overflows a double; use smaller values";
-      return Refuse("collide", m.str());
+      return RefuseCommand("collide", m.str());
     }
   }
   for (Eigen::Index i = 0; i < rep.ranges.rows(); ++i)

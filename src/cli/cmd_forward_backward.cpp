@@ -60,9 +60,9 @@ void WriteHeads(std::ostream& os, const char* name, const Heads& t, bool first) 
 int RunRaw(const std::string& command, const std::string& path, bool backward) {
   std::string error;
   Json j;
-  if (!ReadJson(path, &j, &error)) return Refuse(command, error);
+  if (!ReadJson(path, &j, &error)) return RefuseCommand(command, error);
   RawInput in;
-  if (!ParseRawInput(j, backward, &in, &error)) return Refuse(command, error);
+  if (!ParseRawInput(j, backward, &in, &error)) return RefuseCommand(command, error);
   j = Json();
 
   // Head by head: forward, then (backward) the gradients from the same trace.
@@ -72,12 +72,12 @@ int RunRaw(const std::string& command, const std::string& path, bool backward) {
     // Everything but the size of the numbers is checked by now: a refusal here is an overflow
     // (the engine checks the scores before normalizing them, so no NaN reaches a sort).
     if (!HeadForward(fwd, in.q[h], in.k[h], in.v[h], in.mask, in.head, &error))
-      return Refuse(command, "head " + std::to_string(h) + ": " + error.substr(0, error.find(';')) +
+      return RefuseCommand(command, "head " + std::to_string(h) + ": " + error.substr(0, error.find(';')) +
                                  " (double); use smaller q, k, v or scale, or a larger temperature");
     if (backward) {
       HeadGrads<double> g;
       if (!HeadBackward(g, in.d_output[h], fwd, in.mask, in.head, &error))
-        return Refuse(command, "head " + std::to_string(h) + ": " + error);
+        return RefuseCommand(command, "head " + std::to_string(h) + ": " + error);
       r.dq.push_back(std::move(g.dQ));
       r.dk.push_back(std::move(g.dK));
       r.dv.push_back(std::move(g.dV));
@@ -92,7 +92,7 @@ int RunRaw(const std::string& command, const std::string& path, bool backward) {
   for (const auto& [name, t] : fields) {
     const std::string bad = FirstNonFinite(*t, name);
     if (!bad.empty())
-      return Refuse(command, "the result is not finite (" + bad +
+      return RefuseCommand(command, "the result is not finite (" + bad +
                                  "): the numbers overflow a double; use smaller " +
                                  (backward ? "inputs or dOutput" : "inputs"));
   }

@@ -16,12 +16,12 @@ namespace {
 bool Read(const std::string& command, const std::string& path, std::shared_ptr<const api::LessonDoc>* doc, int* code) {
   std::string text, error;
   if (!ReadInput(path, &text, &error)) {
-    *code = Refuse(command, error);
+    *code = RefuseCommand(command, error);
     return false;
   }
   const api::LessonParse p = api::ParseLesson(text);
   if (!p.ok) {
-    *code = Refuse(command, OneLine(p.message));
+    *code = RefuseCommand(command, OneLine(p.message));
     return false;
   }
   *doc = p.doc;
@@ -44,7 +44,7 @@ int RunShow(const std::string& path, int step, const std::string& lang) {
   int code = 0;
   if (!Read("lesson", path, &doc, &code)) return code;
   if (step < 1 || step > static_cast<int>(doc->steps.size()))
-    return Refuse("lesson", "--step: expected an integer from 1 to " + std::to_string(doc->steps.size()) + ", got " +
+    return RefuseCommand("lesson", "--step: expected an integer from 1 to " + std::to_string(doc->steps.size()) + ", got " +
                                 std::to_string(step));
   const api::LessonStep& st = doc->steps[static_cast<std::size_t>(step - 1)];
   const bool ru = lang == "ru";

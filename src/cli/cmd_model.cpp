@@ -82,7 +82,7 @@ Command RegisterModel(CLI::App& app) {
             if (*tune) return RunModelTune(*o);
             if (*probe) return RunModelProbe(*o);
             if (*contributions) return RunModelContributions(*o);
-            return Refuse("model", "expected train, eval, run, heads, tune, probe or contributions");
+            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe or contributions");
           }};
 }
 

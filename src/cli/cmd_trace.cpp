@@ -17,13 +17,13 @@ namespace {
 
 int RunTrace(const std::string& path, bool compare) {
   std::string text, error;
-  if (!ReadInput(path, &text, &error)) return Refuse("trace", error);
+  if (!ReadInput(path, &text, &error)) return RefuseCommand("trace", error);
   const api::LabState defaults;  // missing fields take the lab's defaults
   const api::PatchResult r = api::ApplyStatePatchText(defaults, text);
-  if (!r.ok) return Refuse("trace", FieldMessage(r.field, r.message));
+  if (!r.ok) return RefuseCommand("trace", FieldMessage(r.field, r.message));
   if (compare) {
     const LabComparison c = CompareLab(r.state.config);
-    if (!c.error.ok()) return Refuse("trace", FieldMessage(c.error.field, c.error.message));
+    if (!c.error.ok()) return RefuseCommand("trace", FieldMessage(c.error.field, c.error.message));
     api::LabState plain = r.state;
     plain.config = WithoutEdits(r.state.config);
     api::Json out;
@@ -35,7 +35,7 @@ int RunTrace(const std::string& path, bool compare) {
     return Finish("trace", 0);
   }
   const LabResult res = ComputeLab(r.state.config);
-  if (!res.error.ok()) return Refuse("trace", FieldMessage(res.error.field, res.error.message));
+  if (!res.error.ok()) return RefuseCommand("trace", FieldMessage(res.error.field, res.error.message));
   std::cout << api::Dump(api::TraceToJson(r.state, res)) << "\n";
   return Finish("trace", 0);
 }

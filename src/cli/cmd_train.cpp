@@ -119,13 +119,13 @@ std::string FinalRecord(const Trainer& trainer, bool csv) {
 int RunTrain(const std::string& path, const std::string& format, int every) {
   std::string error;
   Json j;
-  if (!ReadJson(path, &j, &error)) return Refuse("train", error);
+  if (!ReadJson(path, &j, &error)) return RefuseCommand("train", error);
   TrainInput in;
-  if (!ParseTrainInput(j, &in, &error)) return Refuse("train", error);
+  if (!ParseTrainInput(j, &in, &error)) return RefuseCommand("train", error);
   Trainer trainer;
   TrainError refused;
   if (!trainer.Reset(in.config, &refused))  // checked above
-    return Refuse("train", FieldMessage(refused.field, refused.message));
+    return RefuseCommand("train", FieldMessage(refused.field, refused.message));
 
   const bool csv = format == "csv";
   if (csv) std::cout << kCsvHeader << "\n";

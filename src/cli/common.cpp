@@ -76,7 +76,7 @@ std::string FieldMessage(const std::string& field, const std::string& message) {
   return quoted + ": " + message;
 }
 
-int Refuse(const std::string& command, const std::string& message) {
+int RefuseCommand(const std::string& command, const std::string& message) {
   std::cerr << "attnlab" << (command.empty() ? "" : " " + command) << ": " << OneLine(message) << "\n";
   return kExitBadInput;
 }

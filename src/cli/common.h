@@ -53,7 +53,7 @@ std::string FieldMessage(const std::string& field, const std::string& message);
 
 // Bad input: "attnlab COMMAND: message" on one line of stderr ("attnlab: message" when no
 // command is known); returns kExitBadInput.
-int Refuse(const std::string& command, const std::string& message);
+int RefuseCommand(const std::string& command, const std::string& message);
 
 // A bug, not bad input: "attnlab COMMAND: internal error: message"; returns kExitInternal.
 int InternalError(const std::string& command, const std::string& message);

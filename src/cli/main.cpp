@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     std::string what = e.what();
     if (!first.empty() && first[0] != '-' && command.empty())
       what = "unknown command " + attn::api::DescribeJson(Json(first)) + ", expected " + names;
-    return Refuse(command, what + (command.empty() ? " (attnlab --help lists the commands)"
+    return RefuseCommand(command, what + (command.empty() ? " (attnlab --help lists the commands)"
                                                    : " (attnlab " + command + " --help)"));
   }
   for (const Command& c : commands) {

@@ -26,7 +26,7 @@ using model::Lang;
 bool Load(const std::string& command, const std::string& dir, model::Bundle* b, int* code) {
   std::string error;
   if (model::LoadBundle(dir, b, &error)) return true;
-  *code = Refuse(command, error);
+  *code = RefuseCommand(command, error);
   return false;
 }
 
@@ -38,7 +38,7 @@ bool LoadWithValidation(const std::string& command, const std::string& dir, mode
   if (!Load(command, dir, b, code)) return false;
   std::string error;
   if (model::LoadValidation(*b, dir, v, &error)) return true;
-  *code = Refuse(command, error);
+  *code = RefuseCommand(command, error);
   return false;
 }
 
@@ -74,12 +74,12 @@ int RunModelRun(const ModelOptions& o) {
   int code = 0;
   if (!Load(cmd, o.dir, &b, &code)) return code;
   std::string error;
-  if (o.format != "json" && o.format != "text") return Refuse(cmd, "--format: expected json or text, got " + o.format);
+  if (o.format != "json" && o.format != "text") return RefuseCommand(cmd, "--format: expected json or text, got " + o.format);
   std::vector<int> ids;
-  if (!b.bpe.Encode(o.text, &ids, &error)) return Refuse(cmd, "--text: " + error);
+  if (!b.bpe.Encode(o.text, &ids, &error)) return RefuseCommand(cmd, "--text: " + error);
   ids.insert(ids.begin(), model::Bpe::kEndOfText);  // as in training: a text starts after a separator
   if (static_cast<int>(ids.size()) > b.config.context)
-    return Refuse(cmd, "--text: " + std::to_string(ids.size() - 1) + " tokens, at most " +
+    return RefuseCommand(cmd, "--text: " + std::to_string(ids.size() - 1) + " tokens, at most " +
                            std::to_string(b.config.context - 1) + " fit in the context");
   model::Sequence seq;
   seq.tokens = ids;
@@ -226,15 +226,15 @@ int RunModelHeads(const ModelOptions& o) {
 int RunModelProbe(const ModelOptions& o) {
   const std::string cmd = "model probe";
   std::string error;
-  if (o.text.empty() == o.text_file.empty()) return Refuse(cmd, "expected one of --text and --text-file");
+  if (o.text.empty() == o.text_file.empty()) return RefuseCommand(cmd, "expected one of --text and --text-file");
   std::string text = o.text;
-  if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return Refuse(cmd, "--text-file: " + error);
+  if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return RefuseCommand(cmd, "--text-file: " + error);
   model::Bundle b;
-  if (!model::LoadBundle(o.dir, &b, &error)) return Refuse(cmd, error);
+  if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
   model::TextProbe probe;
   if (!model::ProbeHeadOnText(b.bpe, b.params, b.config, text, o.text_file.empty() ? "--text" : "--text-file", o.layer,
                               o.head, &probe, &error))
-    return Refuse(cmd, error);
+    return RefuseCommand(cmd, error);
   const Json out = Json::parse(model::TextProbeJson(probe, b.config, o.layer, o.head));
   std::cout << out.dump(2) << "\n";
   return Finish(cmd, 0);

@@ -95,15 +95,15 @@ int RunModelTrain(const ModelOptions& o) {
   // --- the configuration, every field by its row ----------------------------------------
   Json j;
   std::string error;
-  if (!ReadJson(o.config, &j, &error)) return Refuse(kCmd, error);
+  if (!ReadJson(o.config, &j, &error)) return RefuseCommand(kCmd, error);
   model::RunConfig rc;
-  if (!ParseModelConfig(j, &rc, &error)) return Refuse(kCmd, error);
+  if (!ParseModelConfig(j, &rc, &error)) return RefuseCommand(kCmd, error);
   Json run_json = Json::object();
   api::FieldsToJson(model::RunFields(), rc, run_json);
   const std::string dir = o.dir;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Refuse(kCmd, "--out: cannot create " + dir + ": " + ec.message());
+  if (ec) return RefuseCommand(kCmd, "--out: cannot create " + dir + ": " + ec.message());
 
   // --- the text --------------------------------------------------------------------------
   const auto t0 = std::chrono::steady_clock::now();
@@ -111,10 +111,10 @@ int RunModelTrain(const ModelOptions& o) {
   std::vector<model::SourceFile> files;
   if (!model::ReadFortuneFolder(rc.en_folder, Lang::kEn, &files, &error) ||
       !model::ReadFortuneFolder(rc.ru_folder, Lang::kRu, &files, &error))
-    return Refuse(kCmd, error + " (scripts/setup.sh installs Debian's fortunes and fortunes-ru)");
+    return RefuseCommand(kCmd, error + " (scripts/setup.sh installs Debian's fortunes and fortunes-ru)");
   for (const auto& [folder, lang] : {std::pair{rc.en_docs, Lang::kEn}, std::pair{rc.ru_docs, Lang::kRu}}) {
     if (!folder.empty() && !model::ReadDocumentFolder(folder, lang, &files, &error))
-      return Refuse(kCmd, error + " (scripts/corpus.sh makes the documents from Debian's manuals)");
+      return RefuseCommand(kCmd, error + " (scripts/corpus.sh makes the documents from Debian's manuals)");
   }
   const model::Corpus corpus = model::BuildCorpus(std::move(files));
   std::cerr << model::DescribeCorpus(corpus) << "\n";
@@ -125,12 +125,12 @@ int RunModelTrain(const ModelOptions& o) {
   const std::string tok_path = dir + "/tokenizer.json";
   std::string tok_json;
   if (o.resume && ReadFile(tok_path, &tok_json)) {
-    if (!model::BpeFromJson(tok_json, &bpe, &error)) return Refuse(kCmd, tok_path + ": " + error);
+    if (!model::BpeFromJson(tok_json, &bpe, &error)) return RefuseCommand(kCmd, tok_path + ": " + error);
   } else {
     std::vector<std::string> texts;
     for (const model::CorpusEntry& e : train_entries) texts.push_back(e.text);
     std::cerr << "training the tokenizer (" << rc.vocab << " tokens at most)...\n";
-    if (!bpe.Train(texts, rc.vocab, 2, &error)) return Refuse(kCmd, "tokenizer: " + error);
+    if (!bpe.Train(texts, rc.vocab, 2, &error)) return RefuseCommand(kCmd, "tokenizer: " + error);
     tok_json = model::BpeToJson(bpe);
     if (!WriteFile(tok_path, tok_json)) return InternalError(kCmd, "cannot write " + tok_path);
     std::cerr << "tokenizer: " << bpe.size() << " tokens, " << Clock(seconds()) << "\n";
@@ -151,11 +151,11 @@ int RunModelTrain(const ModelOptions& o) {
   // --- training -----------------------------------------------------------------------------
   const model::TrainConfig tc = model::ToTrainConfig(rc, bpe.size());
   model::Trainer<float> trainer;
-  if (!trainer.Reset(tc, train.ids, &error)) return Refuse(kCmd, error);
+  if (!trainer.Reset(tc, train.ids, &error)) return RefuseCommand(kCmd, error);
   const std::uint64_t hash = Fnv1a(run_json.dump() + tok_json);
   const std::string ckpt = dir + "/checkpoint.bin";
   if (o.resume && std::filesystem::exists(ckpt)) {
-    if (!model::ReadCheckpoint(ckpt, hash, &trainer, tc.adamw, &error)) return Refuse(kCmd, "--resume: " + error);
+    if (!model::ReadCheckpoint(ckpt, hash, &trainer, tc.adamw, &error)) return RefuseCommand(kCmd, "--resume: " + error);
     std::cerr << "resumed at step " << trainer.step() << "\n";
   }
   const bool tty = isatty(2);

@@ -19,23 +19,23 @@ int RunModelTune(const ModelOptions& o) {
   model::TuneConfig cfg;
   if (!o.tune.empty()) {
     Json j = Json::parse(o.tune, nullptr, false);
-    if (!j.is_object()) return Refuse(cmd, "--config: expected a JSON object such as {\"lr\": 0.001}, got " + api::DescribeJson(j));
+    if (!j.is_object()) return RefuseCommand(cmd, "--config: expected a JSON object such as {\"lr\": 0.001}, got " + api::DescribeJson(j));
     for (const auto& [key, v] : j.items()) {
       const Field<model::TuneConfig>* f = FindField(model::TuneFields(), key);
-      if (!f) return Refuse(cmd, detail::Quoted(key) + ": unknown field (expected one of " + api::FieldNames(model::TuneFields()) + ")");
-      if (api::ApplyJsonField(*f, cfg, v, detail::Quoted(key), &error) != api::FieldStatus::kOk) return Refuse(cmd, error);
+      if (!f) return RefuseCommand(cmd, detail::Quoted(key) + ": unknown field (expected one of " + api::FieldNames(model::TuneFields()) + ")");
+      if (api::ApplyJsonField(*f, cfg, v, detail::Quoted(key), &error) != api::FieldStatus::kOk) return RefuseCommand(cmd, error);
     }
   }
-  if (o.text.empty() == o.text_file.empty()) return Refuse(cmd, "expected one of --text and --text-file");
+  if (o.text.empty() == o.text_file.empty()) return RefuseCommand(cmd, "expected one of --text and --text-file");
   std::string text = o.text;
-  if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return Refuse(cmd, "--text-file: " + error);
+  if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return RefuseCommand(cmd, "--text-file: " + error);
   model::Bundle b;
-  if (!model::LoadBundle(o.dir, &b, &error)) return Refuse(cmd, error);
+  if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
   std::vector<int> ids;
   if (!model::TuneStream(b.bpe, text, o.text_file.empty() ? "--text" : "--text-file", &ids, &error))
-    return Refuse(cmd, error);
+    return RefuseCommand(cmd, error);
   model::TuneSession session;
-  if (!session.Start(b.config, ids, cfg, &error)) return Refuse(cmd, error);
+  if (!session.Start(b.config, ids, cfg, &error)) return RefuseCommand(cmd, error);
   Json steps = Json::array();
   model::Params<float> p = b.params;
   while (session.step() < o.steps) {

@@ -18,9 +18,9 @@ namespace attn::cli {
 int RunModelContributions(const ModelOptions& o) {
   const std::string cmd = "model contributions";
   std::string error;
-  if (o.text.empty()) return Refuse(cmd, "--text: expected a text, got none");
+  if (o.text.empty()) return RefuseCommand(cmd, "--text: expected a text, got none");
   model::LabModel m;
-  if (!model::LoadBundle(o.dir, &m.shipped, &error)) return Refuse(cmd, error);
+  if (!model::LoadBundle(o.dir, &m.shipped, &error)) return RefuseCommand(cmd, error);
   m.params = m.shipped.params;
   LabConfig cfg;
   cfg.projection = Projection::kModel;
@@ -30,10 +30,10 @@ int RunModelContributions(const ModelOptions& o) {
   cfg.query = 0;
   LabResult lab;
   model::ModelLabResult extra;
-  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return Refuse(cmd, FieldMessage(lab.error.field, lab.error.message));
+  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return RefuseCommand(cmd, FieldMessage(lab.error.field, lab.error.message));
   const int n = static_cast<int>(extra.ids.size());
   cfg.query = o.query < 0 ? n - 1 : o.query;  // default: the last token, whose next token is predicted
-  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return Refuse(cmd, FieldMessage(lab.error.field, lab.error.message));
+  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return RefuseCommand(cmd, FieldMessage(lab.error.field, lab.error.message));
   Json out;
   out["layer"] = cfg.layer;
   out["head"] = cfg.head;
@@ -42,7 +42,7 @@ int RunModelContributions(const ModelOptions& o) {
   out["contribution"] = api::ContributionToJson(lab.contribution);
   // the next token's log-probability, key by key (the prediction reads the last token's row)
   model::NextTokenEffects effects;
-  if (!model::KeyNextTokenEffects(m, cfg, extra, &effects, &error)) return Refuse(cmd, error);
+  if (!model::KeyNextTokenEffects(m, cfg, extra, &effects, &error)) return RefuseCommand(cmd, error);
   out["next"] = Json{{"id", effects.next_id}, {"text", extra.next[0].text}, {"logp", effects.logp},
                      {"logpWithout", effects.logp_without}, {"delta", effects.delta}};
   std::cout << api::Dump(out) << "\n";

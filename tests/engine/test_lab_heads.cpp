@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/lab/lab.h"
+#include "engine/lab/validate.h"
 
 using attn::ConfigError;
 using attn::LabConfig;

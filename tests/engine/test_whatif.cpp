@@ -13,6 +13,7 @@
 
 #include "engine/information/contribution.h"
 #include "engine/lab/lab.h"
+#include "engine/lab/validate.h"
 #include "engine/whatif/whatif.h"
 
 using attn::LabConfig;

@@ -185,18 +185,11 @@ struct LabResult {
 // The page's state, the URL, the CLI and the checks below all walk it.
 const FieldTable<LabConfig>& LabFields();
 
-// Checks every field; the first problem found is returned (sentence first): the table's rules,
-// then what depends on the sentence (query and target index a token, head < heads). Messages
-// read "<field>: expected <what>, got <value>".
-LabError ValidateConfig(const LabConfig& cfg);
-
 // Validates, tokenizes, embeds and runs multi-head self-attention (MultiHeadForward<float>):
 // identity projection = IdentityWeights(d_model, heads) (every head q = k = v = x, W_O the
 // average), random = RandomWeights(d_model, heads, d_k, d_k, seed). Never throws for bad input.
 // Projection::kModel needs the model: ComputeLab returns error kModelNotLoaded (field
-// "projection"); model::ComputeModelLab computes it. ValidateConfig checks in model mode only
-// what does not depend on the model (the sentence's text, every row's range); the model checks
-// the rest (layer, head, query and target against its tokens).
+// "projection"); model::ComputeModelLab computes it. The checks (ValidateConfig): validate.h.
 LabResult ComputeLab(const LabConfig& cfg);
 
 // The second half of ComputeLab, shared with the trained model's lab (model/lab/model_lab.h): from a

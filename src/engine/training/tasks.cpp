@@ -207,7 +207,7 @@ Example SampleExample(const Task& task, rng::SplitMix64& s) {
 
 namespace {
 
-bool Refuse(ExampleError* error, ExampleError e) {
+bool RefuseExample(ExampleError* error, ExampleError e) {
   if (error) *error = std::move(e);
   return false;
 }
@@ -228,7 +228,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
     e.tokenizer = tr.error;
     e.count = static_cast<long long>(tr.detail);
     e.message = tr.message;
-    return Refuse(error, std::move(e));
+    return RefuseExample(error, std::move(e));
   }
   Example ex;
   for (const Token& tok : tr.tokens) {
@@ -244,7 +244,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
       e.word = tok.text;
       e.vocabulary = known;
       e.message = "\"" + tok.text + "\" is not in the " + TaskName(task.kind) + " vocabulary (" + known + ")";
-      return Refuse(error, std::move(e));
+      return RefuseExample(error, std::move(e));
     }
     ex.tokens.push_back(id);
   }
@@ -262,7 +262,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
         e.limit = task.length;
         e.message = "the example must have " + std::to_string(task.length) +
                     " tokens (the task's length), not " + std::to_string(n);
-        return Refuse(error, std::move(e));
+        return RefuseExample(error, std::move(e));
       }
       break;
     case TaskKind::kVerbObject:
@@ -273,7 +273,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
         e.limit = task.max_length;
         e.message = "the example has " + std::to_string(n) + " words; sentences of this task have at most " +
                     std::to_string(task.max_length);
-        return Refuse(error, std::move(e));
+        return RefuseExample(error, std::move(e));
       }
       break;
   }
@@ -287,7 +287,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
     case TaskKind::kMax: {
       const int m = *std::max_element(ex.tokens.begin(), ex.tokens.end());
       if (std::count(ex.tokens.begin(), ex.tokens.end(), m) != 1)
-        return Refuse(error, ExampleError{ExampleRefusal::kLargestNotUnique, TokenizeError::kNone, "", "", 0, 0,
+        return RefuseExample(error, ExampleError{ExampleRefusal::kLargestNotUnique, TokenizeError::kNone, "", "", 0, 0,
                                           "the largest digit must occur once in the example"});
       const int at = static_cast<int>(std::find(ex.tokens.begin(), ex.tokens.end(), m) - ex.tokens.begin());
       ex.targets.assign(n, m);
@@ -302,7 +302,7 @@ bool LabelExample(const Task& task, const std::string& text, Example* out, Examp
         if (c == WordClass::kObject) { object = i; ++objects; }
       }
       if (verbs != 1 || objects != 1 || object < verb)
-        return Refuse(error, ExampleError{ExampleRefusal::kNeedsVerbThenObject, TokenizeError::kNone, "", "", 0, 0,
+        return RefuseExample(error, ExampleError{ExampleRefusal::kNeedsVerbThenObject, TokenizeError::kNone, "", "", 0, 0,
                                           "the example needs one verb followed by one object, e.g. "
                                           "\"я люблю суши\" or \"I love sushi\""});
       ex.targets[verb] = ex.tokens[object];

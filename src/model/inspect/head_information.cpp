@@ -5,7 +5,7 @@
 #endif
 #include "model/inspect/head_information.h"
 
-#include "engine/lab/layer_head.h"
+#include "engine/lab/validate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #endif
 #include "model/inspect/head_probe.h"
 
-#include "engine/lab/layer_head.h"
+#include "engine/lab/validate.h"
 #include "engine/information/probe.h"
 #include "model/training/finetune.h"
 

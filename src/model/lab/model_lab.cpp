@@ -7,8 +7,7 @@
 #include "model/inspect/head_probe.h"
 #include "model/lab/model_whatif.h"
 
-#include "engine/lab/layer_head.h"
-#include "engine/lab/refuse.h"
+#include "engine/lab/validate.h"
 #include "engine/linalg/linalg.h"
 #include "engine/text/tokenizer.h"
 

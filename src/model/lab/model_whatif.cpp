@@ -4,7 +4,7 @@
 #endif
 #include "model/lab/model_whatif.h"
 
-#include "engine/lab/refuse.h"
+#include "engine/lab/validate.h"
 #include "engine/linalg/linalg.h"
 #include "engine/whatif/whatif.h"
 #include "model/arch/layers.h"
