@@ -7,6 +7,8 @@
 #endif
 #include "engine/attention/normalizers.h"
 
+#include "engine/base/names.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -21,29 +23,12 @@ using linalg::Exp;
 
 // ---- names ------------------------------------------------------------------------------------
 
-const char* NormalizerName(Normalizer n) {
-  switch (n) {
-    case Normalizer::kSoftmax: return "softmax";
-    case Normalizer::kSparsemax: return "sparsemax";
-    case Normalizer::kReluNorm: return "relunorm";
-    case Normalizer::kSigmoid: return "sigmoid";
-    case Normalizer::kNone: return "none";
-    case Normalizer::kHardmax: return "hardmax";
-  }
-  return "softmax";  // unreachable for the enum's values
-}
+constexpr Named<Normalizer> kNormalizerNames[] = {
+    {Normalizer::kSoftmax, "softmax"}, {Normalizer::kSparsemax, "sparsemax"}, {Normalizer::kReluNorm, "relunorm"},
+    {Normalizer::kSigmoid, "sigmoid"}, {Normalizer::kNone, "none"},           {Normalizer::kHardmax, "hardmax"}};
 
-bool ParseNormalizer(const std::string& name, Normalizer* out) {
-  const Normalizer all[] = {Normalizer::kSoftmax, Normalizer::kSparsemax, Normalizer::kReluNorm,
-                            Normalizer::kSigmoid, Normalizer::kNone,      Normalizer::kHardmax};
-  for (const Normalizer n : all) {
-    if (name == NormalizerName(n)) {
-      if (out) *out = n;
-      return true;
-    }
-  }
-  return false;
-}
+const char* NormalizerName(Normalizer n) { return NameIn(kNormalizerNames, n); }
+bool ParseNormalizer(const std::string& name, Normalizer* out) { return ParseIn(kNormalizerNames, name, out); }
 
 bool NormalizerHasGradient(Normalizer n) { return n != Normalizer::kHardmax; }
 

@@ -11,6 +11,7 @@
 #endif
 #include "engine/information/information.h"
 
+#include "engine/base/names.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -277,14 +278,10 @@ FeasibleSet FeasibleSetOf(Normalizer n) {
   return FeasibleSet::kSimplex;
 }
 
-const char* FeasibleSetName(FeasibleSet s) {
-  switch (s) {
-    case FeasibleSet::kBox: return "box";
-    case FeasibleSet::kAffine: return "affine";
-    case FeasibleSet::kSimplex: break;
-  }
-  return "simplex";
-}
+constexpr Named<FeasibleSet> kFeasibleSetNames[] = {
+    {FeasibleSet::kSimplex, "simplex"}, {FeasibleSet::kBox, "box"}, {FeasibleSet::kAffine, "affine"}};
+
+const char* FeasibleSetName(FeasibleSet s) { return NameIn(kFeasibleSetNames, s); }
 
 AffineInfo AnalyzeValues(const MatD& V, double tol) {
   AffineInfo info;

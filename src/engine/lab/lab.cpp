@@ -6,6 +6,7 @@
 #endif
 #include "engine/lab/lab.h"
 
+#include "engine/base/names.h"
 #include "engine/lab/validate.h"
 
 #include "engine/base/format.h"
@@ -186,28 +187,10 @@ StepTable MakeStepTable(const AttentionTrace<float>& trace, const std::vector<To
   return table;
 }
 
-const char* ProjectionName(Projection p) {
-  switch (p) {
-    case Projection::kRandom: return "random";
-    case Projection::kModel: return "model";
-    case Projection::kIdentity: break;
-  }
-  return "identity";
-}
+constexpr Named<Projection> kProjectionNames[] = {
+    {Projection::kIdentity, "identity"}, {Projection::kRandom, "random"}, {Projection::kModel, "model"}};
 
-bool ParseProjection(const std::string& name, Projection* out) {
-  Projection p;
-  if (name == "identity") {
-    p = Projection::kIdentity;
-  } else if (name == "random") {
-    p = Projection::kRandom;
-  } else if (name == "model") {
-    p = Projection::kModel;
-  } else {
-    return false;
-  }
-  if (out) *out = p;
-  return true;
-}
+const char* ProjectionName(Projection p) { return NameIn(kProjectionNames, p); }
+bool ParseProjection(const std::string& name, Projection* out) { return ParseIn(kProjectionNames, name, out); }
 
 }  // namespace attn

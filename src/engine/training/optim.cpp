@@ -5,18 +5,17 @@
 
 #include "engine/training/optim.h"
 
+#include "engine/base/names.h"
+
 #include <cmath>
 #include <string>
 
 namespace attn {
 
-const char* OptimizerName(Optimizer o) { return o == Optimizer::kAdam ? "adam" : "sgd"; }
+constexpr Named<Optimizer> kOptimizerNames[] = {{Optimizer::kAdam, "adam"}, {Optimizer::kSgd, "sgd"}};
 
-bool ParseOptimizer(const std::string& name, Optimizer* out) {
-  if (name == "adam") { *out = Optimizer::kAdam; return true; }
-  if (name == "sgd") { *out = Optimizer::kSgd; return true; }
-  return false;
-}
+const char* OptimizerName(Optimizer o) { return NameIn(kOptimizerNames, o); }
+bool ParseOptimizer(const std::string& name, Optimizer* out) { return ParseIn(kOptimizerNames, name, out); }
 
 void SgdUpdate(MatD& param, const MatD& grad, double lr) {
   for (Eigen::Index c = 0; c < param.cols(); ++c)

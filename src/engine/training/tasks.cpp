@@ -1,6 +1,7 @@
 // The training tasks (tasks.h): vocabularies, grammars, sampling and labelling.
 #include "engine/training/tasks.h"
 
+#include "engine/base/names.h"
 #include "engine/linalg/linalg.h"  // Fail
 #include "engine/text/tokenizer.h"
 
@@ -105,22 +106,13 @@ int Uniform(rng::SplitMix64& s, int n) {  // 0..n-1; n is tiny, so the modulo bi
 
 }  // namespace
 
-const char* TaskName(TaskKind k) {
-  switch (k) {
-    case TaskKind::kPreviousToken: return "previous";
-    case TaskKind::kReverse: return "reverse";
-    case TaskKind::kVerbObject: return "verb_object";
-    case TaskKind::kMax: return "max";
-  }
-  return "?";
-}
+constexpr Named<TaskKind> kTaskNames[] = {{TaskKind::kPreviousToken, "previous"},
+                                           {TaskKind::kReverse, "reverse"},
+                                           {TaskKind::kVerbObject, "verb_object"},
+                                           {TaskKind::kMax, "max"}};
 
-bool ParseTask(const std::string& name, TaskKind* out) {
-  for (TaskKind k : {TaskKind::kPreviousToken, TaskKind::kReverse, TaskKind::kVerbObject, TaskKind::kMax}) {
-    if (name == TaskName(k)) { *out = k; return true; }
-  }
-  return false;
-}
+const char* TaskName(TaskKind k) { return NameIn(kTaskNames, k); }
+bool ParseTask(const std::string& name, TaskKind* out) { return ParseIn(kTaskNames, name, out); }
 
 Task MakeTask(TaskKind kind, int length) {
   Task t;

@@ -6,8 +6,9 @@
 #endif
 #include "engine/whatif/whatif.h"
 
+#include "engine/base/names.h"
 #include "engine/base/rng.h"
-#include "engine/lab/refuse.h"
+#include "engine/lab/validate.h"
 #include "engine/linalg/linalg.h"
 
 #include <algorithm>
@@ -21,37 +22,14 @@ using linalg::AllFinite;
 using linalg::Fail;
 // ---- names ------------------------------------------------------------------------------------
 
-const char* WhatIfModeName(WhatIfMode m) { return m == WhatIfMode::kInsert ? "insert" : "replace"; }
+constexpr Named<WhatIfMode> kWhatIfModeNames[] = {{WhatIfMode::kReplace, "replace"}, {WhatIfMode::kInsert, "insert"}};
+constexpr Named<ShuffleMode> kShuffleModeNames[] = {
+    {ShuffleMode::kOff, "off"}, {ShuffleMode::kReverse, "reverse"}, {ShuffleMode::kSeeded, "seeded"}};
 
-bool ParseWhatIfMode(const std::string& name, WhatIfMode* out) {
-  if (name != "replace" && name != "insert") return false;
-  if (out) *out = name == "insert" ? WhatIfMode::kInsert : WhatIfMode::kReplace;
-  return true;
-}
-
-const char* ShuffleModeName(ShuffleMode m) {
-  switch (m) {
-    case ShuffleMode::kReverse: return "reverse";
-    case ShuffleMode::kSeeded: return "seeded";
-    case ShuffleMode::kOff: break;
-  }
-  return "off";
-}
-
-bool ParseShuffleMode(const std::string& name, ShuffleMode* out) {
-  ShuffleMode m;
-  if (name == "off") {
-    m = ShuffleMode::kOff;
-  } else if (name == "reverse") {
-    m = ShuffleMode::kReverse;
-  } else if (name == "seeded") {
-    m = ShuffleMode::kSeeded;
-  } else {
-    return false;
-  }
-  if (out) *out = m;
-  return true;
-}
+const char* WhatIfModeName(WhatIfMode m) { return NameIn(kWhatIfModeNames, m); }
+bool ParseWhatIfMode(const std::string& name, WhatIfMode* out) { return ParseIn(kWhatIfModeNames, name, out); }
+const char* ShuffleModeName(ShuffleMode m) { return NameIn(kShuffleModeNames, m); }
+bool ParseShuffleMode(const std::string& name, ShuffleMode* out) { return ParseIn(kShuffleModeNames, name, out); }
 
 // ---- which edits ------------------------------------------------------------------------------
 
