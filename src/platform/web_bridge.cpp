@@ -123,12 +123,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_set_state(const char* json) {
   platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(attn::api::Dump(attn::api::PatchResultToJson(app::ApplyPatchText(*g_state, json ? json : ""))));
-  } catch (const std::exception& e) {  // never an abort: the page must keep working
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return attn::api::Dump(attn::api::PatchResultToJson(app::ApplyPatchText(*g_state, json ? json : ""))); });
 }
 
 // The lesson (app/lesson): attentionLab.setLesson(text) loads a document ({ok, lessonId, steps,
@@ -169,12 +164,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_answer_lesson(double choice) {
 
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::TraceJson(*g_state));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::TraceJson(*g_state); });
 }
 
 // attentionLab.train(steps): runs `steps` training steps now (at most app::kMaxApiSteps) and
@@ -182,42 +172,22 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_trace() {
 // and are refused with a message.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train(double steps) {
   platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::TrainStepsJson(*g_state, steps));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::TrainStepsJson(*g_state, steps); });
 }
 
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_training() {
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::TrainingJson(*g_state, app::TrainingJsonOf::kHistory));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::TrainingJson(*g_state, app::TrainingJsonOf::kHistory); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_normalization() {
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::NormalizationJson(*g_state));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::NormalizationJson(*g_state); });
 }
 
 // Starts experiment 4 (training curves over several seeds); it runs in the page's frames.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
   platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::RunCurvesJson(*g_state, json ? json : ""));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::RunCurvesJson(*g_state, json ? json : ""); });
 }
 
 // The state in a link: applies location.hash (at load and on hashchange) and returns
@@ -225,12 +195,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_run_normalization(const char* json) {
 // names none ("" for none).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_apply_link(const char* hash, const char* lang) {
   platform::RequestFrames(kPageFrames);  // drawn even when refused: the header shows why
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::ApplyLinkJson(*g_state, hash ? hash : "", lang ? lang : ""));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::ApplyLinkJson(*g_state, hash ? hash : "", lang ? lang : ""); });
 }
 
 // The hash for the current state ("#sentence=...&query=1&..."), written after every change.
@@ -247,12 +212,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_link() {
 // {ok: true, id}; the file arrives after the next drawn frame through Module.onLabExport.
 // A bad request: {ok: false, field, error}.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_export(const char* json) {
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(platform::QueueExport(json ? json : "", false));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return platform::QueueExport(json ? json : "", false); });
 }
 
 // attentionLab.getEmbedSnippet(): the iframe snippet for the current state (app::EmbedSnippet,

@@ -107,24 +107,14 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
 // probeHead(): "Probe this head" now, on the state's layer and head (app::ProbeHeadJson).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_probe_head() {
   platform::RequestFrames(kPageFrames);
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::ProbeHeadJson(*g_state));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::ProbeHeadJson(*g_state); });
 }
 
 // "Train it more" (app tune.cpp): start a run ({steps?}), its status, Stop, Reset to the
 // shipped weights, and the built-in texts (web/js/model_switch.js fetches them with the model's files).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_tune_model(const char* json) {
   platform::RequestFrames(kPageFrames);
-  if (!g_state) return Refusal("", "the lab is not running yet");
-  try {
-    return Hand(app::TuneModelJson(*g_state, json ? json : ""));
-  } catch (const std::exception& e) {
-    return Refusal("", e.what());
-  }
+  return Guarded([&] { return app::TuneModelJson(*g_state, json ? json : ""); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_tune_status() {
