@@ -1,5 +1,6 @@
 // attnlab model eval|run|heads: the shipped folder loaded (every file checked) and looked at.
 #include "api/fields_json.h"
+#include "api/model_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "engine/base/rng.h"
@@ -88,20 +89,7 @@ int RunModelRun(const ModelOptions& o) {
   if (!model::Forward(acts, b.params, b.config, seq, &error, /*last_only=*/true)) return InternalError(cmd, error);
   Json tokens = Json::array();
   for (int id : ids) tokens.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}});
-  Json layers = Json::array();
-  for (const auto& blk : acts.blocks) {
-    Json heads = Json::array();
-    for (const auto& h : blk.attn.heads) {
-      Json rows = Json::array();
-      for (Eigen::Index t = 0; t < h.weights.rows(); ++t) {
-        Json row = Json::array();
-        for (Eigen::Index s = 0; s <= t; ++s) row.push_back(static_cast<double>(h.weights(t, s)));
-        rows.push_back(row);
-      }
-      heads.push_back(rows);
-    }
-    layers.push_back(heads);
-  }
+  const Json layers = attn::api::AttentionWeightsJson(acts.blocks);  // [layer][head][t][0..t]
   const Eigen::Index last = acts.probs.rows() - 1;
   std::vector<int> order(static_cast<std::size_t>(b.config.vocab));
   std::iota(order.begin(), order.end(), 0);

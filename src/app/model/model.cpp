@@ -2,6 +2,8 @@
 // and the result computed through model::ComputeModelLab.
 #include "app/app.h"
 
+#include "api/model_json.h"
+
 namespace app {
 
 namespace {
@@ -88,21 +90,7 @@ Json ModelTraceJson(const AppState& s) {
   out["wordStart"] = starts;
   out["layer"] = s.lab.config.layer;
   out["head"] = s.lab.config.head;
-  Json layers = Json::array();  // as `attnlab model run`: [layer][head][t][0..t]
-  for (const auto& block : m.acts.blocks) {
-    Json heads = Json::array();
-    for (const auto& h : block.attn.heads) {
-      Json rows = Json::array();
-      for (Eigen::Index t = 0; t < h.weights.rows(); ++t) {
-        Json row = Json::array();
-        for (Eigen::Index u = 0; u <= t; ++u) row.push_back(static_cast<double>(h.weights(t, u)));
-        rows.push_back(row);
-      }
-      heads.push_back(rows);
-    }
-    layers.push_back(heads);
-  }
-  out["weights"] = layers;
+  out["weights"] = attn::api::AttentionWeightsJson(m.acts.blocks);  // as `attnlab model run`
   Json next = Json::array();
   for (const auto& n : m.next) next.push_back({{"id", n.id}, {"text", n.text}, {"p", static_cast<double>(n.p)}});
   out["next"] = next;
