@@ -18,6 +18,18 @@
 
 namespace attn::cli {
 
+namespace {
+
+// One head of the model on a text: the folder, --layer, --head and --text (probe, contributions).
+void AddHeadOptions(CLI::App* command, ModelOptions* o) {
+  command->add_option("dir", o->dir, "the model's folder")->required();
+  command->add_option("--layer", o->layer, "the layer (0 = first)");
+  command->add_option("--head", o->head, "the head (0 = first)");
+  command->add_option("--text", o->text, "the text (UTF-8)");
+}
+
+}  // namespace
+
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
@@ -60,18 +72,12 @@ Command RegisterModel(CLI::App& app) {
 
   CLI::App* probe = model->add_subcommand(
       "probe", "Can a readout that sees only a head's output name the key it weighs most? On a text, as the page's \"Probe this head\"");
-  probe->add_option("dir", o->dir, "the model's folder")->required();
-  probe->add_option("--layer", o->layer, "the layer (0 = first)");
-  probe->add_option("--head", o->head, "the head (0 = first)");
-  probe->add_option("--text", o->text, "the text (UTF-8)");
+  AddHeadOptions(probe, o.get());
   probe->add_option("--text-file", o->text_file, "the text from a file (web/tune/en.txt, web/tune/ru.txt: the page's built-in texts)");
 
   CLI::App* contributions = model->add_subcommand(
       "contributions", "Weight against contribution in a head: ||a_i v_i||, ||a_i v_i W_O||, ||A - A_-i|| and the next token's log-probability without key i");
-  contributions->add_option("dir", o->dir, "the model's folder")->required();
-  contributions->add_option("--text", o->text, "the text (UTF-8)");
-  contributions->add_option("--layer", o->layer, "the layer (0 = first)");
-  contributions->add_option("--head", o->head, "the head (0 = first)");
+  AddHeadOptions(contributions, o.get());
   contributions->add_option("--query", o->query, "the query token (0 = <|endoftext|>); -1 = the last token");
 
   return {model, [o, train, eval, run, heads, tune, probe, contributions] {
