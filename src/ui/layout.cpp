@@ -263,6 +263,21 @@ void TextWrappedAtSpaces(const char* text) {
   TextWrappedPieces(pieces);
 }
 
+bool CellGrid(const char* id, ImVec2 p0, float side, int n, int q, ImU32 query_col, ImU32 hover_col, int* i, int* j) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cell = side / static_cast<float>(std::max(n, 1));
+  if (q >= 0 && q < n)
+    dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p0.x + side + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
+  ImGui::SetCursorScreenPos(p0);
+  ImGui::InvisibleButton(id, ImVec2(side, side));
+  if (!ImGui::IsItemHovered() || n <= 0) return false;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  *i = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, n - 1);
+  *j = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, n - 1);
+  dl->AddRect(ImVec2(p0.x + cell * *j, p0.y + cell * *i), ImVec2(p0.x + cell * (*j + 1), p0.y + cell * (*i + 1)), hover_col, 0, 0, 2.0f);
+  return true;
+}
+
 const char* Num(float v, int decimals) {
   static char buf[16][64];
   static int next = 0;

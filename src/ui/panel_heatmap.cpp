@@ -145,19 +145,10 @@ void DrawHeatmapPanel(Context& ctx) {
       dl->AddText(ImVec2(p1.x + 6, origin.y), IM_COL32(180, 200, 220, 255), L(tr::kEntropyHeader));
     }
 
-    // The query's row.
+    // The query's row; hover: which cell, and its value; a click on a row makes it the query.
     const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
-    dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * q - 1), ImVec2(p1.x + 1, p0.y + cell * (q + 1) + 1), query_col, 0, 0, 2.5f);
-
-    // Hover: which cell, and its value; a click on a row makes it the query.
-    ImGui::SetCursorScreenPos(p0);
-    ImGui::InvisibleButton("cells", ImVec2(side, side));
-    if (ImGui::IsItemHovered() && n > 0) {
-      const ImVec2 m = ImGui::GetIO().MousePos;
-      const int i = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, n - 1);
-      const int j = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, n - 1);
-      dl->AddRect(ImVec2(p0.x + cell * j, p0.y + cell * i), ImVec2(p0.x + cell * (j + 1), p0.y + cell * (i + 1)),
-                  IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+    int i = 0, j = 0;
+    if (CellGrid("cells", p0, side, n, q, query_col, IM_COL32(255, 255, 255, 255), &i, &j)) {
       ImGui::SetTooltip(L(tr::kHover), tokens[i].text.c_str(), tokens[j].text.c_str(), Num(t.weights(i, j), 4));
       ctx.ui.hovered_key = j;
       // the query names a token as typed: an edited run's row i is typed token from_typed[i]

@@ -14,6 +14,27 @@ namespace ui {
 
 namespace {
 
+// A token chip's colours: the query orange with dark text, the end of text greyed, a knocked-out
+// key dark red. Returns how many were pushed (for PopStyleColor).
+enum class Chip { kPlain, kQuery, kEndOfText, kKnockedOut };
+int PushChipColours(Chip kind) {
+  switch (kind) {
+    case Chip::kQuery:
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
+      return 2;
+    case Chip::kEndOfText:
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.30f, 0.30f, 0.34f, 1.0f));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.80f, 1.0f));
+      return 2;
+    case Chip::kKnockedOut:
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
+      return 1;
+    case Chip::kPlain: break;
+  }
+  return 0;
+}
+
 // A token's text with its control characters made visible: a line break or a tab would break
 // the chips' row and the next-token line ("\n" is one of the model's likeliest next tokens).
 std::string Visible(const std::string& piece) {
@@ -66,16 +87,7 @@ void DrawModelChips(Context& ctx) {
       if (ImGui::GetItemRectMax().x + gap + w < right) ImGui::SameLine(0, gap);
     }
     ImGui::PushID(i);
-    int colours = 0;
-    if (is_query) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
-      colours = 2;
-    } else if (eot) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.30f, 0.30f, 0.34f, 1.0f));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.80f, 1.0f));
-      colours = 2;
-    }
+    const int colours = PushChipColours(is_query ? Chip::kQuery : eot ? Chip::kEndOfText : Chip::kPlain);
     if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
     MarkPointedToken(s, i);
     if (ImGui::IsItemHovered()) {
@@ -149,15 +161,7 @@ void DrawWordChips(Context& ctx) {
     const bool off = cfg.knockout_keys.Has(i);
     const std::string text = (off ? "× " : "") + tokens[i].text;
     ImGui::PushID(i);
-    int colours = 0;
-    if (is_query) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.95f, 0.60f, 0.15f, 1.0f));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.05f, 0.05f, 0.05f, 1.0f));
-      colours = 2;
-    } else if (off) {
-      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.55f, 0.18f, 0.20f, 1.0f));
-      colours = 1;
-    }
+    const int colours = PushChipColours(is_query ? Chip::kQuery : off ? Chip::kKnockedOut : Chip::kPlain);
     if (ImGui::Button(text.c_str())) app::ApplyPatch(s, attn::api::Obj({{"query", i}}));
     const float chip_right = ImGui::GetItemRectMax().x;
     if (i == cfg.what_if_token)  // the word a what-if changes

@@ -25,5 +25,11 @@ void DrawDelta(Context& ctx, const attn::LabComparison& c);        // Δα of th
 void DrawDeltaHeads(Context& ctx, const attn::LabComparison& c);   // Δα of every head (several heads)
 void DrawDeltaOutput(Context& ctx, const attn::LabComparison& c);  // ΔA per dimension, its norm, after W_O
 
+// One head's Δα `d` (N, N) as a side × side thumbnail at the cursor (texture `index` of the
+// what-if slot, the diverging colours over [-range, range]), outlined (orange when `chosen`) and
+// labelled in its corner; true when clicked. The lab's heads and the model's gallery draw it.
+bool DeltaThumbnail(Context& ctx, const attn::MatD& d, int index, float side, float range, bool chosen,
+                    const char* label);
+
 }  // namespace whatif
 }  // namespace ui

@@ -128,16 +128,8 @@ void DrawDelta(Context& ctx, const attn::LabComparison& c) {
     dl->AddRectFilled(a, b, IM_COL32(40, 42, 50, 255));
     for (float x = a.x; x < b.x; x += 8.0f) dl->AddLine(ImVec2(x, b.y), ImVec2(std::min(x + cell, b.x), a.y), IM_COL32(120, 120, 130, 160));
   }
-  if (c.query >= 0 && c.query < n)
-    dl->AddRect(ImVec2(p0.x - 1, p0.y + cell * c.query - 1), ImVec2(p1.x + 1, p0.y + cell * (c.query + 1) + 1), kQueryCol, 0, 0, 2.5f);
-
-  ImGui::SetCursorScreenPos(p0);
-  ImGui::InvisibleButton("delta_cells", ImVec2(side, side));
-  if (ImGui::IsItemHovered() && n > 0) {
-    const ImVec2 mp = ImGui::GetIO().MousePos;
-    const int i = std::clamp(static_cast<int>((mp.y - p0.y) / cell), 0, n - 1);
-    const int j = std::clamp(static_cast<int>((mp.x - p0.x) / cell), 0, n - 1);
-    dl->AddRect(ImVec2(p0.x + cell * j, p0.y + cell * i), ImVec2(p0.x + cell * (j + 1), p0.y + cell * (i + 1)), IM_COL32(0, 0, 0, 255), 0, 0, 2.0f);
+  int i = 0, j = 0;
+  if (CellGrid("delta_cells", p0, side, n, c.query, kQueryCol, IM_COL32(0, 0, 0, 255), &i, &j)) {
     const int ie = c.to_edited[static_cast<std::size_t>(i)], je = c.to_edited[static_cast<std::size_t>(j)];
     if (ie < 0) {
       ImGui::SetTooltip(L(tr::kDeltaRowGone), tokens[i].text.c_str());
@@ -182,25 +174,31 @@ void DrawDeltaHeads(Context& ctx, const attn::LabComparison& c) {
   const float m = DeltaRange(c);
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float small = std::min(56.0f, (ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int h = 0; h < heads; ++h) {
-    const attn::MatD& d = c.d_weights[static_cast<std::size_t>(h)];
-    const int n = static_cast<int>(d.rows());
-    ctx.heatmap.Upload(gfx::HeatmapSlot::kWhatIf, 3 + h, attn::ToRowMajor(attn::MatF(d.cast<float>())), n, n);
     if (h) ImGui::SameLine();
-    const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + small, a.y + small);
-    ImGui::PushID(3000 + h);
-    if (ImGui::InvisibleButton("dhead", ImVec2(small, small)) && !Locked(ctx, "whatif")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
-    ImGui::PopID();
-    ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kWhatIf, 3 + h, a, b, -m, m, gfx::Colormap::kDiverging);
-    const bool chosen = h == s.lab.config.head;
-    dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), chosen ? kQueryCol : IM_COL32(90, 90, 100, 255), 0, 0,
-                chosen ? 2.5f : 1.0f);
     char num[16];
     std::snprintf(num, sizeof num, "%d", h + 1);
-    dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(20, 20, 20, 230), num);
+    const bool clicked = DeltaThumbnail(ctx, c.d_weights[static_cast<std::size_t>(h)], 3 + h, small, m,
+                                        h == s.lab.config.head, num);
+    if (clicked && !Locked(ctx, "whatif")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
   }
+}
+
+bool DeltaThumbnail(Context& ctx, const attn::MatD& d, int index, float side, float range, bool chosen,
+                    const char* label) {
+  const int n = static_cast<int>(d.rows());
+  ctx.heatmap.Upload(gfx::HeatmapSlot::kWhatIf, index, attn::ToRowMajor(attn::MatF(d.cast<float>())), n, n);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + side, a.y + side);
+  ImGui::PushID(index);
+  const bool clicked = ImGui::InvisibleButton("dthumb", ImVec2(side, side));
+  ImGui::PopID();
+  ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kWhatIf, index, a, b, -range, range, gfx::Colormap::kDiverging);
+  dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), chosen ? kQueryCol : IM_COL32(90, 90, 100, 255), 0, 0,
+              chosen ? 2.5f : 1.0f);
+  dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(20, 20, 20, 230), label);
+  return clicked;  // the button is still the last item: the caller may ask IsItemHovered()
 }
 
 void DrawDeltaOutput(Context& ctx, const attn::LabComparison& c) {

@@ -3,6 +3,7 @@
 // every head. The numbers are the what-if room's (app/whatif/, model::CompareModelRuns); the
 // model's own panels keep showing the plain run.
 #include "text/i18n.h"
+#include "ui/panel_whatif.h"
 #include "ui/ui.h"
 
 #include "engine/text/tokenizer.h"
@@ -124,27 +125,17 @@ void DrawDeltaGallery(Context& ctx, const attn::model::ModelComparison& c) {
   ImGui::PopTextWrapPos();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float side = std::clamp((ImGui::GetContentRegionAvail().x - gap * (heads - 1)) / heads, 24.0f, 64.0f);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h) {
       const int k = l * heads + h;
-      const attn::MatD& d = c.d_weights[static_cast<std::size_t>(k)];
-      const int n = static_cast<int>(d.rows());
-      ctx.heatmap.Upload(gfx::HeatmapSlot::kWhatIf, 3 + k, attn::ToRowMajor(attn::MatF(d.cast<float>())), n, n);
       if (h) ImGui::SameLine();
-      const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + side, a.y + side);
-      ImGui::PushID(6000 + k);
-      if (ImGui::InvisibleButton("dmodel", ImVec2(side, side)) && !Locked(ctx, "whatif"))
-        app::ApplyPatch(s, attn::api::Obj({{"layer", l}, {"head", h}}));
-      ImGui::PopID();
-      ctx.heatmap.Draw(dl, gfx::HeatmapSlot::kWhatIf, 3 + k, a, b, -m, m, gfx::Colormap::kDiverging);
-      const bool chosen = l == s.lab.config.layer && h == s.lab.config.head;
-      dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
-                  chosen ? IM_COL32(245, 155, 40, 255) : IM_COL32(90, 90, 100, 255), 0, 0, chosen ? 2.5f : 1.0f);
-      char label[16];
+      char label[32];
       std::snprintf(label, sizeof label, "%d.%d", l, h);
-      dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(20, 20, 20, 230), label);
+      const bool chosen = l == s.lab.config.layer && h == s.lab.config.head;
+      if (whatif::DeltaThumbnail(ctx, c.d_weights[static_cast<std::size_t>(k)], 3 + k, side, m, chosen, label) &&
+          !Locked(ctx, "whatif"))
+        app::ApplyPatch(s, attn::api::Obj({{"layer", l}, {"head", h}}));
     }
   // the PNG is this gallery; the SVG and CSV are the chosen head's Δα (app/exports/whatif_svg.cpp)
   const ImVec2 fig_min(origin.x - 3, origin.y - 3);

@@ -158,6 +158,11 @@ void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bo
 // `top_right`: where the button's top-right corner goes (else the current line's right end).
 void ExportMenu(UiState& ui, const char* id, bool svg, bool numbers, const ImVec2* top_right = nullptr);
 const char* Num(float v, int decimals = 3);
+// An n × n map of square cells (side / n px each, from p0) as one invisible button `id` (layout.cpp):
+// outlines the query's row q (when it is a row) in `query_col`; under the mouse, outlines the
+// cell in `hover_col` and returns true with its row *i and column *j. The button stays the last
+// item, so IsItemClicked() asks whether it was clicked.
+bool CellGrid(const char* id, ImVec2 p0, float side, int n, int q, ImU32 query_col, ImU32 hover_col, int* i, int* j);
 // Text that wraps only between pieces (layout.cpp): each piece after the first carries its
 // separator (" = 0.125", ",  «pp» 0.103"); one that does not fit starts the next line without
 // its leading spaces. ImGui's TextWrapped also breaks after '.' and ',', i.e. inside a number
