@@ -4,6 +4,7 @@
 // the chosen head's weights change on the right while it trains. Every number comes from the
 // app's TuneSession (the model room's app::Tune).
 #include "text/i18n.h"
+#include "ui/choice.h"
 #include "ui/ui.h"
 
 #include <misc/cpp/imgui_stdlib.h>
@@ -23,17 +24,11 @@ void Set(app::AppState& s, const char* key, const Json& value) { app::ApplyPatch
 
 void DrawTextChoice(Context& ctx) {
   app::AppState& s = ctx.state;
-  struct Choice { const char* name; const Text* label; };
-  static const Choice kChoices[] = {{"auto", &tr::kTuneAuto}, {"en", &tr::kTuneEn}, {"ru", &tr::kTuneRu}, {"own", &tr::kTuneOwn}};
-  const char* current = "";
-  for (const Choice& c : kChoices)
-    if (s.lab.tune_text == c.name) current = L(*c.label);
+  static constexpr Choice<const char*> kChoices[] = {
+      {"auto", &tr::kTuneAuto}, {"en", &tr::kTuneEn}, {"ru", &tr::kTuneRu}, {"own", &tr::kTuneOwn}};
   ImGui::SetNextItemWidth(-ImGui::CalcTextSize(L(tr::kTuneText)).x - ImGui::GetStyle().ItemInnerSpacing.x - 2.0f);
-  if (ImGui::BeginCombo(Label(tr::kTuneText, "tune_text"), current)) {
-    for (const Choice& c : kChoices)
-      if (ImGui::Selectable(L(*c.label), s.lab.tune_text == c.name)) Set(s, "tuneText", c.name);
-    ImGui::EndCombo();
-  }
+  if (const char* picked = nullptr; ChoiceCombo(Label(tr::kTuneText, "tune_text"), kChoices, s.lab.tune_text, &picked))
+    Set(s, "tuneText", picked);
   if (s.lab.tune_text == "own") {
     std::string text = s.lab.tune_own;
     if (ImGui::InputTextMultiline("##tune_own", &text, ImVec2(-1, ImGui::GetTextLineHeight() * 4.5f)))

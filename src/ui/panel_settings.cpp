@@ -1,5 +1,6 @@
 // Settings of the attention layer. Every control writes through app::ApplyPatch, like setState.
 #include "text/i18n.h"
+#include "ui/choice.h"
 #include "ui/ui.h"
 
 #include <cstdio>
@@ -78,21 +79,10 @@ void DrawSettingsPanel(Context& ctx) {
     const float w = ImGui::GetContentRegionAvail().x * 0.55f;
     if (!Hidden(ctx, "normalizer")) {  // how scores become weights
       LockScope lock(ctx, "normalizer");
-      struct Choice { attn::Normalizer n; const Text* label; };
-      static const Choice kNormalizers[] = {
-          {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
-          {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
-          {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
-      const char* current = "";
-      for (const Choice& ch : kNormalizers)
-        if (ch.n == c.normalizer) current = L(*ch.label);
       ImGui::SetNextItemWidth(w);
-      if (ImGui::BeginCombo(Label(tr::kNormalizer, "normalizer"), current)) {
-        for (const Choice& ch : kNormalizers)
-          if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer))
-            app::ApplyPatch(s, attn::api::Obj({{"normalizer", attn::NormalizerName(ch.n)}}));
-        ImGui::EndCombo();
-      }
+      attn::Normalizer picked;
+      if (ChoiceCombo(Label(tr::kNormalizer, "normalizer"), kNormalizerChoices, c.normalizer, &picked))
+        app::ApplyPatch(s, attn::api::Obj({{"normalizer", attn::NormalizerName(picked)}}));
     }
     if (!attn::NormalizerHasGradient(c.normalizer)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));

@@ -7,6 +7,7 @@
 // Trainer (the app's training room). This file: the controls and the panel's layout;
 // panel_training_pictures.cpp: the pictures.
 #include "text/i18n.h"
+#include "ui/choice.h"
 #include "text/refusal_message.h"
 #include "ui/plot.h"
 #include "ui/panel_training.h"
@@ -27,23 +28,10 @@ namespace {
 
 using app::Json;
 
-struct TaskChoice { attn::TaskKind kind; const Text* label; };
-const TaskChoice kTasks[] = {{attn::TaskKind::kVerbObject, &tr::kTaskVerbObject},
-                             {attn::TaskKind::kPreviousToken, &tr::kTaskPrevious},
-                             {attn::TaskKind::kReverse, &tr::kTaskReverse},
-                             {attn::TaskKind::kMax, &tr::kTaskMax}};
-
-struct NormChoice { attn::Normalizer n; const Text* label; };
-const NormChoice kNormalizers[] = {
-    {attn::Normalizer::kSoftmax, &tr::kNormSoftmax},   {attn::Normalizer::kSparsemax, &tr::kNormSparsemax},
-    {attn::Normalizer::kReluNorm, &tr::kNormRelu},     {attn::Normalizer::kSigmoid, &tr::kNormSigmoid},
-    {attn::Normalizer::kNone, &tr::kNormNone},         {attn::Normalizer::kHardmax, &tr::kNormHardmax}};
-
-const char* NormalizerLabel(attn::Normalizer n) {
-  for (const NormChoice& c : kNormalizers)
-    if (c.n == n) return L(*c.label);
-  return "";
-}
+constexpr Choice<attn::TaskKind> kTasks[] = {{attn::TaskKind::kVerbObject, &tr::kTaskVerbObject},
+                                             {attn::TaskKind::kPreviousToken, &tr::kTaskPrevious},
+                                             {attn::TaskKind::kReverse, &tr::kTaskReverse},
+                                             {attn::TaskKind::kMax, &tr::kTaskMax}};
 }  // namespace
 
 namespace training {
@@ -60,7 +48,7 @@ std::string CompareText(const app::AppState& s) {
   const attn::TrainConfig& b = t.b.trainer.config();
   char buf[160];
   if (a.scaled != b.scaled) return b.scaled ? L(tr::kBScaled) : L(tr::kBUnscaled);
-  if (a.normalizer != b.normalizer) return std::string("B: ") + NormalizerLabel(b.normalizer);
+  if (a.normalizer != b.normalizer) return std::string("B: ") + ChoiceLabel(kNormalizerChoices, b.normalizer);
   if (a.optimizer != b.optimizer) return std::string("B: ") + (b.optimizer == attn::Optimizer::kAdam ? "Adam" : "SGD");
   if (a.lr != b.lr) {
     std::snprintf(buf, sizeof buf, "B: lr = %g", b.lr);
@@ -205,36 +193,24 @@ void DrawCompareControls(Context& ctx, float w) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kCompareTip));
   if (!on) return;
   // Which setting run B changes, and to what. The default value for each is the instructive one.
-  struct Kind { const char* id; const Text* label; };
-  static const Kind kKinds[] = {{"scaled", &tr::kCmpScaled}, {"normalizer", &tr::kCmpNormalizer},
-                                {"lr", &tr::kCmpLr},         {"optimizer", &tr::kCmpOptimizer},
-                                {"dK", &tr::kCmpDk}};
-  const char* current = "";
-  for (const Kind& k : kKinds)
-    if (kind == k.id) current = L(*k.label);
+  static constexpr Choice<const char*> kKinds[] = {{"scaled", &tr::kCmpScaled}, {"normalizer", &tr::kCmpNormalizer},
+                                                   {"lr", &tr::kCmpLr},         {"optimizer", &tr::kCmpOptimizer},
+                                                   {"dK", &tr::kCmpDk}};
   ImGui::SetNextItemWidth(w);
-  if (ImGui::BeginCombo(Label(tr::kCmpWhat, "cmp_kind"), current)) {
-    for (const Kind& k : kKinds) {
-      if (!ImGui::Selectable(L(*k.label), kind == k.id)) continue;
-      const std::string id = k.id;
-      char buf[64];
-      if (id == "scaled") SetTrain(s, "compare", "scaled");
-      else if (id == "normalizer") SetTrain(s, "compare", c.normalizer == attn::Normalizer::kSoftmax ? "normalizer:sparsemax" : "normalizer:softmax");
-      else if (id == "optimizer") SetTrain(s, "compare", c.optimizer == attn::Optimizer::kAdam ? "optimizer:sgd" : "optimizer:adam");
-      else if (id == "lr") { std::snprintf(buf, sizeof buf, "lr:%g", std::min(attn::kMaxLearningRate, c.lr * 3)); SetTrain(s, "compare", buf); }
-      else if (id == "dK") SetTrain(s, "compare", c.d_k == 64 ? "dK:4" : "dK:64");
-    }
-    ImGui::EndCombo();
+  if (const char* picked = nullptr; ChoiceCombo(Label(tr::kCmpWhat, "cmp_kind"), kKinds, kind, &picked)) {
+    const std::string id = picked;
+    char buf[64];
+    if (id == "scaled") SetTrain(s, "compare", "scaled");
+    else if (id == "normalizer") SetTrain(s, "compare", c.normalizer == attn::Normalizer::kSoftmax ? "normalizer:sparsemax" : "normalizer:softmax");
+    else if (id == "optimizer") SetTrain(s, "compare", c.optimizer == attn::Optimizer::kAdam ? "optimizer:sgd" : "optimizer:adam");
+    else if (id == "lr") { std::snprintf(buf, sizeof buf, "lr:%g", std::min(attn::kMaxLearningRate, c.lr * 3)); SetTrain(s, "compare", buf); }
+    else if (id == "dK") SetTrain(s, "compare", c.d_k == 64 ? "dK:4" : "dK:64");
   }
   const attn::TrainConfig& b = s.training.b.trainer.config();
   if (kind == "normalizer") {
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo(Label(tr::kCmpBNormalizer, "cmp_norm"), NormalizerLabel(b.normalizer))) {
-      for (const NormChoice& ch : kNormalizers)
-        if (ImGui::Selectable(L(*ch.label), ch.n == b.normalizer))
-          SetTrain(s, "compare", std::string("normalizer:") + attn::NormalizerName(ch.n));
-      ImGui::EndCombo();
-    }
+    if (attn::Normalizer picked; ChoiceCombo(Label(tr::kCmpBNormalizer, "cmp_norm"), kNormalizerChoices, b.normalizer, &picked))
+      SetTrain(s, "compare", std::string("normalizer:") + attn::NormalizerName(picked));
   } else if (kind == "lr") {
     float lr = static_cast<float>(b.lr);
     ImGui::SetNextItemWidth(w);
@@ -260,15 +236,9 @@ void DrawSettings(Context& ctx) {
   // train.optimizer, train.layer, train.compare).
   if (!Hidden(ctx, "train.task")) {
     LockScope lock(ctx, "train.task");
-    const char* task_label = "";
-    for (const TaskChoice& tc : kTasks)
-      if (tc.kind == c.task) task_label = L(*tc.label);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo(Label(tr::kTask, "task"), task_label)) {
-      for (const TaskChoice& tc : kTasks)
-        if (ImGui::Selectable(L(*tc.label), tc.kind == c.task)) SetTrain(s, "task", attn::TaskName(tc.kind));
-      ImGui::EndCombo();
-    }
+    if (attn::TaskKind picked; ChoiceCombo(Label(tr::kTask, "task"), kTasks, c.task, &picked))
+      SetTrain(s, "task", attn::TaskName(picked));
     if (c.task != attn::TaskKind::kVerbObject) {
       int length = c.length;
       ImGui::SetNextItemWidth(w);
@@ -310,11 +280,8 @@ void DrawSettings(Context& ctx) {
   if (!Hidden(ctx, "train.layer")) {
     LockScope lock(ctx, "train.layer");
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo(Label(tr::kNormalizer, "train_norm"), NormalizerLabel(c.normalizer))) {
-      for (const NormChoice& ch : kNormalizers)
-        if (ImGui::Selectable(L(*ch.label), ch.n == c.normalizer)) SetTrain(s, "normalizer", attn::NormalizerName(ch.n));
-      ImGui::EndCombo();
-    }
+    if (attn::Normalizer picked; ChoiceCombo(Label(tr::kNormalizer, "train_norm"), kNormalizerChoices, c.normalizer, &picked))
+      SetTrain(s, "normalizer", attn::NormalizerName(picked));
     if (!attn::NormalizerHasGradient(c.normalizer)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
       ImGui::TextWrapped("%s", L(tr::kHardmaxNote));
