@@ -18,11 +18,6 @@ bool Fail(std::string* error, const std::string& message) {
   if (error) *error = "model file: " + message;
   return false;
 }
-std::string ShapeText(const std::vector<std::int64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
 }  // namespace
 
 StFile ParamsToFile(Params<float>& p, const ModelConfig& c, Dtype dtype) {

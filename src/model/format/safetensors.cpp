@@ -57,13 +57,13 @@ std::uint64_t GetLe(const unsigned char* p, int bytes) {
   return v;
 }
 
+}  // namespace
+
 std::string ShapeText(const std::vector<std::int64_t>& shape) {
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
 }
-
-}  // namespace
 
 const char* DtypeName(Dtype d) { return d == Dtype::kF32 ? "F32" : "F16"; }
 

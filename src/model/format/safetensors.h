@@ -47,5 +47,8 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error =
 bool WriteSafetensorsFile(const std::string& path, const StFile& file, std::string* error = nullptr);
 bool ReadSafetensorsFile(const std::string& path, StFile* out, std::string* error = nullptr);
 
+// A shape as the messages write it: "[4, 192]".
+std::string ShapeText(const std::vector<std::int64_t>& shape);
+
 }  // namespace model
 }  // namespace attn
