@@ -56,8 +56,8 @@ void SetTrain(app::AppState& s, const char* key, const Json& value, app::Source 
 std::string CompareText(const app::AppState& s) {
   const auto& t = s.training;
   if (!t.compare) return "";
-  const attn::TrainConfig& a = t.a.trainer.config();
-  const attn::TrainConfig& b = t.b.trainer.config();
+  const attn::TrainConfig& a = t.a.trainer.problem().config();
+  const attn::TrainConfig& b = t.b.trainer.problem().config();
   char buf[160];
   if (a.scaled != b.scaled) return b.scaled ? L(tr::kBScaled) : L(tr::kBUnscaled);
   if (a.normalizer != b.normalizer) return std::string("B: ") + NormalizerLabel(b.normalizer);
@@ -179,7 +179,7 @@ void DrawExampleBox(Context& ctx) {
     if (ImGui::IsItemHovered()) {
       const int target = i < static_cast<int>(v.example.targets.size()) ? v.example.targets[i] : -1;
       const int source = i < static_cast<int>(v.example.sources.size()) ? v.example.sources[i] : -1;
-      const auto& vocab = t.a.trainer.task().vocab;
+      const auto& vocab = t.a.trainer.problem().task().vocab;
       if (target >= 0 && target < static_cast<int>(vocab.size()) && source >= 0)
         ImGui::SetTooltip(L(tr::kTokenTask), v.tokens[i].c_str(), vocab[target].c_str(), v.tokens[source].c_str());
       else
@@ -226,7 +226,7 @@ void DrawCompareControls(Context& ctx, float w) {
     }
     ImGui::EndCombo();
   }
-  const attn::TrainConfig& b = s.training.b.trainer.config();
+  const attn::TrainConfig& b = s.training.b.trainer.problem().config();
   if (kind == "normalizer") {
     ImGui::SetNextItemWidth(w);
     if (ImGui::BeginCombo(Label(tr::kCmpBNormalizer, "cmp_norm"), NormalizerLabel(b.normalizer))) {

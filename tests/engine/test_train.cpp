@@ -96,7 +96,7 @@ double BatchLoss(const Params& p, const TrainConfig& cfg, const std::vector<Exam
 }
 
 double PatternWeight(const Trainer& t) {  // the smallest weight on the right key over target rows
-  const ExampleView v = t.View();
+  const ExampleView v = ViewExample(t);
   double worst = 1;
   for (std::size_t i = 0; i < v.example.sources.size(); ++i) {
     if (v.example.sources[i] < 0 || v.example.targets[i] < 0) continue;
@@ -232,7 +232,7 @@ TEST_CASE("train: every task learns its pattern (seed 1, stated steps)" * doctes
     REQUIRE(t.Reset(cfg));
     const double before = PatternWeight(t);
     for (int s = 0; s < g.steps; ++s) REQUIRE(t.Step());
-    const BatchResult eval = t.Evaluate(512, 1);
+    const BatchResult eval = Evaluate(t, 512, 1);
     CHECK(eval.accuracy >= 0.95);
     CHECK(PatternWeight(t) >= 0.8);
     CHECK(before < 0.6);  // it was not there from the start
@@ -245,7 +245,7 @@ TEST_CASE("train: the seed's example, learned: «люблю» attends to «су�
   Trainer t;
   REQUIRE(t.Reset(cfg));
   for (int s = 0; s < 150; ++s) REQUIRE(t.Step());
-  const ExampleView v = t.View();
+  const ExampleView v = ViewExample(t);
   REQUIRE(v.tokens == std::vector<std::string>{"я", "люблю", "суши"});
   CHECK(v.forward.attn.heads[0].weights(1, 2) >= 0.8);
   CHECK(v.predicted[1] == v.example.tokens[2]);  // and so «люблю»'s output names «суши»
@@ -272,11 +272,11 @@ TEST_CASE("train: bit-for-bit repeatable for a seed; another seed differs") {
   CHECK(std::memcmp(&a.history().back().loss, &b.history().back().loss, sizeof(double)) == 0);
   // Evaluate and View do not move the parameters.
   const Params before = a.params();
-  a.Evaluate(64, 3);
-  a.View();
+  Evaluate(a, 64, 3);
+  ViewExample(a);
   CHECK(SameBits(before, a.params()));
   // Batch k is a pure function of (seed, k).
-  CHECK(a.BatchFor(7)[0].tokens == b.BatchFor(7)[0].tokens);
+  CHECK(a.problem().BatchFor(7)[0].tokens == b.problem().BatchFor(7)[0].tokens);
 }
 
 TEST_CASE("train: divergence stops training and keeps the last good parameters") {
@@ -361,7 +361,7 @@ TEST_CASE("train: scaling matters at large d_k (the seed's claim, measured)" * d
       Trainer t;
       REQUIRE(t.Reset(cfg));
       for (int s = 0; s < 200; ++s) REQUIRE(t.Step());
-      (sc ? scaled : unscaled) += t.Evaluate(256, 1).loss / 3;
+      (sc ? scaled : unscaled) += Evaluate(t, 256, 1).loss / 3;
     }
   }
   CAPTURE(scaled);
