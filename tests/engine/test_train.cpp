@@ -368,3 +368,81 @@ TEST_CASE("train: scaling matters at large d_k (the seed's claim, measured)" * d
   CAPTURE(unscaled);
   CHECK(unscaled > 3 * scaled);
 }
+
+namespace {
+// A toy Problem of the one Trainer (trainer.h): x <- x - lr 2 (x - 3), batch k is k, the pass
+// fails at step `fail_at`; the optimizer's state counts the updates.
+struct ToyProblem {
+  using Params = std::vector<double>;
+  using OptimizerState = int;
+  using Batch = int;
+  struct Metrics {
+    int step = 0;
+    double loss = 0;
+  };
+  double lr = 0;
+  int fail_at = 0;
+  bool Reset(double rate, int fail) {
+    lr = rate;
+    fail_at = fail;
+    return rate > 0;
+  }
+  Params InitialParams() const { return {0.0}; }
+  OptimizerState InitialOptimizer(const Params&) const { return 0; }
+  Batch BatchFor(int k) const { return k; }
+  bool LossAndGrads(const Params& p, const Batch& k, Params* g, Metrics* m, std::string* why) const {
+    if (k == fail_at) {
+      *why = "the toy's pass failed";
+      return false;
+    }
+    m->loss = (p[0] - 3) * (p[0] - 3);
+    *g = {2 * (p[0] - 3)};
+    return true;
+  }
+  double ClipGradients(Params& g, Metrics*) const { return std::abs(g[0]); }
+  bool Update(int k, Params& p, OptimizerState& o, Params& g, Metrics* m) const {
+    m->step = k;
+    p[0] -= lr * g[0];
+    ++o;
+    return std::isfinite(p[0]);
+  }
+};
+}  // namespace
+
+TEST_CASE("trainer: a refused step keeps the parameters and stops the run; Restore continues") {
+  training::Trainer<ToyProblem> t;
+  CHECK_FALSE(t.Reset(0.0, 0));  // the problem refuses its config
+  CHECK_FALSE(t.ready());
+  CHECK_FALSE(t.Step());
+  REQUIRE(t.Reset(0.25, 4));
+  for (int k = 0; k < 3; ++k) REQUIRE(t.Step());  // x: 1.5, 2.25, 2.625 (exact in binary)
+  CHECK(t.params()[0] == 2.625);
+  CHECK(t.history().size() == 3);
+  CHECK(t.history().back().step == 3);
+  std::string why;
+  CHECK_FALSE(t.Step(nullptr, &why));  // step 4's pass fails
+  CHECK(why == "the toy's pass failed");
+  CHECK(t.diverged());
+  CHECK(t.divergence().step == 4);
+  CHECK(t.divergence().cause == DivergenceCause::kPass);
+  CHECK(t.message() == "step 4: training diverged: the toy's pass failed");
+  CHECK(t.step() == 3);
+  CHECK(t.params()[0] == 2.625);
+  CHECK(t.optimizer() == 3);
+  CHECK(t.history().size() == 3);
+  CHECK_FALSE(t.Step());  // stays stopped
+  t.Restore(4, {2.625}, 3);  // past the failing batch
+  CHECK_FALSE(t.diverged());
+  CHECK(t.history().empty());
+  ToyProblem::Metrics m;
+  REQUIRE(t.Step(&m));
+  CHECK(m.step == 5);
+  CHECK(t.params()[0] == 2.8125);
+
+  REQUIRE(t.Reset(1e308, 0));  // the first update overflows: refused, x stays 0
+  CHECK_FALSE(t.Step());
+  CHECK(t.divergence().cause == DivergenceCause::kParameters);
+  CHECK(t.params()[0] == 0.0);
+  CHECK(t.optimizer() == 0);
+  CHECK(t.step() == 0);
+}
