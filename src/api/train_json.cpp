@@ -47,7 +47,7 @@ Json RunToJson(const Trainer& trainer, const ExampleView& view, int query) {
   out["tokens"] = view.tokens;
   out["query"] = query;
   Json predicted = Json::array();
-  const auto& vocab = trainer.task().vocab;
+  const auto& vocab = trainer.problem().task().vocab;
   for (std::size_t i = 0; i < view.predicted.size(); ++i) {
     const int id = view.predicted[i];
     predicted.push_back(id >= 0 && id < static_cast<int>(vocab.size()) ? Json(vocab[id]) : Json(nullptr));

@@ -67,8 +67,8 @@ std::string MetricsRecord(const StepMetrics& m, bool csv) {
 
 // After the last step: the evaluation and the example's attention weights per head, (N, N) each.
 std::string FinalRecord(const Trainer& trainer, bool csv) {
-  const BatchResult eval = trainer.Evaluate(kTrainEvalExamples, kTrainEvalSeed);
-  const ExampleView view = trainer.View();
+  const BatchResult eval = Evaluate(trainer, kTrainEvalExamples, kTrainEvalSeed);
+  const ExampleView view = ViewExample(trainer);
   std::string out;
   if (csv) {
     out = "\n# final evaluation (" + std::to_string(kTrainEvalExamples) + " fresh examples)\n";

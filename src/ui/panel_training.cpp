@@ -44,8 +44,8 @@ void SetTrain(app::AppState& s, const char* key, const Json& value, app::Source 
 std::string CompareText(const app::AppState& s) {
   const auto& t = s.training;
   if (!t.compare) return "";
-  const attn::TrainConfig& a = t.a.trainer.config();
-  const attn::TrainConfig& b = t.b.trainer.config();
+  const attn::TrainConfig& a = t.a.trainer.problem().config();
+  const attn::TrainConfig& b = t.b.trainer.problem().config();
   char buf[160];
   if (a.scaled != b.scaled) return b.scaled ? L(tr::kBScaled) : L(tr::kBUnscaled);
   if (a.normalizer != b.normalizer) return std::string("B: ") + ChoiceLabel(kNormalizerChoices, b.normalizer);
@@ -167,7 +167,7 @@ void DrawExampleBox(Context& ctx) {
     if (ImGui::IsItemHovered()) {
       const int target = i < static_cast<int>(v.example.targets.size()) ? v.example.targets[i] : -1;
       const int source = i < static_cast<int>(v.example.sources.size()) ? v.example.sources[i] : -1;
-      const auto& vocab = t.a.trainer.task().vocab;
+      const auto& vocab = t.a.trainer.problem().task().vocab;
       if (target >= 0 && target < static_cast<int>(vocab.size()) && source >= 0)
         ImGui::SetTooltip(L(tr::kTokenTask), v.tokens[i].c_str(), vocab[target].c_str(), v.tokens[source].c_str());
       else
@@ -206,7 +206,7 @@ void DrawCompareControls(Context& ctx, float w) {
     else if (id == "lr") { std::snprintf(buf, sizeof buf, "lr:%g", std::min(attn::kMaxLearningRate, c.lr * 3)); SetTrain(s, "compare", buf); }
     else if (id == "dK") SetTrain(s, "compare", c.d_k == 64 ? "dK:4" : "dK:64");
   }
-  const attn::TrainConfig& b = s.training.b.trainer.config();
+  const attn::TrainConfig& b = s.training.b.trainer.problem().config();
   if (kind == "normalizer") {
     ImGui::SetNextItemWidth(w);
     if (attn::Normalizer picked; ChoiceCombo(Label(tr::kCmpBNormalizer, "cmp_norm"), kNormalizerChoices, b.normalizer, &picked))

@@ -198,7 +198,7 @@ TEST_CASE("view accepts training and normalization") {
 TEST_CASE("the training JSON: metrics after steps, history per metric, nulls before the first step") {
   attn::Trainer t;
   REQUIRE(t.Reset(attn::TrainConfig{}));
-  attn::ExampleView v = t.View();
+  attn::ExampleView v = attn::ViewExample(t);
   Json j = attn::api::RunToJson(t, v, 1);
   CHECK(j["step"] == 0);
   CHECK(j["loss"].is_null());
@@ -206,7 +206,7 @@ TEST_CASE("the training JSON: metrics after steps, history per metric, nulls bef
   REQUIRE(j["exampleWeights"].size() == 1);
   CHECK(j["exampleWeights"][0].size() == 3);
   for (int i = 0; i < 5; ++i) REQUIRE(t.Step());
-  v = t.View();
+  v = attn::ViewExample(t);
   j = attn::api::RunToJson(t, v, 1);
   CHECK(j["step"] == 5);
   CHECK(j["loss"].get<double>() == t.history().back().loss);

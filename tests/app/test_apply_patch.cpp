@@ -220,8 +220,8 @@ TEST_CASE("compare makes run B from the same seed, and turning it off removes ru
   TestApp t;
   REQUIRE(app::ApplyPatch(t.s, Patch(R"({"train": {"compare": "lr:0.1"}})")).ok);
   REQUIRE(t.s.training.compare);
-  CHECK(t.s.training.b.trainer.config().lr == 0.1);
-  CHECK(t.s.training.b.trainer.config().seed == t.s.training.a.trainer.config().seed);
+  CHECK(t.s.training.b.trainer.problem().config().lr == 0.1);
+  CHECK(t.s.training.b.trainer.problem().config().seed == t.s.training.a.trainer.problem().config().seed);
   app::TrainSteps(t.s, 3);
   CHECK(t.s.training.b.trainer.step() == 3);
   REQUIRE(app::ApplyPatch(t.s, Patch(R"({"train": {"compare": ""}})")).ok);
@@ -280,7 +280,7 @@ TEST_CASE("query, head and target move to valid values when the sentence shrinks
     CHECK(t.s.training.query == 4);
     REQUIRE(app::ApplyPatch(t.s, Patch(R"({"train": {"example": "they like tea"}})")).ok);
     CHECK(t.s.lab.train.query == -1);
-    REQUIRE(t.s.training.a.trainer.example().tokens.size() == 3);
+    REQUIRE(t.s.training.a.trainer.problem().example().tokens.size() == 3);
     CHECK(t.s.training.query == 1);  // the verb, the first row with a right key
   }
 }

@@ -96,7 +96,7 @@ double BatchLoss(const Params& p, const TrainConfig& cfg, const std::vector<Exam
 }
 
 double PatternWeight(const Trainer& t) {  // the smallest weight on the right key over target rows
-  const ExampleView v = t.View();
+  const ExampleView v = ViewExample(t);
   double worst = 1;
   for (std::size_t i = 0; i < v.example.sources.size(); ++i) {
     if (v.example.sources[i] < 0 || v.example.targets[i] < 0) continue;
@@ -232,7 +232,7 @@ TEST_CASE("train: every task learns its pattern (seed 1, stated steps)" * doctes
     REQUIRE(t.Reset(cfg));
     const double before = PatternWeight(t);
     for (int s = 0; s < g.steps; ++s) REQUIRE(t.Step());
-    const BatchResult eval = t.Evaluate(512, 1);
+    const BatchResult eval = Evaluate(t, 512, 1);
     CHECK(eval.accuracy >= 0.95);
     CHECK(PatternWeight(t) >= 0.8);
     CHECK(before < 0.6);  // it was not there from the start
@@ -245,7 +245,7 @@ TEST_CASE("train: the seed's example, learned: «люблю» attends to «су�
   Trainer t;
   REQUIRE(t.Reset(cfg));
   for (int s = 0; s < 150; ++s) REQUIRE(t.Step());
-  const ExampleView v = t.View();
+  const ExampleView v = ViewExample(t);
   REQUIRE(v.tokens == std::vector<std::string>{"я", "люблю", "суши"});
   CHECK(v.forward.attn.heads[0].weights(1, 2) >= 0.8);
   CHECK(v.predicted[1] == v.example.tokens[2]);  // and so «люблю»'s output names «суши»
@@ -272,11 +272,11 @@ TEST_CASE("train: bit-for-bit repeatable for a seed; another seed differs") {
   CHECK(std::memcmp(&a.history().back().loss, &b.history().back().loss, sizeof(double)) == 0);
   // Evaluate and View do not move the parameters.
   const Params before = a.params();
-  a.Evaluate(64, 3);
-  a.View();
+  Evaluate(a, 64, 3);
+  ViewExample(a);
   CHECK(SameBits(before, a.params()));
   // Batch k is a pure function of (seed, k).
-  CHECK(a.BatchFor(7)[0].tokens == b.BatchFor(7)[0].tokens);
+  CHECK(a.problem().BatchFor(7)[0].tokens == b.problem().BatchFor(7)[0].tokens);
 }
 
 TEST_CASE("train: divergence stops training and keeps the last good parameters") {
@@ -361,10 +361,88 @@ TEST_CASE("train: scaling matters at large d_k (the seed's claim, measured)" * d
       Trainer t;
       REQUIRE(t.Reset(cfg));
       for (int s = 0; s < 200; ++s) REQUIRE(t.Step());
-      (sc ? scaled : unscaled) += t.Evaluate(256, 1).loss / 3;
+      (sc ? scaled : unscaled) += Evaluate(t, 256, 1).loss / 3;
     }
   }
   CAPTURE(scaled);
   CAPTURE(unscaled);
   CHECK(unscaled > 3 * scaled);
+}
+
+namespace {
+// A toy Problem of the one Trainer (trainer.h): x <- x - lr 2 (x - 3), batch k is k, the pass
+// fails at step `fail_at`; the optimizer's state counts the updates.
+struct ToyProblem {
+  using Params = std::vector<double>;
+  using OptimizerState = int;
+  using Batch = int;
+  struct Metrics {
+    int step = 0;
+    double loss = 0;
+  };
+  double lr = 0;
+  int fail_at = 0;
+  bool Reset(double rate, int fail) {
+    lr = rate;
+    fail_at = fail;
+    return rate > 0;
+  }
+  Params InitialParams() const { return {0.0}; }
+  OptimizerState InitialOptimizer(const Params&) const { return 0; }
+  Batch BatchFor(int k) const { return k; }
+  bool LossAndGrads(const Params& p, const Batch& k, Params* g, Metrics* m, std::string* why) const {
+    if (k == fail_at) {
+      *why = "the toy's pass failed";
+      return false;
+    }
+    m->loss = (p[0] - 3) * (p[0] - 3);
+    *g = {2 * (p[0] - 3)};
+    return true;
+  }
+  double ClipGradients(Params& g, Metrics*) const { return std::abs(g[0]); }
+  bool Update(int k, Params& p, OptimizerState& o, Params& g, Metrics* m) const {
+    m->step = k;
+    p[0] -= lr * g[0];
+    ++o;
+    return std::isfinite(p[0]);
+  }
+};
+}  // namespace
+
+TEST_CASE("trainer: a refused step keeps the parameters and stops the run; Restore continues") {
+  training::Trainer<ToyProblem> t;
+  CHECK_FALSE(t.Reset(0.0, 0));  // the problem refuses its config
+  CHECK_FALSE(t.ready());
+  CHECK_FALSE(t.Step());
+  REQUIRE(t.Reset(0.25, 4));
+  for (int k = 0; k < 3; ++k) REQUIRE(t.Step());  // x: 1.5, 2.25, 2.625 (exact in binary)
+  CHECK(t.params()[0] == 2.625);
+  CHECK(t.history().size() == 3);
+  CHECK(t.history().back().step == 3);
+  std::string why;
+  CHECK_FALSE(t.Step(nullptr, &why));  // step 4's pass fails
+  CHECK(why == "the toy's pass failed");
+  CHECK(t.diverged());
+  CHECK(t.divergence().step == 4);
+  CHECK(t.divergence().cause == DivergenceCause::kPass);
+  CHECK(t.message() == "step 4: training diverged: the toy's pass failed");
+  CHECK(t.step() == 3);
+  CHECK(t.params()[0] == 2.625);
+  CHECK(t.optimizer() == 3);
+  CHECK(t.history().size() == 3);
+  CHECK_FALSE(t.Step());  // stays stopped
+  t.Restore(4, {2.625}, 3);  // past the failing batch
+  CHECK_FALSE(t.diverged());
+  CHECK(t.history().empty());
+  ToyProblem::Metrics m;
+  REQUIRE(t.Step(&m));
+  CHECK(m.step == 5);
+  CHECK(t.params()[0] == 2.8125);
+
+  REQUIRE(t.Reset(1e308, 0));  // the first update overflows: refused, x stays 0
+  CHECK_FALSE(t.Step());
+  CHECK(t.divergence().cause == DivergenceCause::kParameters);
+  CHECK(t.params()[0] == 0.0);
+  CHECK(t.optimizer() == 0);
+  CHECK(t.step() == 0);
 }

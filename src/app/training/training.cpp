@@ -20,11 +20,11 @@ int ResolveQuery(const attn::api::LabState& lab, const attn::Example& ex) {
 void RefreshViews(AppState& s) {
   Training& t = s.training;
   if (t.a.trainer.ready()) {
-    t.a.view = t.a.trainer.View();
+    t.a.view = attn::ViewExample(t.a.trainer);
     t.a.has_view = true;
   }
   if (t.compare && t.b.trainer.ready()) {
-    t.b.view = t.b.trainer.View();
+    t.b.view = attn::ViewExample(t.b.trainer);
     t.b.has_view = true;
   }
 }
@@ -51,7 +51,7 @@ bool BuildRuns(const attn::api::LabState& lab, Training& out, std::string* error
     *error = "train.compare: " + e.message;
     return false;
   }
-  out.query = ResolveQuery(lab, out.a.trainer.example());
+  out.query = ResolveQuery(lab, out.a.trainer.problem().example());
   return true;
 }
 
@@ -79,7 +79,7 @@ bool StepOnce(AppState& s) {
 // The example sentence run A watches, as text for the example box.
 std::string ExampleText(const attn::Trainer& t) {
   if (!t.ready()) return "";
-  return t.config().example.empty() ? t.task().default_example : t.config().example;
+  return t.problem().config().example.empty() ? t.problem().task().default_example : t.problem().config().example;
 }
 
 void StopPlaying(AppState& s) {
@@ -127,7 +127,7 @@ void AdoptTraining(AppState& s, TrainingChange&& change, Source source) {
     if (source != Source::kExampleBox) s.training.example_edit = ExampleText(s.training.a.trainer);
   } else {
     // Only the query row (or play) changed.
-    s.training.query = ResolveQuery(s.lab, s.training.a.trainer.example());
+    s.training.query = ResolveQuery(s.lab, s.training.a.trainer.problem().example());
   }
   s.training.example_error.clear();
 }

@@ -1,5 +1,5 @@
 // Training a one-layer attention model (train.h): forward/backward of the whole model, and the
-// Trainer that steps it. The tasks are in tasks.cpp, the optimizers in optim.cpp.
+// Problem the one Trainer (trainer.h) steps. The tasks are in tasks.cpp, the optimizers in optim.cpp.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF  // same bits natively and in wasm (linalg.h)
 #endif
@@ -229,110 +229,107 @@ bool BatchLossAndGrads(BatchResult* out, Params* grads, const Params& p, const T
   return true;
 }
 
-// ---- Trainer --------------------------------------------------------------------------------
+// ---- the one-layer model as a Problem of the Trainer (trainer.h) -----------------------------
 
-bool Trainer::Reset(const TrainConfig& cfg, TrainError* error) {
-  *this = Trainer();
+bool OneLayerProblem::Reset(const TrainConfig& cfg, TrainError* error) {
+  *this = OneLayerProblem();
   const TrainError e = ValidateTrainConfig(cfg);
   if (!e.ok()) {
     if (error) *error = e;
-    message_ = e.message;
     return false;
   }
   cfg_ = cfg;
   task_ = MakeTask(cfg.task, cfg.length);
   std::string ignored;
   LabelExample(task_, cfg.example.empty() ? task_.default_example : cfg.example, &example_, &ignored);
-  params_ = InitParams(task_, cfg_);
-  for (const MatD* m : ParamList(params_)) {
-    adam_m_.push_back(MatD::Zero(m->rows(), m->cols()));
-    adam_v_.push_back(MatD::Zero(m->rows(), m->cols()));
-  }
-  ready_ = true;
   return true;
 }
 
-std::vector<Example> Trainer::BatchFor(int k) const {
+Params OneLayerProblem::InitialParams() const { return InitParams(task_, cfg_); }
+
+AdamMoments OneLayerProblem::InitialOptimizer(const Params& p) const {
+  AdamMoments o;
+  for (const MatD* m : ParamList(p)) {
+    o.m.push_back(MatD::Zero(m->rows(), m->cols()));
+    o.v.push_back(MatD::Zero(m->rows(), m->cols()));
+  }
+  return o;
+}
+
+std::vector<Example> OneLayerProblem::BatchFor(int k) const {
   rng::SplitMix64 s(StreamSeed(cfg_.seed, kStreamBatch, static_cast<std::uint64_t>(k)));
   std::vector<Example> batch;
   for (int b = 0; b < cfg_.batch; ++b) batch.push_back(SampleExample(task_, s));
   return batch;
 }
 
-bool Trainer::Step() {
-  if (!ready_ || diverged_) return false;
-  const int k = step_ + 1;
+bool OneLayerProblem::LossAndGrads(const Params& p, const Batch& batch, Params* grads, StepMetrics* m,
+                                   std::string* why) const {
   BatchResult r;
-  std::string error;
-  auto stop = [&](DivergenceCause cause, std::string why) {
+  if (!BatchLossAndGrads(&r, grads, p, cfg_, batch, why)) {
     // The attention's messages advise the lab's settings ("use smaller embeddings..."), which
     // training does not have: keep only what happened.
-    const std::size_t advice = why.find("; use ");
-    if (advice != std::string::npos) why.erase(advice);
-    diverged_ = true;
-    message_ = "step " + std::to_string(k) + ": training diverged: " + why;
-    divergence_ = Divergence{k, cause, why};
+    const std::size_t advice = why->find("; use ");
+    if (advice != std::string::npos) why->erase(advice);
     return false;
-  };
-  if (!BatchLossAndGrads(&r, &grads_, params_, cfg_, BatchFor(k), &error))
-    return stop(DivergenceCause::kPass, error);
-
-  StepMetrics m;
-  m.step = k;
-  m.loss = r.loss;
-  m.accuracy = r.accuracy;
-  m.attention_on_source = r.attention_on_source;
-  m.grad_norm_q = NormOf(grads_.attn.W_Q);
-  m.grad_norm_k = NormOf(grads_.attn.W_K);
-  m.grad_norm_v = NormOf(grads_.attn.W_V);
-  m.grad_norm_o = FrobeniusNorm(grads_.attn.W_O);
-  double total = 0;
-  for (const MatD* g : ParamList(grads_)) total += FrobeniusNorm(*g) * FrobeniusNorm(*g);
-  m.grad_norm = std::sqrt(total);
-  if (!std::isfinite(m.grad_norm)) return stop(DivergenceCause::kGradients, "the gradients are not finite");
-
-  // The update, on a copy: a step that would make a parameter non-finite leaves them unchanged.
-  Params next = params_;
-  std::vector<MatD> next_m = adam_m_, next_v = adam_v_;
-  const std::vector<MatD*> ps = ParamList(next);
-  const std::vector<MatD*> gs = ParamList(grads_);
-  for (std::size_t i = 0; i < ps.size(); ++i) {
-    if (cfg_.optimizer == Optimizer::kAdam) AdamUpdate(*ps[i], next_m[i], next_v[i], *gs[i], k, cfg_.lr);
-    else SgdUpdate(*ps[i], *gs[i], cfg_.lr);
-    if (!linalg::AllFinite(*ps[i])) return stop(DivergenceCause::kParameters, "a parameter became non-finite");
   }
-  params_ = std::move(next);
-  adam_m_ = std::move(next_m);
-  adam_v_ = std::move(next_v);
-  step_ = k;
-  history_.push_back(m);
+  m->loss = r.loss;
+  m->accuracy = r.accuracy;
+  m->attention_on_source = r.attention_on_source;
   return true;
 }
 
-BatchResult Trainer::Evaluate(int count, std::uint64_t eval_seed) const {
+double OneLayerProblem::ClipGradients(Params& grads, StepMetrics* m) const {
+  m->grad_norm_q = NormOf(grads.attn.W_Q);
+  m->grad_norm_k = NormOf(grads.attn.W_K);
+  m->grad_norm_v = NormOf(grads.attn.W_V);
+  m->grad_norm_o = FrobeniusNorm(grads.attn.W_O);
+  double total = 0;
+  for (const MatD* g : ParamList(grads)) total += FrobeniusNorm(*g) * FrobeniusNorm(*g);
+  m->grad_norm = std::sqrt(total);
+  return m->grad_norm;
+}
+
+bool OneLayerProblem::Update(int k, Params& p, AdamMoments& o, Params& grads, StepMetrics* m) const {
+  m->step = k;
+  const std::vector<MatD*> ps = ParamList(p);
+  const std::vector<MatD*> gs = ParamList(grads);
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    if (cfg_.optimizer == Optimizer::kAdam) AdamUpdate(*ps[i], o.m[i], o.v[i], *gs[i], k, cfg_.lr);
+    else SgdUpdate(*ps[i], *gs[i], cfg_.lr);
+    if (!linalg::AllFinite(*ps[i])) return false;
+  }
+  return true;
+}
+
+BatchResult Evaluate(const Trainer& t, int count, std::uint64_t eval_seed) {
   BatchResult r;
-  if (!ready_ || count < 1) return r;
-  rng::SplitMix64 s(StreamSeed(cfg_.seed, kStreamEval, eval_seed));
+  if (!t.ready() || count < 1) return r;
+  const OneLayerProblem& problem = t.problem();
+  rng::SplitMix64 s(StreamSeed(problem.config().seed, kStreamEval, eval_seed));
   std::vector<Example> batch;
-  for (int i = 0; i < count; ++i) batch.push_back(SampleExample(task_, s));
+  for (int i = 0; i < count; ++i) batch.push_back(SampleExample(problem.task(), s));
   std::string error;
-  if (!BatchLossAndGrads(&r, nullptr, params_, cfg_, batch, &error)) {
+  if (!BatchLossAndGrads(&r, nullptr, t.params(), problem.config(), batch, &error)) {
     r = BatchResult();
     r.loss = std::numeric_limits<double>::quiet_NaN();
   }
   return r;
 }
 
-ExampleView Trainer::View() const {
+ExampleView ViewExample(const Trainer& trainer) {
   ExampleView view;
-  if (!ready_) return view;
-  view.example = example_;
-  for (int id : example_.tokens) view.tokens.push_back(task_.vocab[id]);
-  if (!ForwardExample(view.forward, params_, cfg_, example_)) return view;
-  Params grads = ZerosLike(params_);
+  if (!trainer.ready()) return view;
+  const OneLayerProblem& problem = trainer.problem();
+  const Example& example = problem.example();
+  const Params& params = trainer.params();
+  view.example = example;
+  for (int id : example.tokens) view.tokens.push_back(problem.task().vocab[id]);
+  if (!ForwardExample(view.forward, params, problem.config(), example)) return view;
+  Params grads = ZerosLike(params);
   const double scale = view.forward.targets > 0 ? 1.0 / view.forward.targets : 0.0;
-  BackwardExample(grads, view.forward, params_, cfg_, example_, scale, &view.grads);
-  const int n = static_cast<int>(example_.tokens.size());
+  BackwardExample(grads, view.forward, params, problem.config(), example, scale, &view.grads);
+  const int n = static_cast<int>(example.tokens.size());
   for (int t = 0; t < n; ++t) {
     Eigen::Index arg = 0;
     const double p = view.forward.probs.row(t).maxCoeff(&arg);
@@ -341,5 +338,9 @@ ExampleView Trainer::View() const {
   }
   return view;
 }
+
+namespace training {
+template class Trainer<OneLayerProblem>;
+}  // namespace training
 
 }  // namespace attn

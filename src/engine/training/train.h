@@ -27,6 +27,7 @@
 #include "engine/training/optim.h"
 #include "engine/base/rng.h"
 #include "engine/training/tasks.h"
+#include "engine/training/trainer.h"
 #include "engine/base/types.h"
 
 #include <cstdint>
@@ -142,61 +143,58 @@ struct ExampleView {
   std::vector<double> confidence;   // (N) its probability
 };
 
-// Why a training step stopped (Trainer::Step): where it met a number that is not finite. An
-// interface says it in its own language from `step` and `cause`; Trainer::message() is the
-// English line.
-enum class DivergenceCause {
-  kNone,
-  kPass,        // the forward or backward pass of the batch (`detail`: the pass's English line)
-  kGradients,   // the gradients' norm is not finite
-  kParameters   // the update would make a parameter non-finite
-};
-struct Divergence {
-  int step = 0;  // the step that was refused (1-based)
-  DivergenceCause cause = DivergenceCause::kNone;
-  std::string detail;
+// Adam's state: the moments, per ParamList entry (zero, and unused, for SGD).
+struct AdamMoments {
+  std::vector<MatD> m, v;
 };
 
-class Trainer {
+// The one-layer model as a Problem of the one Trainer (trainer.h): its config, task and example
+// sentence, its parameters, its batch for step k, its loss and gradients, its optimizer (Adam or
+// SGD per matrix, at step k). It does not clip: ClipGradients only measures (StepMetrics' norms).
+class OneLayerProblem {
  public:
-  // Validates cfg, builds the task and the example, and initializes the parameters from the seed.
-  // False with a message (and the trainer left empty) when cfg is refused.
-  bool Reset(const TrainConfig& cfg, TrainError* error = nullptr);
-  // One optimizer step on batch number step()+1. False when the trainer is empty, diverged, or
-  // this step produced a non-finite number: the parameters then stay as they were before it,
-  // diverged() becomes true and message() says where.
-  bool Step();
-  // Accuracy and mean loss on `count` fresh examples drawn from (seed, eval_seed), without
-  // changing the parameters.
-  BatchResult Evaluate(int count, std::uint64_t eval_seed) const;
-  // Forward and backward of the example sentence at the current parameters.
-  ExampleView View() const;
+  using Params = attn::Params;
+  using OptimizerState = AdamMoments;
+  using Batch = std::vector<Example>;
+  using Metrics = StepMetrics;
 
-  bool ready() const { return ready_; }
-  bool diverged() const { return diverged_; }
-  const std::string& message() const { return message_; }
-  const Divergence& divergence() const { return divergence_; }
-  int step() const { return step_; }
+  // Validates cfg, builds the task and the example. False with the refusal when cfg is refused.
+  bool Reset(const TrainConfig& cfg, TrainError* error = nullptr);
   const TrainConfig& config() const { return cfg_; }
   const Task& task() const { return task_; }
   const Example& example() const { return example_; }
-  const Params& params() const { return params_; }
-  const std::vector<StepMetrics>& history() const { return history_; }
 
-  // The batch Step() will use for step number k (1-based): a pure function of (seed, k).
-  std::vector<Example> BatchFor(int k) const;
+  // The Trainer's interface (trainer.h).
+  Params InitialParams() const;  // from the seed
+  OptimizerState InitialOptimizer(const Params& p) const;
+  // The batch of step number k (1-based): a pure function of (seed, k).
+  Batch BatchFor(int k) const;
+  bool LossAndGrads(const Params& p, const Batch& batch, Params* grads, Metrics* m, std::string* why) const;
+  double ClipGradients(Params& grads, Metrics* m) const;
+  bool Update(int k, Params& p, OptimizerState& o, Params& grads, Metrics* m) const;
 
  private:
-  bool ready_ = false, diverged_ = false;
-  std::string message_;
-  Divergence divergence_;
   TrainConfig cfg_;
   Task task_;
   Example example_;
-  Params params_, grads_;
-  std::vector<MatD> adam_m_, adam_v_;  // per ParamList entry
-  int step_ = 0;
-  std::vector<StepMetrics> history_;
 };
 
+// The Training tab's trainer: Reset(cfg, &error), Step(), history(), diverged() (trainer.h);
+// config(), task(), example() and BatchFor(k) are its problem()'s.
+using Trainer = training::Trainer<OneLayerProblem>;
+using training::Divergence;
+using training::DivergenceCause;
+
+// Accuracy and mean loss on `count` fresh examples drawn from (seed, eval_seed), at the trainer's
+// current parameters (an empty result when it is not ready).
+BatchResult Evaluate(const Trainer& t, int count, std::uint64_t eval_seed);
+// Forward and backward of the example sentence at the trainer's current parameters.
+ExampleView ViewExample(const Trainer& t);
+
+}  // namespace attn
+
+namespace attn {
+namespace training {
+extern template class Trainer<OneLayerProblem>;  // train.cpp
+}  // namespace training
 }  // namespace attn

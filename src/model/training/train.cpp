@@ -1,4 +1,4 @@
-// AdamW, the schedule, batches and the Trainer (train.h).
+// AdamW, the schedule, batches and the model as a Problem of the one Trainer (train.h).
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
@@ -117,7 +117,7 @@ double ClipGradNorm(Params<T>& g, double max_norm) {
 }
 
 template <typename T>
-bool Trainer<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::string* error) {
+bool LanguageModelProblem<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::string* error) {
   const std::string problem = CheckModelConfig(cfg.model);
   if (!problem.empty()) return linalg::Fail(error, problem);
   if (cfg.length < 1 || cfg.length > cfg.model.context)
@@ -130,46 +130,73 @@ bool Trainer<T>::Reset(const TrainConfig& cfg, std::vector<int> stream, std::str
   }
   cfg_ = cfg;
   stream_ = std::move(stream);
-  params_ = InitParams<T>(cfg.model, cfg.seed);
-  opt_ = AdamW<T>(cfg.adamw);
-  step_ = 0;
   return true;
 }
 
 template <typename T>
-bool Trainer<T>::Step(StepMetrics* metrics, std::string* error) {
-  std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step_, cfg_.repeat_percent);
+model::Params<T> LanguageModelProblem<T>::InitialParams() const {
+  return InitParams<T>(cfg_.model, cfg_.seed);
+}
+
+template <typename T>
+AdamW<T> LanguageModelProblem<T>::InitialOptimizer(const model::Params<T>&) const {
+  return AdamW<T>(cfg_.adamw);  // the moments are made by the first step
+}
+
+template <typename T>
+std::vector<Sequence> LanguageModelProblem<T>::BatchFor(int k) const {
+  const int step = k - 1;  // the model counts its steps from 0
+  std::vector<Sequence> batch = SampleBatch(stream_, cfg_.batch, cfg_.length, cfg_.seed, step, cfg_.repeat_percent);
   if (cfg_.dropout > 0) {
     constexpr std::uint64_t kDropoutSalt = 0x44524f504f555421ULL;  // "DROPOUT!"
-    const std::uint64_t base = rng::Mix64(rng::Mix64(cfg_.seed) ^ rng::Mix64(static_cast<std::uint64_t>(step_)) ^ kDropoutSalt);
+    const std::uint64_t base = rng::Mix64(rng::Mix64(cfg_.seed) ^ rng::Mix64(static_cast<std::uint64_t>(step)) ^ kDropoutSalt);
     for (std::size_t b = 0; b < batch.size(); ++b) {
       batch[b].dropout = cfg_.dropout;
       batch[b].dropout_seed = base + b;
     }
   }
-  const double loss = LossAndGrad(grads_, params_, cfg_.model, batch, error, cfg_.threads);
-  if (!std::isfinite(loss)) return linalg::Fail(error, error && !error->empty() ? *error : "loss is not finite");
-  const double norm = ClipGradNorm(grads_, cfg_.clip);
-  const double lr = LearningRate(cfg_.schedule, step_);
-  opt_.Step(params_, grads_, lr);
-  if (metrics) *metrics = {step_, loss, lr, norm};
-  ++step_;
+  return batch;
+}
+
+template <typename T>
+bool LanguageModelProblem<T>::LossAndGrads(const model::Params<T>& p, const std::vector<Sequence>& batch,
+                                           model::Params<T>* grads, StepMetrics* m, std::string* why) const {
+  const double loss = LossAndGrad(*grads, p, cfg_.model, batch, why, cfg_.threads);
+  if (!std::isfinite(loss)) return linalg::Fail(why, why->empty() ? "loss is not finite" : *why);
+  m->loss = loss;
   return true;
 }
 
 template <typename T>
-void Trainer<T>::Restore(int step, Params<T> params, AdamW<T> opt) {
-  step_ = step;
-  params_ = std::move(params);
-  opt_ = std::move(opt);
+double LanguageModelProblem<T>::ClipGradients(model::Params<T>& grads, StepMetrics* m) const {
+  m->grad_norm = ClipGradNorm(grads, cfg_.clip);  // the norm before clipping
+  return m->grad_norm;
+}
+
+template <typename T>
+bool LanguageModelProblem<T>::Update(int k, model::Params<T>& p, AdamW<T>& o, model::Params<T>& grads, StepMetrics* m) const {
+  m->step = k - 1;
+  m->lr = LearningRate(cfg_.schedule, k - 1);
+  o.Step(p, grads, m->lr);
+  for (const TensorRef<T>& t : Tensors(p)) {
+    for (Eigen::Index i = 0; i < t.size(); ++i) {
+      if (!std::isfinite(t.data[i])) return false;
+    }
+  }
+  return true;
 }
 
 template class AdamW<float>;
 template class AdamW<double>;
 template double ClipGradNorm<float>(Params<float>&, double);
 template double ClipGradNorm<double>(Params<double>&, double);
-template class Trainer<float>;
-template class Trainer<double>;
+template class LanguageModelProblem<float>;
+template class LanguageModelProblem<double>;
 
 }  // namespace model
+
+namespace training {
+template class Trainer<model::LanguageModelProblem<float>>;
+template class Trainer<model::LanguageModelProblem<double>>;
+}  // namespace training
 }  // namespace attn

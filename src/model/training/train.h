@@ -1,6 +1,8 @@
-// Training the model: AdamW, the learning-rate schedule, deterministic batches, a Trainer.
+// Training the model: AdamW, the learning-rate schedule, deterministic batches, and the model as
+// a Problem of the one Trainer (engine/training/trainer.h).
 #pragma once
 
+#include "engine/training/trainer.h"
 #include "model/arch/model.h"
 
 #include <cstdint>
@@ -90,27 +92,47 @@ struct StepMetrics {
   double grad_norm = 0;
 };
 
-// The model in float (T = float), trained on one token stream.
+// The model as a Problem of the one Trainer (engine/training/trainer.h), trained on one token
+// stream: its batch for step k is SampleBatch(step k - 1) with its dropout seeds, its loss the
+// mean cross-entropy (LossAndGrad), its clip the global norm (cfg.clip), its update AdamW at
+// the schedule's rate of step k - 1. StepMetrics::step counts from 0 (the step k - 1 that
+// produced them), as the CLI's records and the shipped training's logs do.
 template <typename T>
-class Trainer {
+class LanguageModelProblem {
  public:
+  using Params = model::Params<T>;
+  using OptimizerState = AdamW<T>;
+  using Batch = std::vector<Sequence>;
+  using Metrics = StepMetrics;
+
   // Returns false with a message when the config is unusable or the stream too short.
   bool Reset(const TrainConfig& cfg, std::vector<int> stream, std::string* error = nullptr);
-  // One optimizer step; false with a message on a numeric failure.
-  bool Step(StepMetrics* metrics, std::string* error = nullptr);
-  const Params<T>& params() const { return params_; }
-  int step() const { return step_; }
-  const AdamW<T>& optimizer() const { return opt_; }
-  // Continues from a checkpoint: parameters and optimizer state after `step` steps.
-  void Restore(int step, Params<T> params, AdamW<T> opt);
+  const TrainConfig& config() const { return cfg_; }
+
+  // The Trainer's interface (trainer.h).
+  Params InitialParams() const;  // InitParams(cfg.model, cfg.seed)
+  OptimizerState InitialOptimizer(const Params& p) const;
+  Batch BatchFor(int k) const;
+  bool LossAndGrads(const Params& p, const Batch& batch, Params* grads, Metrics* m, std::string* why) const;
+  double ClipGradients(Params& grads, Metrics* m) const;
+  bool Update(int k, Params& p, OptimizerState& o, Params& grads, Metrics* m) const;
 
  private:
   TrainConfig cfg_;
   std::vector<int> stream_;
-  Params<T> params_, grads_;
-  AdamW<T> opt_;
-  int step_ = 0;
 };
 
+// The model's trainer (T = float): Reset(cfg, stream, &error), Step(&metrics, &error),
+// params(), optimizer(), Restore(step, params, optimizer) for checkpoints (trainer.h).
+template <typename T>
+using Trainer = training::Trainer<LanguageModelProblem<T>>;
+
 }  // namespace model
+}  // namespace attn
+
+namespace attn {
+namespace training {
+extern template class Trainer<model::LanguageModelProblem<float>>;  // train.cpp
+extern template class Trainer<model::LanguageModelProblem<double>>;
+}  // namespace training
 }  // namespace attn
