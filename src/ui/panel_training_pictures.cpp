@@ -187,22 +187,23 @@ void DrawBackprop(Context& ctx, const app::TrainRun& run, const char* id, float 
 
 void DrawGradNorms(Context& ctx, float width, float height);
 
+// One metric of a run's history as a plot line: the StepMetrics member at `offset`, read in place.
+PlotSeries HistorySeries(const std::vector<attn::StepMetrics>& h, std::size_t offset, const std::string& label, ImU32 col) {
+  PlotSeries p;
+  p.label = label;
+  p.colour = col;
+  p.count = static_cast<int>(h.size());
+  p.y = h.empty() ? nullptr : reinterpret_cast<const double*>(reinterpret_cast<const char*>(h.data()) + offset);
+  p.stride = sizeof(attn::StepMetrics);
+  return p;
+}
+
 // Loss, accuracy and attention on the right key, run A (and B) overlaid; then the gradient norms.
 void DrawCurves(Context& ctx, float width, float height, bool stacked) {
   app::AppState& s = ctx.state;
   const auto& t = s.training;
   const auto& ha = t.a.trainer.history();
   const auto& hb = t.b.trainer.history();
-  const std::size_t stride = sizeof(attn::StepMetrics);
-  auto series = [&](const std::vector<attn::StepMetrics>& h, std::size_t offset, const std::string& label, ImU32 col) {
-    PlotSeries p;
-    p.label = label;
-    p.colour = col;
-    p.count = static_cast<int>(h.size());
-    p.y = h.empty() ? nullptr : reinterpret_cast<const double*>(reinterpret_cast<const char*>(h.data()) + offset);
-    p.stride = stride;
-    return p;
-  };
   const std::string la = t.compare ? "A" : "", lb = t.compare ? "B" : "";  // the summary says what B is
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float w = stacked ? width : (width - 3 * gap) / 4.0f;
@@ -221,8 +222,8 @@ void DrawCurves(Context& ctx, float width, float height, bool stacked) {
       spec.y_max = 1;
     }
     std::vector<PlotSeries> lines;
-    lines.push_back(series(ha, metrics[m].offset, la, kColA));
-    if (t.compare) lines.push_back(series(hb, metrics[m].offset, lb, kColB));
+    lines.push_back(HistorySeries(ha, metrics[m].offset, la, kColA));
+    if (t.compare) lines.push_back(HistorySeries(hb, metrics[m].offset, lb, kColB));
     ImGui::BeginGroup();
     static const char* const kFigures[] = {"loss", "accuracy", "attention"};
     spec.figure = kFigures[m];
@@ -241,15 +242,9 @@ void DrawCurves(Context& ctx, float width, float height, bool stacked) {
 void DrawGradNorms(Context& ctx, float width, float height) {
   const app::AppState& s = ctx.state;
   const auto& t = s.training;
-  const std::size_t stride = sizeof(attn::StepMetrics);
   std::vector<PlotSeries> lines;
   auto add = [&](const std::vector<attn::StepMetrics>& h, std::size_t offset, const char* label, ImU32 col, bool dashed) {
-    PlotSeries p;
-    p.label = label;
-    p.colour = col;
-    p.count = static_cast<int>(h.size());
-    p.y = h.empty() ? nullptr : reinterpret_cast<const double*>(reinterpret_cast<const char*>(h.data()) + offset);
-    p.stride = stride;
+    PlotSeries p = HistorySeries(h, offset, label, col);
     p.dashed = dashed;
     p.thickness = 1.4f;
     lines.push_back(p);
