@@ -1,5 +1,6 @@
 // The interface's language and the text in it. Every string the lab shows is a `Text` in one of
-// the tables of src/text/ (text::tr, by subject: *_strings.h), so the two languages stay side by
+// the tables of src/text/strings/ (text::tr, one JSON file by subject, included as the header
+// text/<subject>_strings.h generated from it at build time), so the two languages stay side by
 // side and a missing translation is visible in review. The panels say it in the current
 // language (SetLang, L); the app, which has no current language, in the state's (text.h's In).
 #pragma once

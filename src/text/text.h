@@ -1,5 +1,6 @@
-// The lab's text types and the plural rules of its two languages, without the strings
-// (*_strings.h) and without ImGui, so that tests/text checks them without a window.
+// The lab's text types and the plural rules of its two languages, without the strings (the
+// tables, src/text/strings/*.json, generated into text/*_strings.h) and without ImGui, so that
+// tests/text checks them without a window.
 #pragma once
 
 #include <string>

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The lab's translated text has one home, src/text/: no Cyrillic appears in the code of src/ or
-in the page (web/*.html, web/*.css, web/js/*.js) outside it, except in comments and in the
-entries of ALLOWED below, each with its reason. A new Russian string written inline in a panel,
-an export or the page script fails this test: put it in a table of src/text/ instead.
+"""The lab's translated text has one home, src/text/: no Cyrillic appears in the code or data of
+src/ (*.h, *.cpp, *.json) or in the page (web/*.html, web/*.css, web/js/*.js) outside it, except in
+comments and in the entries of ALLOWED below, each with its reason. A new Russian string written
+inline in a panel, an export or the page script, or a table of strings put elsewhere in src/,
+fails this test: put it in a table of src/text/strings/ instead. The tables' C++ headers are
+generated into the build folder (cmake/text_tables.cmake), which is not checked.
 
 Before checking the repository it checks itself on a temporary folder: a Russian string in code
 must fail, the same words in a comment or in an allowed line must pass, and an allowed entry that
@@ -22,9 +24,9 @@ import tempfile
 
 CYRILLIC = re.compile("[\u0400-\u04FF]")
 
-# Where the interface's text could be written: the code of src/ and the page (fnmatch: a * also
-# crosses folders, so src/*.h is every header of src/).
-SCANNED = ["src/*.h", "src/*.cpp", "web/*.html", "web/*.css", "web/js/*.js"]
+# Where the interface's text could be written: the code and data of src/ and the page (fnmatch: a
+# * also crosses folders, so src/*.h is every header of src/).
+SCANNED = ["src/*.h", "src/*.cpp", "src/*.json", "web/*.html", "web/*.css", "web/js/*.js"]
 HOME = "src/text/"
 
 # (file pattern, a fragment the line must contain or None for the whole file, reason)
@@ -109,7 +111,8 @@ def self_test():
                 f.write(text)
         for pattern, fragment, _ in ALLOWED:  # every entry used once
             write(pattern, f'x = "{fragment or "пример"}";\n')
-        write("src/text/lab_strings.h", 'inline constexpr Text kA{"query", "запрос"};\n')
+        write("src/text/strings/lab.json", '{"groups": [{"strings": [{"key": "kA", "en": "query", "ru": "запрос"}]}]}\n')
+        write("src/text/i18n.cpp", 'const char* u = "запрос";\n')
         write("src/ui/panel.cpp", '// запрос: a comment\nint a = 1;  // запрос\n'
                                   'const char* u = "http://x";  // ключ\n')
         write("web/js/page.js", "/* ключ */\n var s = 'a'; // ключ\n")
@@ -119,9 +122,10 @@ def self_test():
         write("src/ui/panel.cpp", 'ImGui::Text(ru ? "Запрос" : "Query");\n')
         write("web/js/page.js", "var s = 'a // b', t = 'ключ';\n")
         write("src/app/exports/x_svg.cpp", 'std::string t = "a" "ключ"; // key\n')
+        write("src/ui/strings/panel.json", '{"key": "kA", "en": "query", "ru": "запрос"}\n')
         problems, _ = check(root)
-        if len(problems) != 3:
-            return f"expected 3 inline Russian strings to be found, got {problems}"
+        if len(problems) != 4:
+            return f"expected 3 inline Russian strings and a table outside src/text/ to be found, got {problems}"
         os.remove(os.path.join(root, "src/engine/lab/lab.h"))
         _, stale = check(root)
         if len(stale) != 1:
@@ -143,7 +147,7 @@ def main(argv):
         print(p)
     if problems:
         print(f"{len(problems)} line(s) with Russian text outside src/text/: move the text into a table of "
-              "src/text/ (text::tr, or src/text/page.json for the page script), or, if it is example data, "
+              "src/text/ (src/text/strings/*.json for text::tr, or src/text/page.json for the page script), or, if it is example data, "
               "add it to ALLOWED in tests/text/check_text_home.py with the reason")
     for s in stale:
         print("ALLOWED entry matches nothing any more, remove it: " + s)

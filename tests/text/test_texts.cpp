@@ -1,19 +1,23 @@
-// Every string of the lab, read from the headers of src/text/ themselves (so a new string, or a new
-// file of strings, is checked without being listed here): the English and the Russian take the same printf arguments in the same
-// order, and the Russian uses the terms of Russian ML courses.
+// Every string of the lab, read from the headers themselves: those of src/text/ and the tables'
+// headers generated from src/text/strings/*.json (so a new string, or a new table, is checked
+// without being listed here): the English and the Russian take the same printf arguments in the
+// same order, and the Russian uses the terms of Russian ML courses. And each generated header says
+// what its table says, string for string.
 #include "text/i18n.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef ATTNLAB_TEXT_DIR
-#error "ATTNLAB_TEXT_DIR must name src/text"
+#if !defined(ATTNLAB_TEXT_DIR) || !defined(ATTNLAB_TEXT_TABLES_DIR)
+#error "ATTNLAB_TEXT_DIR must name src/text, ATTNLAB_TEXT_TABLES_DIR the tables' generated headers"
 #endif
 
 namespace {
@@ -73,16 +77,62 @@ std::string Conversions(const std::string& f) {
   return out;
 }
 
-// The definitions of every header of src/text/.
+// The headers of a folder, in order.
+std::vector<std::string> Headers(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".h") out.push_back(f.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The definitions of every header of src/text/ and of the generated tables.
 std::vector<Entry> ReadAllTexts() {
-  std::vector<std::string> headers;
-  for (const auto& f : std::filesystem::directory_iterator(ATTNLAB_TEXT_DIR))
-    if (f.path().extension() == ".h") headers.push_back(f.path().string());
-  std::sort(headers.begin(), headers.end());
   std::vector<Entry> out;
-  for (const std::string& h : headers) {
-    std::vector<Entry> some = ReadTexts(h);
-    out.insert(out.end(), some.begin(), some.end());
+  for (const char* dir : {ATTNLAB_TEXT_DIR, ATTNLAB_TEXT_TABLES_DIR}) {
+    for (const std::string& h : Headers(dir)) {
+      std::vector<Entry> some = ReadTexts(h);
+      out.insert(out.end(), some.begin(), some.end());
+    }
+  }
+  return out;
+}
+
+// A literal's text as the compiler reads it: the escapes the generator writes (\\ \" \n \t
+// \uXXXX) undone.
+std::string Unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) { out += s[i]; continue; }
+    const char c = s[++i];
+    if (c == 'n') out += '\n';
+    else if (c == 't') out += '\t';
+    else if (c == 'u' && i + 4 < s.size()) {
+      const unsigned code = std::stoul(s.substr(i + 1, 4), nullptr, 16);
+      i += 4;
+      if (code < 0x80) out += static_cast<char>(code);
+      else if (code < 0x800) out += {static_cast<char>(0xC0 | (code >> 6)), static_cast<char>(0x80 | (code & 0x3F))};
+      else out += {static_cast<char>(0xE0 | (code >> 12)), static_cast<char>(0x80 | ((code >> 6) & 0x3F)),
+                   static_cast<char>(0x80 | (code & 0x3F))};
+    } else out += c;  // \\ and \"
+  }
+  return out;
+}
+
+// A table's strings, in order, as Entry: a Text's en and ru, or a Plural's forms one after another.
+std::vector<Entry> ReadTable(const std::string& path) {
+  std::ifstream in(path);
+  const nlohmann::json table = nlohmann::json::parse(in);
+  std::vector<Entry> out;
+  for (const auto& group : table.at("groups")) {
+    for (const auto& s : group.at("strings")) {
+      Entry e{s.at("key").get<std::string>(), {}};
+      for (const char* lang : {"en", "ru"}) {
+        if (s.at(lang).is_string()) e.parts.push_back(s.at(lang).get<std::string>());
+        else for (const auto& form : s.at(lang)) e.parts.push_back(form.get<std::string>());
+      }
+      out.push_back(e);
+    }
   }
   return out;
 }
@@ -126,4 +176,29 @@ TEST_CASE("the Russian uses the terms of Russian ML courses") {
       CHECK(ru.find(banned) == std::string::npos);
     }
   }
+}
+
+TEST_CASE("every table of src/text/strings/ is a generated header, string for string") {
+  int tables = 0, strings = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(ATTNLAB_TEXT_DIR) + "/strings")) {
+    if (f.path().extension() != ".json") continue;
+    const std::string header = std::string(ATTNLAB_TEXT_TABLES_DIR) + "/" + f.path().stem().string() + "_strings.h";
+    CAPTURE(header);
+    REQUIRE(std::filesystem::exists(header));
+    const std::vector<Entry> table = ReadTable(f.path().string());
+    std::map<std::string, Entry> code;
+    for (const Entry& e : ReadTexts(header)) code[e.name] = e;
+    CHECK(code.size() == table.size());
+    for (const Entry& e : table) {
+      CAPTURE(e.name);
+      REQUIRE(code.count(e.name) == 1);
+      REQUIRE(code[e.name].parts.size() == e.parts.size());
+      for (std::size_t p = 0; p < e.parts.size(); ++p) CHECK(Unescape(code[e.name].parts[p]) == e.parts[p]);
+    }
+    ++tables;
+    strings += static_cast<int>(table.size());
+  }
+  CHECK(tables >= 7);
+  CHECK(Headers(ATTNLAB_TEXT_TABLES_DIR).size() == static_cast<std::size_t>(tables));  // no header of a removed table
+  CHECK(strings > 150);
 }
