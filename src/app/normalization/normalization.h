@@ -23,7 +23,7 @@ struct Normalization final : Room {
   std::vector<attn::OutputNormPoint> output_norm;
   int keys = 0, d_v = 0, samples = 0;          // the sizes used (for the captions): samples of
   int saturation_samples = 0;                  // experiment 1, and of experiments 2 and 3
-  int stage = 0;                               // experiments computed so far (StepNormalization)
+  int stage = 0;                               // experiments computed so far (Step)
   attn::CurveExperiment curves;
   bool curves_started = false, curves_running = false;
   int curve_seeds = 3, curve_steps = 200;
