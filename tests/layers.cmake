@@ -3,11 +3,12 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # gfx <- ui, platform; text (the translated strings) <- app, ui, platform. Run by ctest as `layers`: cmake -DSRC=<repo>/src -P tests/layers.cmake
 # For each folder of src/: the project folders its files may include, and system headers it
 # must not include (the app layer is tested without a window). Sub-folders follow their folder.
-# Inside src/app/, the rooms (one sub-folder each) stand side by side: a room's header includes
-# no other room and not app/app.h (AppState, in app.h, is composed of the rooms' states), only
-# app/room.h, the interface every room gives the app, and app/lab_view.h, what the rooms publish
-# to each other; a room's .cpp works on the whole AppState
-# and may include any of them.
+# Inside src/app/, the rooms (one sub-folder each: attention, whatif, training, model,
+# normalization, lesson, page, exports) stand side by side, sealed: no file of a room, header or
+# .cpp, includes another room or app/app.h or app/calls.h (AppState, in app.h, is composed of
+# the rooms); it sees only its own folder, app/room.h (the interface every room gives the app)
+# and app/lab_view.h (what the rooms publish to each other, and the requests and context a
+# room's methods get). Only the files directly in src/app/ (app.*, calls.*) know every room.
 set(allowed_engine   "engine")
 set(allowed_model    "engine;model")
 set(allowed_api      "engine;model;api")  # model: the tune rows of the state (finetune.h, issue 13)
@@ -33,13 +34,22 @@ foreach(layer engine model api text app gfx ui platform cli)
   foreach(f IN LISTS files)
     file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
     set(room "")
-    if(layer STREQUAL "app" AND f MATCHES "/app/([a-z_]+)/[^/]+\\.h$")
+    if(layer STREQUAL "app" AND f MATCHES "/app/([a-z_]+)/[^/]+\\.(h|cpp)$")
       set(room "${CMAKE_MATCH_1}")
+    endif()
+    # A room works on its own members and a RoomContext, never on AppState (room.h)
+    if(room)
+      file(STRINGS "${f}" app_state_lines REGEX "AppState")
+      foreach(line IN LISTS app_state_lines)
+        if(NOT line MATCHES "^[ \t]*//")
+          list(APPEND problems "a room's code does not name AppState (it gets a RoomContext, app/lab_view.h): ${f}: ${line}")
+        endif()
+      endforeach()
     endif()
     foreach(line IN LISTS includes)
       if(room AND line MATCHES "#[ \t]*include[ \t]*\"app/([a-z_.]+)")
         if(NOT CMAKE_MATCH_1 STREQUAL room AND NOT CMAKE_MATCH_1 IN_LIST room_interfaces)
-          list(APPEND problems "a room's header may include only its own room (src/app/${room}/), app/room.h and app/lab_view.h: ${f}: ${line}")
+          list(APPEND problems "a room's file may include only its own room (src/app/${room}/), app/room.h and app/lab_view.h (not app/app.h, app/calls.h or another room): ${f}: ${line}")
         endif()
       endif()
       # The lesson's readout reads the other rooms only through what they publish (lab_view.h)

@@ -1,8 +1,7 @@
 // AppState's common part (app.h): ApplyPatch hands a patch to each room, Tick gives each room
-// its share of the frame, and every refusal goes through Refuse.
+// its share of the frame, every refusal goes through Refuse, and the requests one room makes of
+// another (lab_view.h's LabRequests) are answered here.
 #include "app/app.h"
-
-#include "app/lesson/lesson.h"
 
 #include <algorithm>
 #include <array>
@@ -20,10 +19,7 @@ attn::api::PatchResult Refuse(AppState& s, attn::api::PatchResult r, Source sour
   r.state = s.lab;
   s.has_refusal = true;
   s.refusal = r;
-  if (source == Source::kExampleBox) {
-    s.training.example_error = r.message;
-    s.training.example_refusal = r;
-  }
+  if (source == Source::kExampleBox) s.training.ExampleRefused(r);
   return r;
 }
 
@@ -41,9 +37,9 @@ void InitApp(AppState& s) {
   s.lab = attn::api::LabState{};
   s.lesson = Lesson{};
   s.sentence_edit = s.lab.config.sentence;
-  s.attention.result = ComputeResult(s, s.lab.config, &s.model.result);
-  UpdateWhatIf(s);
-  InitTraining(s);
+  s.attention.Recompute(s.lab, s.model.loaded.get());
+  s.whatif.Update(s.lab, View(s));
+  s.training.Init(s.lab);
 }
 
 namespace {
@@ -55,26 +51,29 @@ std::array<R*, 6> Rooms(State& s) {
 }
 }  // namespace
 
+RoomContext Context(AppState& s) { return RoomContext{s.lab, View(s), LabRequests(s)}; }
+
 attn::api::PatchResult ApplyPatch(AppState& s, const Json& given, Source source) {
   // 1. The patch to apply (the lesson: entering a step brings the step's settings; the patch's
   //    own fields win).
   Json patch = given;
   attn::api::PatchResult refused;  // one for every room's refusal: made once
   for (Room* room : Rooms(s))
-    if (!room->Expand(s, &patch, &refused)) return Refuse(s, std::move(refused), source);
+    if (!room->Expand(Context(s), &patch, &refused)) return Refuse(s, std::move(refused), source);
   // 2. The settings, row by row (api/state_json.h).
   attn::api::PatchResult r = attn::api::ApplyStatePatch(s.lab, patch);
   if (!r.ok) return Refuse(s, r, source);
   // 3. Each room prepares its part, so that a refusal keeps every room as it was. The maths may
   //    still refuse validated input: the panels always draw a finished, valid result.
   for (Room* room : Rooms(s))
-    if (!room->Prepare(s, r.state, &refused)) return Refuse(s, std::move(refused), source);
-  // 4. Accepted: every room takes its part.
+    if (!room->Prepare(Context(s), r.state, &refused)) return Refuse(s, std::move(refused), source);
+  // 4. Accepted: every room takes its part (each with a context made after the rooms before it
+  //    adopted: the what-if compares the attention room's new result).
   const attn::api::LabState before = std::exchange(s.lab, r.state);
   s.has_refusal = false;
   // The box shows what the learner types; anything else that sets the sentence replaces it.
   if (source != Source::kSentenceBox) s.sentence_edit = s.lab.config.sentence;
-  for (Room* room : Rooms(s)) room->Adopt(s, before, source);
+  for (Room* room : Rooms(s)) room->Adopt(Context(s), before, source);
   Notify(s);
   return r;
 }
@@ -89,9 +88,9 @@ FrameWork Tick(AppState& s) {
   FrameWork w;
   // Training and the normalization curves share the budget when both run.
   int sharing = 0;
-  for (const Room* room : Rooms(s)) sharing += room->SharesBudget(s) ? 1 : 0;
+  for (const Room* room : Rooms(s)) sharing += room->SharesBudget(s.lab) ? 1 : 0;
   for (Room* room : Rooms(s))
-    room->Tick(s, room->SharesBudget(s) ? kTrainBudgetMs / std::max(1, sharing) : kTrainBudgetMs, &w);
+    room->Tick(Context(s), room->SharesBudget(s.lab) ? kTrainBudgetMs / std::max(1, sharing) : kTrainBudgetMs, &w);
   return w;
 }
 
@@ -102,27 +101,54 @@ LabView View(const AppState& s) {
   return view;
 }
 
-void AppRequests::ResetTraining() { app::ResetTraining(s_); }
-void AppRequests::TrainUpTo(int steps) {
-  const int done = s_.training.a.trainer.step();
-  if (done < steps) TrainSteps(s_, steps - done);
-}
-void AppRequests::EnsureNormalization() { app::EnsureNormalization(s_); }
-void AppRequests::StartProbe() {
-  if (s_.attention.probe.points.empty() && s_.attention.probe.queue.empty()) StartProbeSweep(s_);
-}
-
-void AppRequests::RecomputeResult() {
-  s_.attention.result = ComputeResult(s_, s_.lab.config, &s_.model.result);
-  ClearCustomWeights(s_);
-}
-
 bool NeedsFrames(const AppState& s) {
+  const LabView view = View(s);
   for (const Room* room : Rooms(s))
-    if (room->NeedsFrames(s)) return true;
+    if (room->NeedsFrames(s.lab, view)) return true;
   return false;
 }
 
+std::string TraceJson(const AppState& s) {
+  const attn::LabResult& result = s.attention.result;
+  // (ModelCodeInBuild(): a constant false in the default page's build, whose wasm then leaves
+  // the model's part of the trace out.)
+  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok()) {
+    Json out = attn::api::TraceToJson(s.lab, result);
+    // an edited run: the comparison with the plain one (attnlab trace --compare's "comparison")
+    if (result.error.ok() && s.whatif.CurrentComparison()) out["comparison"] = s.whatif.ComparisonJson(s.lab);
+    return attn::api::Dump(out);
+  }
+  attn::api::LabState shown = s.lab;  // the trace's "config": the model's effective settings
+  shown.config = s.attention.model_result.config;
+  Json out = attn::api::TraceToJson(shown, result);
+  out["state"] = attn::api::StateToJson(s.lab);
+  out["model"] = s.model.TraceJson(s.lab, View(s));
+  if (attn::HasEdits(s.lab.config)) out["comparison"] = s.whatif.ComparisonJson(s.lab);  // the edited run (whatif.h)
+  return attn::api::Dump(out);
+}
+
 std::string StateJson(const AppState& s) { return attn::api::Dump(attn::api::StateToJson(s.lab)); }
+
+// ---- the requests (lab_view.h) ------------------------------------------------------------------
+attn::api::PatchResult LabRequests::Apply(const Json& patch, Source source) const { return ApplyPatch(*s_, patch, source); }
+attn::api::PatchResult LabRequests::Refuse(attn::api::PatchResult r, Source source) const {
+  return app::Refuse(*s_, std::move(r), source);
+}
+void LabRequests::Notify() const { app::Notify(*s_); }
+attn::api::LabState& LabRequests::Lab() const { return s_->lab; }
+LabView LabRequests::View() const { return app::View(*s_); }
+void LabRequests::ResetTraining() const { s_->training.Reset(s_->lab); }
+void LabRequests::TrainUpTo(int steps) const {
+  const int done = s_->training.a.trainer.step();
+  if (done < steps) s_->training.TrainSteps(Context(*s_), steps - done);
+}
+void LabRequests::EnsureNormalization() const { s_->normalization.Ensure(); }
+void LabRequests::StartProbe() const {
+  const ProbeSweep& p = s_->attention.probe;
+  if (p.points.empty() && p.queue.empty()) s_->attention.StartProbeSweep(s_->lab.config.seed);
+}
+void LabRequests::RecomputeResult() const { s_->attention.Recompute(s_->lab, s_->model.loaded.get()); }
+void LabRequests::UpdateWhatIf() const { s_->whatif.Update(s_->lab, app::View(*s_)); }
+std::string LabRequests::LoadLessonUrl(const std::string& url) const { return s_->lesson.LoadUrl(Context(*s_), url); }
 
 }  // namespace app

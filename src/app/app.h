@@ -4,7 +4,8 @@
 //
 // AppState is a composition of rooms, one sub-folder of src/app/ each, which own their slice of
 // the state and their page-API JSON, and give the app one interface (room.h: their part of a
-// patch, in two phases, and of a frame):
+// patch, in two phases, and of a frame); a room works on its own members and a RoomContext (the
+// settings, what the others publish, the requests it may make: lab_view.h), never on AppState:
 //   attention/      the engine's result, the dragged weights, the probe sweep, getTrace()
 //   model/          the trained model: its files, its result, Information, probe, Train it more
 //   training/       runs A and B of the Training tab, train() and getTraining()
@@ -15,7 +16,9 @@
 //   exports/        the exports' texts (CSV, SVG, JSON), file names, the colormaps
 //   whatif/         the edited run against the plain one (issue 23): Δα, ΔA, the verdict
 // This file holds what is common to them: the settings, the refusal, ApplyPatch (which hands a
-// patch to each room in turn, through room.h), Tick and NeedsFrames (the same).
+// patch to each room in turn, through room.h), Tick and NeedsFrames (the same), getTrace (the
+// attention room's result with the model's and the what-if's parts); calls.h the rooms' entry
+// points for the UI, the platform and the tests, each a call of its room with the context.
 // No ImGui, SDL or GL here (library attn_app, tested by tests/app): how things are shown
 // (hover, tabs, text size, plot toggles, the last frame's timings) is the UI's own state,
 // ui::UiState in src/ui/ui.h.
@@ -35,8 +38,6 @@
 #include <string>
 
 namespace app {
-
-using attn::api::Json;
 
 struct AppState {
   attn::api::LabState lab;      // the current *valid* settings, which every room reads
@@ -63,10 +64,6 @@ struct AppState {
   std::function<void(const std::string&)> on_state_changed;
 };
 
-// Where a patch comes from: the two text boxes keep what the learner typed (and the example
-// box shows its own refusal); everything else replaces the boxes' text with the new state.
-enum class Source { kUi, kSentenceBox, kExampleBox, kApi };
-
 // The default state (attn::api::LabState{}), its result and training runs A (and B).
 void InitApp(AppState& s);
 
@@ -81,21 +78,14 @@ attn::api::PatchResult ApplyPatchText(AppState& s, const std::string& json_text)
 
 // The one refusal: the state stays as it was (r.state becomes it), `r` is recorded for the
 // header (and, when the patch came from the example box, under that box), and returned.
+// (EngineRefusal, the maths' refusal, is room.h's.)
 attn::api::PatchResult Refuse(AppState& s, attn::api::PatchResult r, Source source = Source::kApi);
-// The maths refused a result (`e`, e.g. overflowing scores): the refusal that says so.
-attn::api::PatchResult EngineRefusal(const attn::LabError& e);
 
 // Once per frame, before the UI: background work in small pieces (the probe; while playing,
 // training steps for about kTrainBudgetMs; Train it more; a slice of the normalization curves).
 // Returns what the frame's training did, which the interface shows (ui::UiState).
 constexpr double kTrainBudgetMs = 11.0;
-struct FrameWork {
-  int train_steps = 0;  // training steps run in this frame, and the time they took (ms)
-  double train_ms = 0;
-  int tune_units = 0;   // Train it more: units run, and their time (ms)
-  double tune_ms = 0;
-};
-FrameWork Tick(AppState& s);
+FrameWork Tick(AppState& s);  // (FrameWork: room.h)
 
 // True while the app works in the page's frames and the picture moves on its own: playing, a
 // long run, the probe, the normalization experiments or their curves. The page draws only when
@@ -104,19 +94,15 @@ bool NeedsFrames(const AppState& s);
 
 // What the rooms publish for one another (lab_view.h), as they are now.
 LabView View(const AppState& s);
-// The requests one room makes of the others (lab_view.h), answered by the rooms of `s`.
-class AppRequests final : public LabRequests {
- public:
-  explicit AppRequests(AppState& s) : s_(s) {}
-  void ResetTraining() override;
-  void TrainUpTo(int steps) override;
-  void EnsureNormalization() override;
-  void StartProbe() override;
-  void RecomputeResult() override;
+// A room's context (lab_view.h): s.lab, View(s) and the requests answered by the rooms of `s`.
+RoomContext Context(AppState& s);
 
- private:
-  AppState& s_;
-};
+// getTrace(): the trace of the chosen head (api::TraceToJson, the attention room's result). In
+// model mode its "config" is the model's effective one and a "model" object adds the ids, the
+// word groups, every layer's and head's weights (rows t, keys 0..t, as `attnlab model run`) and
+// the next tokens (the model room's). With edits, a "comparison" is added: the what-if room's
+// (attnlab trace --compare's "comparison").
+std::string TraceJson(const AppState& s);
 
 // getState(): the settings as JSON.
 std::string StateJson(const AppState& s);
@@ -124,3 +110,5 @@ std::string StateJson(const AppState& s);
 void Notify(const AppState& s);
 
 }  // namespace app
+
+#include "app/calls.h"

@@ -33,11 +33,11 @@ bool ModelMode(const Context& ctx) {
   // ModelCodeInBuild() first: a constant false in the default page's build (absent.cpp), where
   // the model never loads, so the optimizer (LTO) drops every model-mode drawing from it.
   return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded && s.attention.result.error.ok() &&
-         !s.model.result.acts.blocks.empty();
+         !s.attention.model_result.acts.blocks.empty();
 }
 
 const attn::LabConfig& Shown(const Context& ctx) {
-  return ModelMode(ctx) ? ctx.state.model.result.config : ctx.state.lab.config;
+  return ModelMode(ctx) ? ctx.state.attention.model_result.config : ctx.state.lab.config;
 }
 
 bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
@@ -71,7 +71,7 @@ void DrawHeadsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   ctx.ui.head_thumbs.clear();
   if (!ModelMode(ctx)) return;
-  const attn::model::ModelLabResult& m = s.model.result;
+  const attn::model::ModelLabResult& m = s.attention.model_result;
   const int layers = static_cast<int>(m.acts.blocks.size());
   const int heads = static_cast<int>(m.acts.blocks[0].attn.heads.size());
   // The thumbnails' side: as wide as the panel allows, and short enough for all the layers to

@@ -166,7 +166,7 @@ void DrawContributions(Context& ctx) {
     const app::ModelKeyEffects& e = s.model.effects;
     if (e.error.empty()) effects = &e.value;
     char buf[400];
-    const std::string next = s.model.result.next.empty() ? std::string() : "«" + s.model.result.next.front().text + "»";
+    const std::string next = s.attention.model_result.next.empty() ? std::string() : "«" + s.attention.model_result.next.front().text + "»";
     std::snprintf(buf, sizeof buf, L(tr::kMatteredModelNote), next.c_str());
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", buf);

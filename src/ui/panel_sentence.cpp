@@ -70,7 +70,7 @@ std::string ChipText(const std::string& piece) {
 // the model's top 5 next tokens.
 void DrawModelChips(Context& ctx) {
   app::AppState& s = ctx.state;
-  const attn::model::ModelLabResult& m = s.model.result;
+  const attn::model::ModelLabResult& m = s.attention.model_result;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", L(tr::kModelTokensHint));
   ImGui::PopStyleColor();

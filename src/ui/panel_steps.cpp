@@ -86,7 +86,7 @@ void FormulaLine(const char* fmt, Args... args) {
 // Model mode, before the table: the real computation of the query's q from the residual stream.
 void DrawModelBefore(Context& ctx) {
   const app::AppState& s = ctx.state;
-  const auto* chosen = attn::model::ChosenBlock(s.model.result.acts, s.lab.config.layer);
+  const auto* chosen = attn::model::ChosenBlock(s.attention.model_result.acts, s.lab.config.layer);
   const int q = s.lab.config.query;
   if (!chosen || q < 0 || q >= chosen->ln1.rows()) return;
   const auto& block = *chosen;
@@ -105,7 +105,7 @@ void DrawModelBefore(Context& ctx) {
 // Model mode, after the formula: where A goes (W_O, the residual stream).
 void DrawModelAfter(Context& ctx) {
   const app::AppState& s = ctx.state;
-  const auto* chosen = attn::model::ChosenBlock(s.model.result.acts, s.lab.config.layer);
+  const auto* chosen = attn::model::ChosenBlock(s.attention.model_result.acts, s.lab.config.layer);
   const int q = s.lab.config.query;
   if (!chosen || q < 0 || q >= chosen->res1.rows()) return;
   const auto& block = *chosen;

@@ -72,7 +72,7 @@ void DrawKnockouts(Context& ctx) {
     if (off) ImGui::PopStyleColor();
     ImGui::PopID();
   }
-  const attn::LabConfig& shown = s.model.result.config;  // the model's heads
+  const attn::LabConfig& shown = s.attention.model_result.config;  // the model's heads
   const int layers = s.model.loaded ? s.model.loaded->config().layers : 0, heads = shown.heads;
   ImGui::TextUnformatted(L(tr::kKnockHeads));
   for (int l = 0; l < layers; ++l) {
@@ -113,7 +113,7 @@ void DrawNext(const attn::model::ModelComparison& c) {
 
 void DrawDeltaGallery(Context& ctx, const attn::model::ModelComparison& c) {
   app::AppState& s = ctx.state;
-  const int heads = s.model.result.config.heads;
+  const int heads = s.attention.model_result.config.heads;
   if (heads < 1 || c.d_weights.empty()) return;
   const int layers = static_cast<int>(c.d_weights.size()) / heads;
   const float m = std::max(kDeltaFloor, static_cast<float>(c.max_abs_d_weight));

@@ -1,5 +1,5 @@
-// The attention room (attention.h): the result, the dragged weights, the probe sweep, the trace.
-#include "app/app.h"
+// The attention room (attention.h): the result, the dragged weights, the probe sweep.
+#include "app/attention/attention.h"
 
 #include "engine/geometry/same_output.h"
 
@@ -15,29 +15,28 @@ bool SameAttentionSettings(const attn::api::LabState& a, const attn::api::LabSta
   return attn::SameFields(attn::LabFields(), a.config, b.config);
 }
 
+bool ModelMode(const attn::LabConfig& c) { return c.projection == attn::Projection::kModel; }
+
 }  // namespace
 
-AttentionChange PrepareAttention(const AppState& s, const attn::api::LabState& next) {
-  AttentionChange c;
-  c.changed = !SameAttentionSettings(s.lab, next);
-  if (c.changed) c.result = ComputeResult(s, next.config, &c.model_result);
-  return c;
+attn::LabResult ComputeResult(const attn::model::LabModel* loaded, const attn::LabConfig& config,
+                              attn::model::ModelLabResult* model_result) {
+  if (!ModelMode(config) || !loaded) {
+    *model_result = attn::model::ModelLabResult{};
+    return attn::ComputeLab(config);
+  }
+  attn::LabResult r;
+  attn::model::ComputeModelLab(*loaded, config, &r, model_result);
+  return r;
 }
 
-bool Refused(const AttentionChange& c) {
-  return c.changed && !c.result.error.ok() && c.result.error.code != attn::ConfigError::kModelNotLoaded;
+void Attention::Recompute(const attn::api::LabState& lab, const attn::model::LabModel* loaded) {
+  result = ComputeResult(loaded, lab.config, &model_result);
+  ClearCustomWeights();
 }
 
-void AdoptAttention(AppState& s, AttentionChange&& c) {
-  if (!c.changed) return;
-  s.attention.result = std::move(c.result);
-  s.model.result = std::move(c.model_result);
-  s.attention.custom = CustomWeights{};
-}
-
-void SetCustomWeight(AppState& s, int token, double value) {
-  const attn::LabResult& r = s.attention.result;
-  CustomWeights& custom = s.attention.custom;
+void Attention::SetCustomWeight(int token, double value) {
+  const attn::LabResult& r = result;
   if (!r.error.ok()) return;
   const attn::VecD base = custom.active ? custom.alpha
                                         : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
@@ -53,19 +52,17 @@ void SetCustomWeight(AppState& s, int token, double value) {
   custom.active = true;
 }
 
-void ClearCustomWeights(AppState& s) { s.attention.custom = CustomWeights{}; }
-
-void StartProbeSweep(AppState& s) {
-  ProbeSweep& p = s.attention.probe;
+void Attention::StartProbeSweep(int seed) {
+  ProbeSweep& p = probe;
   p.points.clear();
   p.queue.clear();
-  const int n = std::max(2, static_cast<int>(s.attention.result.tokens.size()));
+  const int n = std::max(2, static_cast<int>(result.tokens.size()));
   auto queue = [&](int d_v, int heads) {
     attn::ProbeConfig cfg;
     cfg.tokens = n;
     cfg.d_v = d_v;
     cfg.heads = heads;
-    cfg.seed = s.lab.config.seed;
+    cfg.seed = seed;
     p.queue.push_back(cfg);
   };
   for (int d_v : {1, 2, 4, 8, 16}) queue(d_v, 1);
@@ -73,8 +70,8 @@ void StartProbeSweep(AppState& s) {
   p.total = static_cast<int>(p.queue.size());
 }
 
-void TickProbe(AppState& s) {
-  ProbeSweep& p = s.attention.probe;
+void Attention::TickProbe() {
+  ProbeSweep& p = probe;
   if (p.queue.empty()) return;
   const attn::ProbeConfig cfg = p.queue.front();
   p.queue.erase(p.queue.begin());
@@ -82,41 +79,33 @@ void TickProbe(AppState& s) {
   p.points.push_back({cfg.tokens, cfg.d_v, cfg.heads, r.accuracy, r.chance});
 }
 
-std::string TraceJson(const AppState& s) {
-  const attn::LabResult& result = s.attention.result;
-  // (ModelCodeInBuild(): a constant false in the default page's build, whose wasm then leaves
-  // the model's part of the trace out.)
-  if (!attn::model::ModelCodeInBuild() || s.lab.config.projection != attn::Projection::kModel || !result.error.ok()) {
-    Json out = attn::api::TraceToJson(s.lab, result);
-    // an edited run: the comparison with the plain one (attnlab trace --compare's "comparison")
-    if (result.error.ok() && CurrentComparison(s)) out["comparison"] = ComparisonJson(s);
-    return attn::api::Dump(out);
-  }
-  attn::api::LabState shown = s.lab;  // the trace's "config": the model's effective settings
-  shown.config = s.model.result.config;
-  Json out = attn::api::TraceToJson(shown, result);
-  out["state"] = attn::api::StateToJson(s.lab);
-  out["model"] = ModelTraceJson(s);
-  if (attn::HasEdits(s.lab.config)) out["comparison"] = ComparisonJson(s);  // the edited run (whatif.h)
-  return attn::api::Dump(out);
-}
-
 // ---- the room (room.h) ------------------------------------------------------------------------
-bool Attention::Prepare(const AppState& s, const attn::api::LabState& next,
+bool Attention::Prepare(const RoomContext& c, const attn::api::LabState& next,
                         attn::api::PatchResult* refused) {
-  pending_ = PrepareAttention(s, next);
-  if (!Refused(pending_)) return true;
+  pending_.changed = !SameAttentionSettings(c.lab, next);
+  if (pending_.changed) {
+    pending_.model_result = attn::model::ModelLabResult{};
+    pending_.result = ComputeResult(c.view.model.loaded, next.config, &pending_.model_result);
+  }
+  if (!pending_.changed || pending_.result.error.ok() ||
+      pending_.result.error.code == attn::ConfigError::kModelNotLoaded)
+    return true;
   *refused = EngineRefusal(pending_.result.error);
   return false;
 }
-void Attention::Adopt(AppState& s, const attn::api::LabState&, Source) {
-  AdoptAttention(s, std::move(pending_));  // this room's own members: moved from pending_
+void Attention::Adopt(const RoomContext&, const attn::api::LabState&, Source) {
+  if (!pending_.changed) return;
+  result = std::move(pending_.result);
+  model_result = std::move(pending_.model_result);
+  custom = CustomWeights{};
   pending_.changed = false;
 }
-void Attention::Tick(AppState& s, double, FrameWork*) { TickProbe(s); }
-bool Attention::NeedsFrames(const AppState&) const { return !probe.queue.empty(); }
+void Attention::Tick(const RoomContext&, double, FrameWork*) { TickProbe(); }
+bool Attention::NeedsFrames(const attn::api::LabState&, const LabView&) const { return !probe.queue.empty(); }
 void Attention::Publish(LabView* view) const {
   view->attention.result = &result;
+  view->attention.model_result = &model_result;
+  view->attention.custom = &custom;
   view->attention.probe = &probe.points;
   view->attention.probe_total = probe.total;
   view->attention.probe_started = !probe.points.empty() || !probe.queue.empty();

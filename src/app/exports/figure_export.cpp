@@ -1,7 +1,6 @@
 // The exports' requests and files (figure_export.h): what can be exported, the page's
 // {what, format} read by the one refusal wording, file names, and the files written from the
 // state alone.
-#include "app/app.h"
 #include "app/exports/svg_text.h"
 #include "api/fields_json.h"
 
@@ -50,10 +49,10 @@ std::string AsciiSlug(const std::string& utf8, std::size_t max_len) {
   return slug;
 }
 
-std::string ExportFileName(const AppState& s, const std::string& what, const std::string& ext, bool with_sentence) {
+std::string ExportFileName(const LabView& v, const std::string& what, const std::string& ext, bool with_sentence) {
   std::string name = "attention-" + AsciiSlug(what);
   if (with_sentence) {
-    const std::string slug = AsciiSlug(s.lab.config.sentence);
+    const std::string slug = AsciiSlug(v.lab->config.sentence);
     if (!slug.empty()) name += "-" + slug;
   }
   return name + "." + ext;
@@ -126,24 +125,24 @@ std::string ExportMime(const std::string& format) {
   return "application/json";
 }
 
-ExportFile ExportText(const AppState& s, const ExportRequest& r) {
+ExportFile ExportText(const LabView& v, const ExportRequest& r, const std::string& trace) {
   ExportFile f;
   const ExportTarget* t = FindExportTarget(r.what);
-  f.name = ExportFileName(s, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
+  f.name = ExportFileName(v, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
   f.type = ExportMime(r.format);
   std::string why;
   if (r.what == "whatif") {
-    if (!WhatIfToolsInBuild())  // the default page's build: not there yet
+    if (!attn::model::ModelCodeInBuild())  // the default page's build: not there yet (whatif.h)
       why = "what: expected a picture the lab draws now, got \"whatif\" (the what-if tools are still loading)";
     else
-      f.bytes = r.format == "csv" ? WhatIfCsv(s, &why) : WhatIfSvg(s, &why);
+      f.bytes = r.format == "csv" ? WhatIfCsv(v, &why) : WhatIfSvg(v, &why);
   }
-  else if (r.format == "csv") f.bytes = WeightsCsv(s);
-  else if (r.what == "contributions") f.bytes = ContributionsSvg(s);
-  else if (r.what == "simplex") f.bytes = SimplexSvg(s, &why);
-  else if (r.what == "example_weights") f.bytes = ExampleWeightsSvg(s, &why);
-  else if (r.format == "svg") f.bytes = WeightsSvg(s);
-  else f.bytes = TraceJson(s);
+  else if (r.format == "csv") f.bytes = WeightsCsv(v);
+  else if (r.what == "contributions") f.bytes = ContributionsSvg(v);
+  else if (r.what == "simplex") f.bytes = SimplexSvg(v, &why);
+  else if (r.what == "example_weights") f.bytes = ExampleWeightsSvg(v, &why);
+  else if (r.format == "svg") f.bytes = WeightsSvg(v);
+  else f.bytes = trace;
   if (!why.empty()) {
     f.field = "what";
     f.error = why;

@@ -1,5 +1,5 @@
 // Figures and numbers for course pages, papers and slides (issue 11, item 5): the text formats of
-// an export, written from the engine's numbers in AppState. No ImGui, SDL or GL (tests/app):
+// an export, written from the engine's numbers the rooms publish (LabView). No ImGui, SDL or GL (tests/app):
 // the PNG, which is the GPU's own picture at 2x, is read back by src/platform/export.cpp.
 //
 //   weights  CSV   UTF-8 with a byte-order mark (so that Excel reads Cyrillic), CRLF lines:
@@ -20,6 +20,7 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/lab_view.h"
 
 #include <array>
 #include <cstdint>
@@ -29,8 +30,6 @@
 
 namespace app {
 
-struct AppState;
-using attn::api::Json;
 
 // A file name safe everywhere (ASCII letters, digits and '-'): "attention-<what>[-<sentence>].<ext>",
 // the sentence transliterated from Cyrillic (я люблю суши -> ya-lyublyu-sushi) and cut to 40
@@ -51,7 +50,7 @@ struct ExportRequest {
 // Reads the page's {what, format}: true, or false with the field and the one refusal wording
 // ("format: expected one of png, svg for loss, got \"csv\"").
 bool ReadExportRequest(const Json& j, ExportRequest* out, std::string* field, std::string* error);
-// True when the file is written from AppState alone (the weights' SVG, CSV and JSON); the PNGs
+// True when the file is written from the rooms' results alone (the weights' SVG, CSV and JSON); the PNGs
 // and the plots' SVGs need the interface's frame.
 bool ExportFromState(const ExportRequest& r);
 
@@ -61,22 +60,23 @@ struct ExportFile {
   std::string bytes;
   std::string field, error;  // a refusal (the lab draws no such picture now): "what", the one wording
 };
-ExportFile ExportText(const AppState& s, const ExportRequest& r);  // needs ExportFromState(r)
+// `trace`: getTrace()'s text (app.h's TraceJson), the file of the format "json" (else unused).
+ExportFile ExportText(const LabView& v, const ExportRequest& r, const std::string& trace);  // needs ExportFromState(r)
 std::string ExportMime(const std::string& format);
 
-std::string ExportFileName(const AppState& s, const std::string& what, const std::string& ext, bool with_sentence);
+std::string ExportFileName(const LabView& v, const std::string& what, const std::string& ext, bool with_sentence);
 std::string AsciiSlug(const std::string& utf8, std::size_t max_len = 40);
 
-std::string WeightsCsv(const AppState& s);
-std::string WeightsSvg(const AppState& s);
+std::string WeightsCsv(const LabView& v);
+std::string WeightsSvg(const LabView& v);
 // The Information panel's pictures and the Training tab's example heatmaps, from the same numbers
 // the panels draw (the dragged weights when the learner dragged some). "" with the reason in
 // *why (the one wording, field `what`) when the lab draws no such picture now.
-std::string ContributionsSvg(const AppState& s);
-std::string SimplexSvg(const AppState& s, std::string* why);
-std::string ExampleWeightsSvg(const AppState& s, std::string* why);
-std::string WhatIfCsv(const AppState& s, std::string* why);
-std::string WhatIfSvg(const AppState& s, std::string* why);
+std::string ContributionsSvg(const LabView& v);
+std::string SimplexSvg(const LabView& v, std::string* why);
+std::string ExampleWeightsSvg(const LabView& v, std::string* why);
+std::string WhatIfCsv(const LabView& v, std::string* why);
+std::string WhatIfSvg(const LabView& v, std::string* why);
 
 struct SvgSeries {
   std::string label;                      // "" = not in the legend

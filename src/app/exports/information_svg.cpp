@@ -1,6 +1,5 @@
 // The Information panel's pictures as SVG (figure_export.h): the contributions' bars and the
 // simplex.
-#include "app/app.h"
 #include "app/exports/svg_text.h"
 
 #include <algorithm>
@@ -11,19 +10,19 @@ namespace app {
 
 using namespace svg;
 
-std::string ContributionsSvg(const AppState& s) {
-  const attn::LabResult& r = s.attention.result;
-  const bool custom = s.attention.custom.active;
-  const attn::InformationReport& info = custom ? s.attention.custom.info : r.information;
-  const attn::VecD alpha = custom ? s.attention.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
-  const attn::MatD& c1 = custom ? s.attention.custom.contributions : r.contributions;
-  const attn::MatD& c2 = custom ? s.attention.custom.contributions2 : r.contributions2;
+std::string ContributionsSvg(const LabView& v) {
+  const attn::LabResult& r = *v.attention.result;
+  const bool custom = v.attention.custom->active;
+  const attn::InformationReport& info = custom ? v.attention.custom->info : r.information;
+  const attn::VecD alpha = custom ? v.attention.custom->alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const attn::MatD& c1 = custom ? v.attention.custom->contributions : r.contributions;
+  const attn::MatD& c2 = custom ? v.attention.custom->contributions2 : r.contributions2;
   const int n = static_cast<int>(r.tokens.size());
   const std::string target = r.target >= 0 && r.target < n ? r.tokens[r.target].text : "?";
   const double col = 380, gap = 28, margin = 16, label_w = 90, bar_w = col - label_w - 66, row_h = 38;
   const double width = margin * 2 + col * 2 + gap, top = 56;
   const double height = top + row_h * n + 78;
-  const std::string title = Say(s.lab, text::tr::kSvgContributionsTitle);
+  const std::string title = Say(*v.lab, text::tr::kSvgContributionsTitle);
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
   struct Scenario {
@@ -35,8 +34,8 @@ std::string ContributionsSvg(const AppState& s) {
     const char* colour;
     const char* output_name;
   };
-  std::string t1 = Say(s.lab, custom ? text::tr::kScenario1Custom : text::tr::kScenario1);
-  std::string t2 = Say(s.lab, info.set == attn::FeasibleSet::kAffine ? text::tr::kSvgScenario2Affine : text::tr::kScenario2,
+  std::string t1 = Say(*v.lab, custom ? text::tr::kScenario1Custom : text::tr::kScenario1);
+  std::string t2 = Say(*v.lab, info.set == attn::FeasibleSet::kAffine ? text::tr::kSvgScenario2Affine : text::tr::kScenario2,
                        target.c_str());
   const Scenario scenarios[2] = {{"alpha", t1, &alpha, &c1, &info.collision.output, kQueryColour, "A"},
                                  {"alpha2", t2, &info.collision.alpha2, &c2, &info.collision.output2, kAlpha2Colour, "A′"}};
@@ -52,7 +51,7 @@ std::string ContributionsSvg(const AppState& s) {
            XmlEscape(r.tokens[i].text) + "</text>\n";
       const double bx = x0 + label_w;
       if (masked || i >= sc.w->size()) {
-        o += "<text x=\"" + Num(bx) + "\" y=\"" + Num(y + 14) + "\" fill=\"#999999\">" + Say(s.lab, text::tr::kMaskedBar) + "</text>\n";
+        o += "<text x=\"" + Num(bx) + "\" y=\"" + Num(y + 14) + "\" fill=\"#999999\">" + Say(*v.lab, text::tr::kMaskedBar) + "</text>\n";
         continue;
       }
       const double w = (*sc.w)(i);
@@ -74,15 +73,15 @@ std::string ContributionsSvg(const AppState& s) {
   }
   o += "<text x=\"" + Num(margin) + "\" y=\"" + Num(top + row_h * n + 44) + "\" fill=\"#111111\">max |A − A′| = " +
        Num(info.collision.max_output_diff, "%.1e") +
-       Say(s.lab, text::tr::kSvgSameOutput) + "</text>\n";
+       Say(*v.lab, text::tr::kSvgSameOutput) + "</text>\n";
   o += "</svg>\n";
   return o;
 }
 
-std::string SimplexSvg(const AppState& s, std::string* why) {
-  const attn::LabResult& r = s.attention.result;
-  const bool custom = s.attention.custom.active;
-  const attn::InformationReport& info = custom ? s.attention.custom.info : r.information;
+std::string SimplexSvg(const LabView& v, std::string* why) {
+  const attn::LabResult& r = *v.attention.result;
+  const bool custom = v.attention.custom->active;
+  const attn::InformationReport& info = custom ? v.attention.custom->info : r.information;
   const std::vector<int>& keys = r.information.visible;  // the corners: the keys the query sees
   const int n = static_cast<int>(keys.size());
   if (r.information.set != attn::FeasibleSet::kSimplex || (n != 3 && n != 4)) {
@@ -91,7 +90,7 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
            (r.information.set != attn::FeasibleSet::kSimplex ? ", weights that need not sum to 1)" : ")");
     return "";
   }
-  const attn::VecD alpha = custom ? s.attention.custom.alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const attn::VecD alpha = custom ? v.attention.custom->alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   const double size = 320, ox = 40, oy = 48, width = size + 2 * ox, height = oy + size + 84;
   const double corner_at[4][2] = {{0.08, 0.9}, {0.92, 0.9}, {0.5, 0.1}, {0.62, 0.6}};  // as on screen
   double cx[4], cy[4];
@@ -113,10 +112,10 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
     for (int i = 0; i < n; ++i) v(i) = w(keys[i]);
     return v;
   };
-  const std::string title = Say(s.lab, text::tr::kSvgSimplexTitle);
+  const std::string title = Say(*v.lab, text::tr::kSvgSimplexTitle);
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"8\" y=\"20\" font-size=\"13\" fill=\"#111111\">" +
-       XmlEscape(Say(s.lab, text::tr::kSvgSimplexHeading)) + "</text>\n";
+       XmlEscape(Say(*v.lab, text::tr::kSvgSimplexHeading)) + "</text>\n";
   o += "<g id=\"edges\" stroke=\"#8c96aa\" stroke-width=\"1.2\">\n";
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
@@ -130,7 +129,7 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
   o += "</g>\n";
   // The weights that give the same A: a point, a segment or a polygon through α, its vertices
   // ordered around their centre (as the panel draws them).
-  const std::vector<attn::VecD>& vertices = custom ? s.attention.custom.vertices : r.same_output_vertices;
+  const std::vector<attn::VecD>& vertices = custom ? v.attention.custom->vertices : r.same_output_vertices;
   std::vector<std::pair<double, double>> poly;
   for (const attn::VecD& v : vertices) poly.push_back(at(v));
   if (poly.size() >= 2) {
@@ -164,14 +163,14 @@ std::string SimplexSvg(const AppState& s, std::string* why) {
   const double ly = oy + size + 22;
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"" + kQueryColour + "\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
-       XmlEscape(Say(s.lab, custom ? text::tr::kSvgLegendAlphaCustom : text::tr::kSvgLegendAlpha)) + "</text>\n";
+       XmlEscape(Say(*v.lab, custom ? text::tr::kSvgLegendAlphaCustom : text::tr::kSvgLegendAlpha)) + "</text>\n";
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly + 16) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
        "\" stroke-width=\"2\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#111111\">" +
-       XmlEscape(Say(s.lab, text::tr::kSvgLegendAlpha2)) +
+       XmlEscape(Say(*v.lab, text::tr::kSvgLegendAlpha2)) +
        "</text>\n";
   o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 40) + "\" fill=\"#555555\" font-size=\"11\">" +
-       XmlEscape(Say(s.lab, text::tr::kSvgLegendSameA)) + "</text>\n";
+       XmlEscape(Say(*v.lab, text::tr::kSvgLegendSameA)) + "</text>\n";
   o += "</svg>\n";
   return o;
 }

@@ -1,6 +1,5 @@
 // A line plot as SVG (figure_export.h): the interface's layout of a plot (ranges, ticks, series)
 // drawn again as text.
-#include "app/app.h"
 #include "app/exports/svg_text.h"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
 // The Training tab's example heatmaps as SVG (figure_export.h): every head of run A (and B).
-#include "app/app.h"
 #include "app/exports/svg_text.h"
 #include "app/exports/colormap.h"
 
@@ -11,40 +10,38 @@ namespace app {
 
 using namespace svg;
 
-std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
+std::string ExampleWeightsSvg(const LabView& view, std::string* why) {
   struct Run {
-    const TrainRun* run;
+    const attn::ExampleView* view;  // null: none computed
     std::string title;
     const char* colour;
   };
   std::vector<Run> runs;
-  const bool compare = s.training.compare;
-  runs.push_back({&s.training.a,
-                  compare ? "A" : Say(s.lab, text::tr::kSvgExampleRun),
+  const bool compare = view.training.compare;
+  runs.push_back({view.training.example,
+                  compare ? "A" : Say(*view.lab, text::tr::kSvgExampleRun),
                   kQueryColour});
   if (compare)
-    runs.push_back({&s.training.b, Say(s.lab, text::tr::kSvgCompareRun, s.lab.train.compare.c_str()), "#5aa0f0"});
+    runs.push_back({view.training.example_b, Say(*view.lab, text::tr::kSvgCompareRun, view.lab->train.compare.c_str()), "#5aa0f0"});
   for (const Run& run : runs) {
-    const auto& v = run.run->view;
-    const std::size_t n = v.tokens.size();
-    if (!run.run->has_view || v.forward.attn.heads.empty() || n == 0 ||
-        v.forward.attn.heads[0].weights.rows() != static_cast<Eigen::Index>(n)) {
+    if (!run.view || run.view->forward.attn.heads.empty() || run.view->tokens.empty() ||
+        run.view->forward.attn.heads[0].weights.rows() != static_cast<Eigen::Index>(run.view->tokens.size())) {
       *why = "what: expected a picture the lab draws now, got \"example_weights\" (the training example has no "
              "finite weights to draw)";
       return "";
     }
   }
-  const int h = static_cast<int>(s.training.a.view.forward.attn.heads.size());
-  const int n = static_cast<int>(s.training.a.view.tokens.size());
-  const int q = s.training.query;
+  const int h = static_cast<int>(view.training.example->forward.attn.heads.size());
+  const int n = static_cast<int>(view.training.example->tokens.size());
+  const int q = view.training.query;
   double label_w = 0;
-  for (const auto& t : s.training.a.view.tokens) label_w = std::max(label_w, TextWidth(t));
+  for (const auto& t : view.training.example->tokens) label_w = std::max(label_w, TextWidth(t));
   const double cell = std::clamp(260.0 / std::max(n, 1), 14.0, 44.0), side = cell * n;
   double top_label = 0;  // the keys on top: upright when they fit, else turned
-  for (const auto& t : s.training.a.view.tokens) top_label = std::max(top_label, TextWidth(t));
+  for (const auto& t : view.training.example->tokens) top_label = std::max(top_label, TextWidth(t));
   const bool upright = cell >= top_label + 4;
   const double head_w = label_w + 10 + side + 18, block_h = 30 + (upright ? 18 : top_label + 8) + side + (h > 1 ? 24 : 8);
-  const std::string title = Say(s.lab, text::tr::kSvgExampleTitle);
+  const std::string title = Say(*view.lab, text::tr::kSvgExampleTitle);
   const double margin = 12;
   double width = std::max(margin * 2 + head_w * h, margin * 2 + TextWidth(title) * 14 / 13);
   for (const Run& run : runs) width = std::max(width, margin * 2 + TextWidth(run.title));
@@ -52,7 +49,7 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
   std::string o = SvgHeader(width, height, 12, title);
   o += "<text x=\"" + Num(margin) + "\" y=\"20\" font-size=\"14\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
   for (std::size_t k = 0; k < runs.size(); ++k) {
-    const auto& v = runs[k].run->view;
+    const attn::ExampleView& v = *runs[k].view;
     const double y0 = 34 + block_h * k;
     o += "<g id=\"run-" + std::string(k == 0 ? "a" : "b") + "\">\n";
     o += "<text x=\"" + Num(margin) + "\" y=\"" + Num(y0 + 16) + "\" fill=\"" + runs[k].colour + "\" font-weight=\"bold\">" +
@@ -88,7 +85,7 @@ std::string ExampleWeightsSvg(const AppState& s, std::string* why) {
         o += "<rect class=\"query-row\" x=\"" + Num(left - 1) + "\" y=\"" + Num(top + cell * q - 1) + "\" width=\"" + Num(side + 2) +
              "\" height=\"" + Num(cell + 2) + "\" fill=\"none\" stroke=\"" + kQueryColour + "\" stroke-width=\"2.5\"/>\n";
       if (h > 1) {
-        const std::string caption = Say(s.lab, text::tr::kHeadOf, head + 1, h);
+        const std::string caption = Say(*view.lab, text::tr::kHeadOf, head + 1, h);
         o += "<text x=\"" + Num(left) + "\" y=\"" + Num(top + side + 16) + "\" fill=\"#555555\">" + caption + "</text>\n";
       }
       o += "</g>\n";

@@ -1,5 +1,4 @@
 // The weights as a file (figure_export.h): the CSV and the heatmap's SVG.
-#include "app/app.h"
 #include "app/exports/svg_text.h"
 #include "app/exports/colormap.h"
 
@@ -11,11 +10,11 @@ namespace app {
 
 using namespace svg;
 
-std::string WeightsCsv(const AppState& s) {
-  const auto& w = s.attention.result.trace.weights;  // (N, N): row = query, column = key
-  const auto& tokens = s.attention.result.tokens;
+std::string WeightsCsv(const LabView& v) {
+  const auto& w = v.attention.result->trace.weights;  // (N, N): row = query, column = key
+  const auto& tokens = v.attention.result->tokens;
   std::string out = "\xEF\xBB\xBF";  // BOM: Excel reads UTF-8 (Cyrillic) only with it
-  out += CsvField(Say(s.lab, text::tr::kCsvCorner));
+  out += CsvField(Say(*v.lab, text::tr::kCsvCorner));
   for (const auto& t : tokens) out += "," + CsvField(t.text);
   out += "\r\n";
   for (Eigen::Index i = 0; i < w.rows(); ++i) {
@@ -26,11 +25,11 @@ std::string WeightsCsv(const AppState& s) {
   return out;
 }
 
-std::string WeightsSvg(const AppState& s) {
-  const auto& w = s.attention.result.trace.weights;
-  const auto& tokens = s.attention.result.tokens;
+std::string WeightsSvg(const LabView& v) {
+  const auto& w = v.attention.result->trace.weights;
+  const auto& tokens = v.attention.result->tokens;
   const int n = static_cast<int>(w.rows());
-  const int q = s.attention.result.steps.query;  // the run's index (an edit can move the query)
+  const int q = v.attention.result->steps.query;  // the run's index (an edit can move the query)
   double label_w = 0;
   for (const auto& t : tokens) label_w = std::max(label_w, TextWidth(t.text));
   const double cell = std::clamp(480.0 / std::max(n, 1), 14.0, 56.0);
@@ -43,7 +42,7 @@ std::string WeightsSvg(const AppState& s) {
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + Num(width, "%.0f") + "\" height=\"" +
        Num(height, "%.0f") + "\" viewBox=\"0 0 " + Num(width, "%.0f") + " " + Num(height, "%.0f") + "\" " + kFont +
        " font-size=\"13\">\n";
-  const std::string title = Say(s.lab, text::tr::kSvgWeightsTitle);
+  const std::string title = Say(*v.lab, text::tr::kSvgWeightsTitle);
   o += "<title>" + XmlEscape(title) + "</title>\n";
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   o += "<text x=\"8\" y=\"22\" font-size=\"15\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";
@@ -56,7 +55,7 @@ std::string WeightsSvg(const AppState& s) {
            XmlEscape(tokens[i].text + " → " + tokens[j].text) + ": " + TraceNumber(w(i, j)) + "</title></rect>\n";
   o += "</g>\n";
   // Masked cells: hatched, as on screen.
-  const attn::Mask& mask = s.attention.result.mha.mask;
+  const attn::Mask& mask = v.attention.result->mha.mask;
   if (mask.rows() == n && mask.cols() == n) {
     o += "<g id=\"masked\" stroke=\"#a0a0aa\" stroke-width=\"1\">\n";
     for (int i = 0; i < n; ++i)
@@ -98,7 +97,7 @@ std::string WeightsSvg(const AppState& s) {
          "\" stroke-width=\"2.5\"/>\n";
   // Axis names and the legend: the colour ramp over the fixed range [0, 1].
   o += "<text x=\"" + Num(left + side / 2) + "\" y=\"" + Num(top + side + 18) + "\" text-anchor=\"middle\" fill=\"#555555\">" +
-       Say(s.lab, text::tr::kSvgKeyAxis) + "</text>\n";
+       Say(*v.lab, text::tr::kSvgKeyAxis) + "</text>\n";
   const double ly = top + side + 32, lw = std::min(side, 240.0);
   o += "<defs><linearGradient id=\"viridis\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n";
   for (int k = 0; k <= 16; ++k)

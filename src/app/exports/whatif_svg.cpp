@@ -1,6 +1,5 @@
 // The what-if's difference as a file (figure_export.h): Δα of the chosen head as CSV and as an
 // SVG heatmap on the diverging map (colormap.h: zero in the middle), on the plain run's tokens.
-#include "app/app.h"
 #include "app/exports/colormap.h"
 #include "app/exports/svg_text.h"
 
@@ -40,16 +39,16 @@ std::string NoEdit() {
 }
 
 // The figure of the current settings, or false with the refusal in *why.
-bool CurrentDelta(const AppState& s, DeltaFigure* f, std::string* why) {
-  const attn::LabConfig& cfg = s.lab.config;
+bool CurrentDelta(const LabView& v, DeltaFigure* f, std::string* why) {
+  const attn::LabConfig& cfg = v.lab->config;
   if (cfg.projection == attn::Projection::kModel) {
-    const attn::model::ModelComparison* c = CurrentModelComparison(s);
-    const std::vector<std::string>& texts = s.model.result.texts;
-    const int heads = s.model.result.config.heads;
+    const attn::model::ModelComparison* c = v.whatif.model;
+    const std::vector<std::string>& texts = v.attention.model_result->texts;
+    const int heads = v.attention.model_result->config.heads;
     const std::size_t k = static_cast<std::size_t>(cfg.layer * heads + cfg.head);
     if (!c || k >= c->d_weights.size() || c->to_edited.size() != texts.size()) {
-      *why = !s.whatif.model_error.ok() ? "what: expected a picture the lab draws now, got \"whatif\" (" +
-                                              s.whatif.model_error.message + ")"
+      *why = !v.whatif.model_error->ok() ? "what: expected a picture the lab draws now, got \"whatif\" (" +
+                                              v.whatif.model_error->message + ")"
                                         : NoEdit();
       return false;
     }
@@ -59,10 +58,10 @@ bool CurrentDelta(const AppState& s, DeltaFigure* f, std::string* why) {
     f->col_present = f->row_present;
     f->query = cfg.query < static_cast<int>(texts.size()) ? cfg.query : -1;
     f->max_abs = c->max_abs_d_weight;
-    f->head = Say(s.lab, text::tr::kSvgLayerHead, cfg.layer, cfg.head);
+    f->head = Say(*v.lab, text::tr::kSvgLayerHead, cfg.layer, cfg.head);
     return true;
   }
-  const attn::LabComparison* c = CurrentComparison(s);
+  const attn::LabComparison* c = v.whatif.comparison;
   if (!c || c->d_weights.empty()) {
     *why = NoEdit();
     return false;
@@ -79,11 +78,11 @@ bool CurrentDelta(const AppState& s, DeltaFigure* f, std::string* why) {
 
 }  // namespace
 
-std::string WhatIfCsv(const AppState& s, std::string* why) {
+std::string WhatIfCsv(const LabView& v, std::string* why) {
   DeltaFigure f;
-  if (!CurrentDelta(s, &f, why)) return "";
-  const std::string corner = f.head.empty() ? Say(s.lab, text::tr::kCsvDeltaCorner)
-                                            : Say(s.lab, text::tr::kCsvDeltaCornerHead, f.head.c_str());
+  if (!CurrentDelta(v, &f, why)) return "";
+  const std::string corner = f.head.empty() ? Say(*v.lab, text::tr::kCsvDeltaCorner)
+                                            : Say(*v.lab, text::tr::kCsvDeltaCornerHead, f.head.c_str());
   std::string out = "\xEF\xBB\xBF";  // BOM: Excel reads UTF-8 (Cyrillic) only with it
   out += CsvField(corner);
   for (const auto& t : f.tokens) out += "," + CsvField(t);
@@ -97,9 +96,9 @@ std::string WhatIfCsv(const AppState& s, std::string* why) {
   return out;
 }
 
-std::string WhatIfSvg(const AppState& s, std::string* why) {
+std::string WhatIfSvg(const LabView& v, std::string* why) {
   DeltaFigure f;
-  if (!CurrentDelta(s, &f, why)) return "";
+  if (!CurrentDelta(v, &f, why)) return "";
   const attn::MatD& d = *f.d;
   const std::vector<std::string>& tokens = f.tokens;
   const int n = static_cast<int>(d.rows());
@@ -113,7 +112,7 @@ std::string WhatIfSvg(const AppState& s, std::string* why) {
   const double left = label_w + 16, top = 40 + (top_fits ? 20 : label_w + 12);
   const double side = cell * n;
   const double width = std::max(left + side + 70, 560.0), height = top + side + 70;
-  std::string title = Say(s.lab, text::tr::kSvgDeltaTitle);
+  std::string title = Say(*v.lab, text::tr::kSvgDeltaTitle);
   if (!f.head.empty()) title = f.head + ". " + title;
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"8\" y=\"22\" font-size=\"15\" fill=\"#111111\">" + XmlEscape(title) + "</text>\n";

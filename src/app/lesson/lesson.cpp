@@ -4,8 +4,6 @@
 // lesson_readout.cpp.
 #include "app/lesson/lesson.h"
 
-#include "app/app.h"
-
 #include "api/fields_json.h"
 
 #include <algorithm>
@@ -22,7 +20,7 @@ const LessonStep* StepOf(const LessonDoc* doc, int step) {
 }
 
 // A step's action: asked of the rooms that do it (lab_view.h), never done here.
-void RunAction(LabRequests& rooms, LessonAction a) {
+void RunAction(const LabRequests& rooms, LessonAction a) {
   switch (a) {
     case LessonAction::kNone: break;
     case LessonAction::kResetTraining: rooms.ResetTraining(); break;
@@ -32,9 +30,9 @@ void RunAction(LabRequests& rooms, LessonAction a) {
   }
 }
 
-attn::api::PatchResult Unchanged(const AppState& s) {
+attn::api::PatchResult Unchanged(const attn::api::LabState& lab) {
   attn::api::PatchResult r;
-  r.state = s.lab;
+  r.state = lab;
   return r;
 }
 
@@ -48,14 +46,14 @@ attn::api::PatchResult Refusal(std::string field, std::string message) {
 }
 
 // The built-in lesson when it is the one named and not yet read.
-bool EnsureLesson(AppState& s, std::string* error) {
-  if (s.lesson.doc) return true;
-  if (s.lab.lesson_id != "seed") {  // cannot happen: a loaded lesson keeps its document
-    *error = "lesson: the lesson " + attn::api::DescribeJson(s.lab.lesson_id) + " is not loaded";
+bool EnsureLesson(Lesson& lesson, const attn::api::LabState& lab, std::string* error) {
+  if (lesson.doc) return true;
+  if (lab.lesson_id != "seed") {  // cannot happen: a loaded lesson keeps its document
+    *error = "lesson: the lesson " + attn::api::DescribeJson(lab.lesson_id) + " is not loaded";
     return false;
   }
-  s.lesson.doc = BuiltinLesson(error);
-  return s.lesson.doc != nullptr;
+  lesson.doc = BuiltinLesson(error);
+  return lesson.doc != nullptr;
 }
 
 }  // namespace
@@ -83,12 +81,9 @@ const std::vector<LessonStep>& LessonSteps() {
   return doc ? doc->steps : none;
 }
 
-const LessonDoc* LoadedLesson(const AppState& s) { return s.lesson.doc.get(); }
-
 const LessonStep* CurrentLessonStep(const Lesson& lesson, const attn::api::LabState& lab) {
   return StepOf(lesson.doc.get(), lab.lesson);
 }
-const LessonStep* CurrentLessonStep(const AppState& s) { return CurrentLessonStep(s.lesson, s.lab); }
 
 int LessonPrediction(const attn::api::LabState& lab, int step) {
   if (step < 1 || step > static_cast<int>(lab.predictions.size())) return -1;
@@ -100,7 +95,6 @@ bool LessonRevealed(const Lesson& lesson, const attn::api::LabState& lab) {
   const LessonStep* st = CurrentLessonStep(lesson, lab);
   return st && (!st->has_question || LessonPrediction(lab, lab.lesson) >= 0);
 }
-bool LessonRevealed(const AppState& s) { return LessonRevealed(s.lesson, s.lab); }
 
 Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc) {
   const std::shared_ptr<const LessonDoc> builtin = doc ? nullptr : BuiltinLesson();
@@ -114,34 +108,37 @@ Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc) {
   return patch;
 }
 
-bool WithLessonStep(AppState& s, const Json& patch, Json* out, attn::api::PatchResult* refused) {
+namespace {
+bool WithLessonStep(Lesson& lesson, const attn::api::LabState& current, const Json& patch, Json* out,
+                    attn::api::PatchResult* refused) {
   *out = patch;
   // A number (a link's text arrives as a double); the row refuses what is not a step.
   if (!patch.is_object() || !patch.contains("lesson") || !patch["lesson"].is_number()) return true;
   const double value = patch["lesson"].get<double>();
-  if (value != std::floor(value) || value < 1 || value > s.lab.lesson_steps) return true;
+  if (value != std::floor(value) || value < 1 || value > current.lesson_steps) return true;
   const int step = static_cast<int>(value);
   std::string error;
-  if (!EnsureLesson(s, &error)) {
+  if (!EnsureLesson(lesson, current, &error)) {
     *refused = Refusal("lesson", error);
     return false;
   }
-  if (step == s.lab.lesson || !StepOf(LoadedLesson(s), step)) return true;
-  attn::api::LabState lab = s.lab;
+  const LessonDoc* doc = lesson.doc.get();
+  if (step == current.lesson || !StepOf(doc, step)) return true;
+  attn::api::LabState lab = current;
   if (patch.contains("predictions") && patch["predictions"].is_string())
     lab.predictions = patch["predictions"].get<std::string>();
-  const LessonStep* st = StepOf(LoadedLesson(s), step);
-  *out = LessonStepPatch(step, !st->has_question || LessonPrediction(lab, step) >= 0, LoadedLesson(s));
+  const LessonStep* st = StepOf(doc, step);
+  *out = LessonStepPatch(step, !st->has_question || LessonPrediction(lab, step) >= 0, doc);
   out->merge_patch(patch);
   return true;
 }
+}  // namespace
 
-void RunLessonActions(AppState& s, int previous_lesson) {
-  const LessonStep* st = CurrentLessonStep(s);
-  if (!st || s.lab.lesson == previous_lesson) return;
-  AppRequests rooms(s);
-  RunAction(rooms, st->setup_action);
-  if (LessonRevealed(s)) RunAction(rooms, st->reveal_action);
+void Lesson::RunActions(const RoomContext& c, int previous_lesson) {
+  const LessonStep* st = CurrentLessonStep(*this, c.lab);
+  if (!st || c.lab.lesson == previous_lesson) return;
+  RunAction(c.requests, st->setup_action);
+  if (LessonRevealed(*this, c.lab)) RunAction(c.requests, st->reveal_action);
 }
 
 std::string CheckLessonUrl(const std::string& url) {
@@ -162,66 +159,70 @@ std::string CheckLessonUrl(const std::string& url) {
          "no //, no ..), got " + attn::api::DescribeJson(url);
 }
 
-attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std::string& url, bool open) {
+attn::api::PatchResult Lesson::Load(const RoomContext& c, std::string_view text, const std::string& from_url,
+                                    bool open) {
   const LessonParse p = ParseLesson(text);
-  if (!p.ok) return Refuse(s, Refusal(p.field.empty() ? "lesson" : p.field, p.message));
-  // The lab takes the new document's facts, then its step 1 through ApplyPatch; a refusal there
-  // (the maths) puts every piece back.
-  const std::shared_ptr<const LessonDoc> doc_before = s.lesson.doc;
-  const std::string url_before = s.lesson.url, id_before = s.lab.lesson_id, predictions_before = s.lab.predictions;
-  const int lesson_before = s.lab.lesson, steps_before = s.lab.lesson_steps, choices_before = s.lab.lesson_choices;
-  s.lesson.doc = p.doc;
-  s.lesson.url = url;
-  s.lab.lesson_id = p.doc->id;
-  s.lab.lesson_steps = static_cast<int>(p.doc->steps.size());
+  if (!p.ok) return c.requests.Refuse(Refusal(p.field.empty() ? "lesson" : p.field, p.message));
+  // The lab takes the new document's facts (no patch sets them: lessonId is read-only), then its
+  // step 1 through ApplyPatch; a refusal there (the maths) puts every piece back.
+  attn::api::LabState& lab = c.requests.Lab();
+  const std::shared_ptr<const LessonDoc> doc_before = doc;
+  const std::string url_before = url, id_before = lab.lesson_id, predictions_before = lab.predictions;
+  const int lesson_before = lab.lesson, steps_before = lab.lesson_steps, choices_before = lab.lesson_choices;
+  doc = p.doc;
+  url = from_url;
+  lab.lesson_id = p.doc->id;
+  lab.lesson_steps = static_cast<int>(p.doc->steps.size());
   int most = 2;
   for (const LessonStep& st : p.doc->steps) most = std::max(most, static_cast<int>(st.choices.size()));
-  s.lab.lesson_choices = most;
-  s.lab.lesson = 0;
-  s.lab.predictions = std::string(p.doc->steps.size(), '-');
+  lab.lesson_choices = most;
+  lab.lesson = 0;
+  lab.predictions = std::string(p.doc->steps.size(), '-');
   Json patch = Json::object();
   patch["lesson"] = open ? 1 : 0;
-  patch["predictions"] = s.lab.predictions;
-  attn::api::PatchResult r = ApplyPatch(s, patch, Source::kApi);
-  if (!r.ok) {  // ApplyPatch kept s.lab; the lesson's own facts go back too
-    s.lesson.doc = doc_before;
-    s.lesson.url = url_before;
-    s.lab.lesson_id = id_before;
-    s.lab.predictions = predictions_before;
-    s.lab.lesson = lesson_before;
-    s.lab.lesson_steps = steps_before;
-    s.lab.lesson_choices = choices_before;
-    r.state = s.lab;
+  patch["predictions"] = lab.predictions;
+  attn::api::PatchResult r = c.requests.Apply(patch, Source::kApi);
+  if (!r.ok) {  // ApplyPatch kept the lab; the lesson's own facts go back too
+    doc = doc_before;
+    url = url_before;
+    lab.lesson_id = id_before;
+    lab.predictions = predictions_before;
+    lab.lesson = lesson_before;
+    lab.lesson_steps = steps_before;
+    lab.lesson_choices = choices_before;
+    r.state = lab;
   }
   return r;
 }
 
-std::string LoadLessonUrl(AppState& s, const std::string& url) {
-  if (url == s.lesson.url && s.lesson.doc) return "";  // the link of the lesson shown (a hashchange)
-  std::string why = CheckLessonUrl(url), text;
-  if (why.empty() && !FetchSiteFile(url, &text, &why)) why = "lessonUrl: " + why;
+std::string Lesson::LoadUrl(const RoomContext& c, const std::string& from_url) {
+  if (from_url == url && doc) return "";  // the link of the lesson shown (a hashchange)
+  std::string why = CheckLessonUrl(from_url), text;
+  if (why.empty() && !FetchSiteFile(from_url, &text, &why)) why = "lessonUrl: " + why;
   if (why.empty()) {
-    const attn::api::PatchResult r = LoadLesson(s, text, url);
-    if (!r.ok) why = "lessonUrl: " + url + ": " + r.message;
+    const attn::api::PatchResult r = Load(c, text, from_url, true);
+    if (!r.ok) why = "lessonUrl: " + from_url + ": " + r.message;
   }
-  if (!why.empty()) Refuse(s, Refusal("lessonUrl", why));
+  if (!why.empty()) c.requests.Refuse(Refusal("lessonUrl", why));
   return why;
 }
 
-Json LessonLoadJson(const AppState& s, const attn::api::PatchResult& r) {
+Json LessonLoadJson(const attn::api::LabState& lab, const attn::api::PatchResult& r) {
   if (!r.ok) return attn::api::PatchResultToJson(r);
   Json out = Json::object();
   out["ok"] = true;
-  out["lessonId"] = s.lab.lesson_id;
-  out["steps"] = s.lab.lesson_steps;
-  out["state"] = attn::api::StateToJson(s.lab);
+  out["lessonId"] = lab.lesson_id;
+  out["steps"] = lab.lesson_steps;
+  out["state"] = attn::api::StateToJson(lab);
   return out;
 }
 
-attn::api::PatchResult GoToLesson(AppState& s, int step) { return ApplyPatch(s, Json{{"lesson", step}}); }
+attn::api::PatchResult Lesson::GoTo(const RoomContext& c, int step) {
+  return c.requests.Apply(Json{{"lesson", step}});
+}
 
 namespace {
-Json Answer(int step, int choice, bool correct) {
+Json AnswerJson(int step, int choice, bool correct) {
   Json out = Json::object();
   out["step"] = step;
   out["choice"] = choice;
@@ -230,16 +231,15 @@ Json Answer(int step, int choice, bool correct) {
 }
 
 // Every question of the loaded lesson answered.
-bool AllAnswered(const AppState& s) {
-  const LessonDoc* doc = LoadedLesson(s);
+bool AllAnswered(const LessonDoc* doc, const attn::api::LabState& lab) {
   for (std::size_t i = 0; doc && i < doc->steps.size(); ++i)
-    if (doc->steps[i].has_question && LessonPrediction(s.lab, static_cast<int>(i) + 1) < 0) return false;
+    if (doc->steps[i].has_question && LessonPrediction(lab, static_cast<int>(i) + 1) < 0) return false;
   return doc != nullptr;
 }
 }  // namespace
 
-Json LessonProgress(const AppState& s) {
-  const LessonDoc* doc = LoadedLesson(s);
+Json Lesson::Progress(const attn::api::LabState& lab) const {
+  const LessonDoc* doc = this->doc.get();
   int total = 0, answered = 0, correct = 0;
   Json answers = Json::array();
   if (doc) {
@@ -247,15 +247,15 @@ Json LessonProgress(const AppState& s) {
       const LessonStep& st = doc->steps[i];
       if (!st.has_question) continue;
       ++total;
-      const int choice = LessonPrediction(s.lab, static_cast<int>(i) + 1);
+      const int choice = LessonPrediction(lab, static_cast<int>(i) + 1);
       if (choice < 0) continue;
       ++answered;
       correct += choice == st.right ? 1 : 0;
-      answers.push_back(Answer(static_cast<int>(i) + 1, choice, choice == st.right));
+      answers.push_back(AnswerJson(static_cast<int>(i) + 1, choice, choice == st.right));
     }
   }
   Json out = Json::object();
-  out["lessonId"] = s.lab.lesson_id;
+  out["lessonId"] = lab.lesson_id;
   out["total"] = total;
   out["answered"] = answered;
   out["correct"] = correct;
@@ -263,29 +263,27 @@ Json LessonProgress(const AppState& s) {
   return out;
 }
 
-attn::api::PatchResult AnswerLesson(AppState& s, int choice) {
-  const LessonStep* st = CurrentLessonStep(s);
-  const int step = s.lab.lesson;
-  std::string predictions = s.lab.predictions;
-  const bool was_done = AllAnswered(s);
+attn::api::PatchResult Lesson::Answer(const RoomContext& c, int choice) {
+  const LessonStep* st = CurrentLessonStep(*this, c.lab);
+  const int step = c.lab.lesson;
+  std::string predictions = c.lab.predictions;
+  const bool was_done = AllAnswered(doc.get(), c.lab);
   if (st && st->has_question && choice >= 0 && choice < static_cast<int>(st->choices.size()) &&
-      predictions.size() == static_cast<std::size_t>(s.lab.lesson_steps))
+      predictions.size() == static_cast<std::size_t>(c.lab.lesson_steps))
     predictions[step - 1] = static_cast<char>('a' + choice);
   // Bad input is refused by the predictions row, in the one wording.
   else predictions = "?";
-  Json patch = st ? LessonStepPatch(step, true, LoadedLesson(s)) : Json::object();
+  Json patch = st ? LessonStepPatch(step, true, doc.get()) : Json::object();
   patch["predictions"] = predictions;
-  attn::api::PatchResult r = ApplyPatch(s, patch);
+  attn::api::PatchResult r = c.requests.Apply(patch);
   if (!r.ok || !st) return r;
-  AppRequests rooms(s);
-  RunAction(rooms, st->reveal_action);
-  auto& events = s.lesson.events;
-  Json answer = Answer(step, choice, choice == st->right);
+  RunAction(c.requests, st->reveal_action);
+  Json answer = AnswerJson(step, choice, choice == st->right);
   answer["type"] = "answer";
-  answer["lessonId"] = s.lab.lesson_id;
+  answer["lessonId"] = c.lab.lesson_id;
   events.push_back(std::move(answer));
-  if (!was_done && AllAnswered(s)) {
-    Json progress = LessonProgress(s);
+  if (!was_done && AllAnswered(doc.get(), c.lab)) {
+    Json progress = Progress(c.lab);
     progress["type"] = "lessonDone";
     events.push_back(std::move(progress));
   }
@@ -293,38 +291,36 @@ attn::api::PatchResult AnswerLesson(AppState& s, int choice) {
   return r;
 }
 
-std::vector<Json> TakeLessonEvents(AppState& s) {
+std::vector<Json> Lesson::TakeEvents() {
   std::vector<Json> out;
-  out.swap(s.lesson.events);
+  out.swap(events);
   return out;
 }
 
-attn::api::PatchResult ShowLessonExtra(AppState& s) {
-  const LessonStep* st = CurrentLessonStep(s);
-  if (!st || !st->has_extra) return Unchanged(s);
-  attn::api::PatchResult r = ApplyPatch(s, st->extra);
-  AppRequests rooms(s);
-  if (r.ok) RunAction(rooms, st->extra_action);
+attn::api::PatchResult Lesson::ShowExtra(const RoomContext& c) {
+  const LessonStep* st = CurrentLessonStep(*this, c.lab);
+  if (!st || !st->has_extra) return Unchanged(c.lab);
+  attn::api::PatchResult r = c.requests.Apply(st->extra);
+  if (r.ok) RunAction(c.requests, st->extra_action);
   return r;
 }
 
-attn::api::PatchResult RestoreLessonStep(AppState& s) {
-  if (!CurrentLessonStep(s)) return Unchanged(s);
-  const bool revealed = LessonRevealed(s);
-  attn::api::PatchResult r = ApplyPatch(s, LessonStepPatch(s.lab.lesson, revealed, LoadedLesson(s)));
-  if (r.ok) RunLessonActions(s, 0);
+attn::api::PatchResult Lesson::Restore(const RoomContext& c) {
+  if (!CurrentLessonStep(*this, c.lab)) return Unchanged(c.lab);
+  const bool revealed = LessonRevealed(*this, c.lab);
+  attn::api::PatchResult r = c.requests.Apply(LessonStepPatch(c.lab.lesson, revealed, doc.get()));
+  if (r.ok) RunActions(c, 0);
   return r;
 }
 
 // ---- the room (room.h) ------------------------------------------------------------------------
-bool Lesson::Expand(AppState& s, Json* patch, attn::api::PatchResult* refused) {
+bool Lesson::Expand(const RoomContext& c, Json* patch, attn::api::PatchResult* refused) {
   Json out;
-  if (!WithLessonStep(s, *patch, &out, refused)) return false;
+  if (!WithLessonStep(*this, c.lab, *patch, &out, refused)) return false;
   *patch = std::move(out);
   return true;
 }
-void Lesson::Adopt(AppState& s, const attn::api::LabState& before, Source) { RunLessonActions(s, before.lesson); }
-
-std::vector<LessonLine> LessonReadout(const AppState& s) { return LessonReadout(s.lesson, View(s)); }
+void Lesson::Adopt(const RoomContext& c, const attn::api::LabState& before, Source) { RunActions(c, before.lesson); }
+void Lesson::Publish(LabView* view) const { view->lesson.url = &url; }
 
 }  // namespace app

@@ -28,8 +28,6 @@
 
 namespace app {
 
-struct AppState;
-using attn::api::Json;
 
 // A file of the site (web/) by its relative path: in the page a synchronous same-origin request
 // (platform/web_bridge.cpp), natively only lessons/seed.json, embedded at build time
@@ -41,54 +39,44 @@ std::shared_ptr<const LessonDoc> BuiltinLesson(std::string* error = nullptr);
 // Its steps (empty if it cannot be read): the tests' and the CLI's view of the built-in lesson.
 const std::vector<LessonStep>& LessonSteps();
 
-// The loaded lesson (null until one is needed: the built-in one is fetched on first use), the
-// step shown (null at lesson 0) and whether its answer is shown (its prediction made, or a step
-// without a question).
-const LessonDoc* LoadedLesson(const AppState& s);
-const LessonStep* CurrentLessonStep(const AppState& s);
+// The step shown (null at lesson 0) and whether its answer is shown (its prediction made, or a
+// step without a question). The lesson loaded is lesson.doc (null until one is needed: the
+// built-in one is fetched on first use).
 const LessonStep* CurrentLessonStep(const Lesson& lesson, const attn::api::LabState& lab);
-bool LessonRevealed(const AppState& s);
 bool LessonRevealed(const Lesson& lesson, const attn::api::LabState& lab);
 int LessonPrediction(const attn::api::LabState& lab, int step);  // -1 or the choice, step 1-based
 
-// Loads a lesson document (setLesson, postMessage, #lessonUrl with its `url`): checked whole
-// (ParseLesson), then the lab opens its step 1 with no predictions. A refusal names the path and
-// leaves the lab and the lesson loaded before as they were (and shows it in the header). `open`
-// false: loaded at lesson 0 (the model build's switch, whose carried state follows).
-attn::api::PatchResult LoadLesson(AppState& s, std::string_view text, const std::string& url = "", bool open = true);
+// Lesson::Load: loads a lesson document (setLesson, postMessage, #lessonUrl with its `url`):
+// checked whole (ParseLesson), then the lab opens its step 1 with no predictions. A refusal
+// names the path and leaves the lab and the lesson loaded before as they were (and shows it in
+// the header). `open` false: loaded at lesson 0 (the model build's switch, whose carried state
+// follows).
 // #lessonUrl: a relative path inside the site ("lessons/mine.json"): no scheme, no "//", no
 // "..", no "\", ending in .json. "" when it is one, else the refusal's message.
 std::string CheckLessonUrl(const std::string& url);
-// A link's #lessonUrl: checked, fetched from the site and loaded, unless it is the lesson loaded
-// already; "" or the refusal (also shown in the header).
-std::string LoadLessonUrl(AppState& s, const std::string& url);
+// Lesson::LoadUrl: a link's #lessonUrl: checked, fetched from the site and loaded, unless it is
+// the lesson loaded already; "" or the refusal (also shown in the header).
 // {ok, lessonId, steps, state} or {ok: false, field, error}: the page's setLesson answer.
-Json LessonLoadJson(const AppState& s, const attn::api::PatchResult& r);
+Json LessonLoadJson(const attn::api::LabState& lab, const attn::api::PatchResult& r);
 
 // The patch that brings the lab to step `step` (1-based) of `doc` (null: the built-in lesson):
 // the lab's defaults, the view "steps", the step's setup and, when `revealed`, its reveal.
 // Includes "lesson": step.
 Json LessonStepPatch(int step, bool revealed, const LessonDoc* doc = nullptr);
 
-// ApplyPatch's hook: when `patch` moves to another step, the step's patch with `patch` merged
-// over it (patch's fields win); otherwise `patch` itself. Fetches the built-in lesson when it is
-// first needed; false (and the refusal) when it cannot be.
-bool WithLessonStep(AppState& s, const Json& patch, Json* out, attn::api::PatchResult* refused);
-// ApplyPatch's hook after an accepted change that entered a step: runs its actions.
-void RunLessonActions(AppState& s, int previous_lesson);
-
-// The learner's moves. Each goes through ApplyPatch.
-attn::api::PatchResult GoToLesson(AppState& s, int step);      // 0 closes the lesson
-attn::api::PatchResult AnswerLesson(AppState& s, int choice);  // records it, reveals, an event
-attn::api::PatchResult ShowLessonExtra(AppState& s);           // the step's second demonstration
-attn::api::PatchResult RestoreLessonStep(AppState& s);         // back to the step's state
-
-// The answers: {lessonId, total (questions), answered, correct, answers: [{step, choice,
-// correct}]}; and the events since the page last took them, oldest first: {type: "answer", step,
-// choice, correct, lessonId} for each answer, then {type: "lessonDone", <progress>} when the
-// lesson's last unanswered question was answered.
-Json LessonProgress(const AppState& s);
-std::vector<Json> TakeLessonEvents(AppState& s);
+// Lesson::Expand, ApplyPatch's hook: when the patch moves to another step, the step's patch with
+// the patch merged over it (its fields win); otherwise the patch itself. Fetches the built-in
+// lesson when it is first needed; false (and the refusal) when it cannot be. Lesson::Adopt:
+// after an accepted change that entered a step, runs its actions (RunActions).
+//
+// The learner's moves (Lesson::GoTo: 0 closes the lesson; Answer: records it, reveals, an
+// event; ShowExtra: the step's second demonstration; Restore: back to the step's state). Each
+// goes through ApplyPatch (the context's requests).
+//
+// Lesson::Progress, the answers: {lessonId, total (questions), answered, correct, answers:
+// [{step, choice, correct}]}; TakeEvents, the events since the page last took them, oldest
+// first: {type: "answer", step, choice, correct, lessonId} for each answer, then {type:
+// "lessonDone", <progress>} when the lesson's last unanswered question was answered.
 
 // The answer's numbers for the current step (its "numbers"), read from the engine's results as
 // they are now (they follow the learner's own changes), as lines in both languages. Empty before
@@ -97,6 +85,5 @@ struct LessonLine {
   std::string en, ru;
 };
 std::vector<LessonLine> LessonReadout(const Lesson& lesson, const LabView& lab);
-std::vector<LessonLine> LessonReadout(const AppState& s);  // (s.lesson, View(s))
 
 }  // namespace app

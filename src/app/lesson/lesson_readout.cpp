@@ -84,7 +84,7 @@ void ModelSelfRows(const LabView& v, std::vector<LessonLine>& out) {
     out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
-  const auto& blocks = v.model.result->acts.blocks;
+  const auto& blocks = v.attention.model_result->acts.blocks;
   double sum = 0, even = 0;
   int rows = 0;
   std::vector<double> per_layer;
@@ -128,7 +128,7 @@ void InductionReadout(const LabView& v, std::vector<LessonLine>& out) {
     out.push_back(Line(tr::kReadoutModelLoading));
     return;
   }
-  const attn::model::ModelLabResult& m = *v.model.result;
+  const attn::model::ModelLabResult& m = *v.attention.model_result;
   const auto* block = attn::model::ChosenBlock(m.acts, v.lab->config.layer);
   const int head = v.lab->config.head;
   if (!block || head < 0 || head >= static_cast<int>(block->attn.heads.size())) return;

@@ -25,8 +25,6 @@
 
 namespace app {
 
-using attn::api::Json;
-struct AppState;
 
 enum class ModelLoad {
   kNotRequested,  // nobody asked for the model yet (no request has been made)
@@ -94,103 +92,97 @@ struct ModelKeyEffects {
   std::string error;                        // a refusal ("" = none)
 };
 
-// The room (room.h): its result comes with the attention room's (ComputeResult); Tick runs Train
-// it more, the queued probe and the key effects.
+// The room (room.h): the model's files and everything computed from them; the lab's result in
+// model mode is the attention room's (it computes it with the model's forward, which it owns
+// too: model_result, read here through LabView). Tick runs Train it more, the queued probe and
+// the key effects.
 struct Model final : Room {
   std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
   ModelStatus status;
-  attn::model::ModelLabResult result;  // projection "model": tokens, every layer's
-                                       // intermediates, the next tokens (valid when the
-                                       // attention room's result is)
   ModelInformation info;
   ModelKeyEffects effects;
   ModelProbe probe;
   Tune tune;
 
-  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
-  bool NeedsFrames(const AppState& s) const override;
+  void Tick(const RoomContext& c, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const attn::api::LabState& lab, const LabView& view) const override;
   void Publish(LabView* view) const override;
+
+  // ---- loading (model.cpp) ------------------------------------------------------------------
+  // Model mode asks for the files once: Wants is true while projection is "model" and the model
+  // was never requested (or Retry was called after a failure); the platform then calls Requested
+  // and starts fetching (page: web/js/model_switch.js; desktop: the folder). Progress and failure
+  // come back through Progress / LoadFailed; the files through FilesArrived, which loads them
+  // (model::LoadLabModel: every check; `digests` are the SHA-256s the platform computed, name ->
+  // hex, possibly none in a page without WebCrypto) and has the result recomputed (Refresh).
+  // Returns false with the message (then the status is kFailed).
+  bool Wants(const attn::api::LabState& lab) const;
+  void Requested();
+  void Progress(double fraction);
+  void LoadFailed(const std::string& message);
+  bool FilesArrived(const RoomContext& c, const std::vector<std::pair<std::string, std::string>>& files,
+                    const std::map<std::string, std::string>& digests, std::string* error);
+  void Retry();
+  // After the model's files arrived: the result again (settings accepted before the files came,
+  // a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.
+  void Refresh(const RoomContext& c);
+  // The model's part of getTrace(): {ids, tokens, words, wordStart, layer, head, weights, next,
+  // shape, keyEffects}.
+  Json TraceJson(const attn::api::LabState& lab, const LabView& view) const;
+
+  // ---- Information, on a real head (model_info.cpp) -----------------------------------------
+  // Fills info for the result shown, unless it already holds it (the same key); in other modes
+  // or without a model it clears info.ok. A few ms; up to ~0.4 s natively for a query that sees
+  // 50+ keys (the residual's 2n + 1 LPs).
+  void EnsureInformation(const attn::api::LabState& lab, const LabView& view);
+
+  // ---- the keys' effect on the next token (model_effects.cpp) --------------------------------
+  // WantKeyEffects: the panel shows them now (restarts them when the tokens, layer, head or
+  // weights changed); TickKeyEffects computes keys within the budget (at least one);
+  // KeyEffectsRunning while keys are left for the current result. FinishKeyEffects computes the
+  // rest now (the page API's getTrace()). Json: null when none were asked for, else {layer,
+  // head, nextId, next, logp, done, of, delta, logpWithout} (attnlab model contributions' "next"
+  // with the progress).
+  void WantKeyEffects(const attn::api::LabState& lab, const LabView& view);
+  void TickKeyEffects(const attn::api::LabState& lab, const LabView& view, double budget_ms);
+  void FinishKeyEffects(const attn::api::LabState& lab, const LabView& view);
+  bool KeyEffectsRunning(const attn::api::LabState& lab, const LabView& view) const;
+  Json KeyEffectsJson(const attn::api::LabState& lab, const LabView& view) const;
+
+  // ---- "Probe this head" (model_probe.cpp) ----------------------------------------------------
+  // StartProbe queues the probe (Tick runs it after a frame that says "probing…"); RunProbe runs
+  // it now (false: probe.error). ProbeCurrent: the last probe is of the current layer, head,
+  // language and weights. ProbeJson: null without a probe, else {ok, error} or `attnlab model
+  // probe`'s JSON with ok, lang, current and ms added (getModelStatus().probe); ProbeHeadJson is
+  // the page API's probeHead(): runs it now and returns that.
+  void StartProbe();
+  bool RunProbe(const attn::api::LabState& lab);
+  void TickProbe(const attn::api::LabState& lab);
+  bool ProbeCurrent(const attn::api::LabState& lab) const;
+  Json ProbeJson(const attn::api::LabState& lab) const;
+  std::string ProbeHeadJson(const attn::api::LabState& lab);
+
+  // ---- "Train it more" (tune.cpp) -------------------------------------------------------------
+  // The built-in texts, handed over by the platform (page: fetched with the model's files; the
+  // desktop: read from web/tune/).
+  void TuneTextsArrived(const std::string& en, const std::string& ru);
+  // The text the state names (tuneText, tuneOwn; "auto" = the interface language's).
+  std::string TuneText(const attn::api::LabState& lab) const;
+  // Starts a run of `steps` steps (the state's tune_steps, or tuneModel's) in the coming frames
+  // (Tick), continuing the session when the text and settings are the ones it started with, else
+  // a new one from the current weights. False (tune.refusal, tune.error) without the model,
+  // before the built-in texts came, or for a text model::TuneStream refuses.
+  bool StartTune(const attn::api::LabState& lab, int steps, std::string* error = nullptr);
+  void StopTune() { tune.run_to = 0; }  // ends the run after the current unit
+  void ResetTune(const RoomContext& c);  // the shipped weights back, the session and history gone
+  bool TuneRunning() const { return tune.run_to > 0; }
+  // Tick's part: units until `budget_ms` (at least one); returns the units run, *ms their time.
+  int TickTune(const RoomContext& c, double budget_ms, double* ms);
+  // The page API: tuneModel({steps?}) starts a run ({ok, ...status} or {ok: false, field,
+  // error}); the status: {loaded, running, step, runFrom, runTo, unit, unitsPerStep, tokens,
+  // length, trained, losses, error, checksum, shippedChecksum} (checksums: model::ParamsChecksum).
+  std::string TuneModelJson(const attn::api::LabState& lab, const std::string& json_options);
+  Json TuneStatusJson() const;
 };
-
-// ---- loading (model.cpp) --------------------------------------------------------------------
-// Model mode asks for the files once: WantsModel is true while projection is "model" and the
-// model was never requested (or RetryModel was called after a failure); the platform then calls
-// ModelRequested and starts fetching (page: web/js/model_switch.js; desktop: the folder). Progress and
-// failure come back through ModelProgress / ModelLoadFailed; the files through
-// ModelFilesArrived, which loads them (model::LoadLabModel: every check; `digests` are the
-// SHA-256s the platform computed, name -> hex, possibly none in a page without WebCrypto) and
-// recomputes the result. Returns false with the message (then the status is kFailed).
-bool WantsModel(const AppState& s);
-void ModelRequested(AppState& s);
-void ModelProgress(AppState& s, double fraction);
-void ModelLoadFailed(AppState& s, const std::string& message);
-bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
-                       const std::map<std::string, std::string>& digests, std::string* error = nullptr);
-void RetryModel(AppState& s);
-bool ModelNeedsFrames(const AppState& s);  // loading, a probe queued, a tune or key effects running
-// The lab's result for `config`: ComputeModelLab when projection is "model" and the model is
-// loaded (filling *model_result), else attn::ComputeLab (kModelNotLoaded in model mode).
-attn::LabResult ComputeResult(const AppState& s, const attn::LabConfig& config,
-                              attn::model::ModelLabResult* model_result);
-// After the model's files arrived: the result again (settings accepted before the files came,
-// a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.
-void RefreshModelResult(AppState& s);
-// ModelLabResult's page-API JSON: {ids, tokens, words, wordStart, layer, head, weights, next,
-// shape, keyEffects}.
-Json ModelTraceJson(const AppState& s);
-
-// ---- Information, on a real head (model_info.cpp) -------------------------------------------
-// Fills model.info for the result shown, unless it already holds it (the same key); in other
-// modes or without a model it clears info.ok. A few ms; up to ~0.4 s natively for a query that
-// sees 50+ keys (the residual's 2n + 1 LPs).
-void EnsureModelInformation(AppState& s);
-
-// ---- the keys' effect on the next token (model_effects.cpp) ----------------------------------
-// WantModelKeyEffects: the panel shows them now (restarts them when the tokens, layer, head or
-// weights changed); TickModelKeyEffects computes keys within the budget (at least one);
-// ModelKeyEffectsRunning while keys are left for the current result. FinishModelKeyEffects
-// computes the rest now (the page API's getTrace()). Json: null when none were asked for, else
-// {layer, head, nextId, next, logp, done, of, delta, logpWithout} (attnlab model contributions'
-// "next" with the progress).
-void WantModelKeyEffects(AppState& s);
-void TickModelKeyEffects(AppState& s, double budget_ms);
-void FinishModelKeyEffects(AppState& s);
-bool ModelKeyEffectsRunning(const AppState& s);
-Json ModelKeyEffectsJson(const AppState& s);
-
-// ---- "Probe this head" (model_probe.cpp) ------------------------------------------------------
-// StartModelProbe queues the probe (Tick runs it after a frame that says "probing…");
-// RunModelProbe runs it now (false: probe.error). ModelProbeCurrent: the last probe is of
-// the current layer, head, language and weights. ModelProbeJson: null without a probe, else
-// {ok, error} or `attnlab model probe`'s JSON with ok, lang, current and ms added (getModelStatus().probe);
-// ProbeHeadJson is the page API's probeHead(): runs it now and returns that.
-void StartModelProbe(AppState& s);
-bool RunModelProbe(AppState& s);
-void TickModelProbe(AppState& s);
-bool ModelProbeCurrent(const AppState& s);
-Json ModelProbeJson(const AppState& s);
-std::string ProbeHeadJson(AppState& s);
-
-// ---- "Train it more" (tune.cpp) -------------------------------------------------------------
-// The built-in texts, handed over by the platform (page: fetched with the model's files; the
-// desktop: read from web/tune/).
-void TuneTextsArrived(AppState& s, const std::string& en, const std::string& ru);
-// The text the state names (tuneText, tuneOwn; "auto" = the interface language's).
-std::string TuneText(const AppState& s);
-// Starts a run of lab.tune_steps steps in the coming frames (Tick), continuing the session when
-// the text and settings are the ones it started with, else a new one from the current weights.
-// False (tune.refusal, tune.error) without the model, before the built-in texts came, or for a
-// text model::TuneStream refuses.
-bool StartTune(AppState& s, std::string* error = nullptr);
-void StopTune(AppState& s);   // ends the run after the current unit (the step's work so far waits)
-void ResetTune(AppState& s);  // the shipped weights back, the session and history gone
-bool TuneRunning(const AppState& s);
-// Tick's part: units until `budget_ms` (at least one); returns the units run, *ms their time.
-int TickTune(AppState& s, double budget_ms, double* ms);
-// The page API: tuneModel({steps?}) starts a run ({ok, ...status} or {ok: false, field, error});
-// the status: {loaded, running, step, runFrom, runTo, unit, unitsPerStep, tokens, length,
-// trained, losses, error, checksum, shippedChecksum} (checksums: model::ParamsChecksum).
-std::string TuneModelJson(AppState& s, const std::string& json_options);
-Json TuneStatusJson(const AppState& s);
 
 }  // namespace app

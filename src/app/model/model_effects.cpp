@@ -1,7 +1,7 @@
 // The keys' effect on the next token (model.h; issue 23, "what mattered" in the trained model):
 // model::NextKeyNextTokenEffect one key at a time in the page's frames, so that a sentence of 30
 // tokens (30 forward passes) never holds the page; the same numbers as `attnlab model contributions`.
-#include "app/app.h"
+#include "app/model/model.h"
 
 #include <chrono>
 
@@ -10,73 +10,76 @@ namespace app {
 namespace {
 
 // What the effects depend on: the tokens, the chosen head and the weights (Train it more's steps).
-std::string EffectsKey(const AppState& s) {
-  const attn::LabConfig& c = s.lab.config;
-  const Tune& t = s.model.tune;
+std::string EffectsKey(const attn::LabConfig& c, const Tune& t, const attn::model::ModelLabResult& m) {
   std::string key = std::to_string(c.layer) + " " + std::to_string(c.head) + (t.trained ? " trained " : " shipped ") +
                     std::to_string(t.session.step()) + " :";
-  for (int id : s.model.result.ids) key += " " + std::to_string(id);
+  for (int id : m.ids) key += " " + std::to_string(id);
   return key;
 }
 
-bool Shown(const AppState& s) {
-  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
-         View(s).attention.result->error.ok() && !s.model.result.ids.empty() && !s.model.result.next.empty();
+bool Shown(const attn::api::LabState& lab, const LabView& view, bool loaded) {
+  const attn::model::ModelLabResult& m = *view.attention.model_result;
+  return attn::model::ModelCodeInBuild() && lab.config.projection == attn::Projection::kModel && loaded &&
+         view.attention.result->error.ok() && !m.ids.empty() && !m.next.empty();
 }
 
-bool Current(const AppState& s) { return Shown(s) && !s.model.effects.key.empty() && s.model.effects.key == EffectsKey(s); }
+bool Current(const attn::api::LabState& lab, const LabView& view, const Model& model) {
+  return Shown(lab, view, model.loaded != nullptr) && !model.effects.key.empty() &&
+         model.effects.key == EffectsKey(lab.config, model.tune, *view.attention.model_result);
+}
 
 // One key more; false when it was refused (the error is kept and no more keys are tried).
-bool StepOne(AppState& s) {
-  ModelKeyEffects& e = s.model.effects;
+bool StepOne(const attn::api::LabState& lab, const LabView& view, Model& model) {
+  ModelKeyEffects& e = model.effects;
   std::string error;
-  if (attn::model::NextKeyNextTokenEffect(*s.model.loaded, s.lab.config, s.model.result, &e.value, &error)) return true;
+  if (attn::model::NextKeyNextTokenEffect(*model.loaded, lab.config, *view.attention.model_result, &e.value, &error))
+    return true;
   e.error = error.empty() ? "the key's run was refused" : error;
   return false;
 }
 
 }  // namespace
 
-void WantModelKeyEffects(AppState& s) {
-  if (!Shown(s)) return;
-  std::string key = EffectsKey(s);
-  if (key == s.model.effects.key) return;
-  s.model.effects = ModelKeyEffects{};
-  s.model.effects.key = std::move(key);
-  s.model.effects.total = static_cast<int>(s.model.result.ids.size());
+void Model::WantKeyEffects(const attn::api::LabState& lab, const LabView& view) {
+  if (!Shown(lab, view, loaded != nullptr)) return;
+  std::string key = EffectsKey(lab.config, tune, *view.attention.model_result);
+  if (key == effects.key) return;
+  effects = ModelKeyEffects{};
+  effects.key = std::move(key);
+  effects.total = static_cast<int>(view.attention.model_result->ids.size());
 }
 
-bool ModelKeyEffectsRunning(const AppState& s) {
-  const ModelKeyEffects& e = s.model.effects;
-  return Current(s) && e.error.empty() && static_cast<int>(e.value.delta.size()) < e.total;
+bool Model::KeyEffectsRunning(const attn::api::LabState& lab, const LabView& view) const {
+  const ModelKeyEffects& e = effects;
+  return Current(lab, view, *this) && e.error.empty() && static_cast<int>(e.value.delta.size()) < e.total;
 }
 
-void TickModelKeyEffects(AppState& s, double budget_ms) {
-  if (!ModelKeyEffectsRunning(s)) return;
+void Model::TickKeyEffects(const attn::api::LabState& lab, const LabView& view, double budget_ms) {
+  if (!KeyEffectsRunning(lab, view)) return;
   const auto t0 = std::chrono::steady_clock::now();
   do {
-    if (!StepOne(s)) return;
-  } while (ModelKeyEffectsRunning(s) &&
+    if (!StepOne(lab, view, *this)) return;
+  } while (KeyEffectsRunning(lab, view) &&
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < budget_ms);
 }
 
-void FinishModelKeyEffects(AppState& s) {
-  WantModelKeyEffects(s);
-  while (ModelKeyEffectsRunning(s))
-    if (!StepOne(s)) return;
+void Model::FinishKeyEffects(const attn::api::LabState& lab, const LabView& view) {
+  WantKeyEffects(lab, view);
+  while (KeyEffectsRunning(lab, view))
+    if (!StepOne(lab, view, *this)) return;
 }
 
-Json ModelKeyEffectsJson(const AppState& s) {
-  if (!Current(s)) return Json(nullptr);
-  const ModelKeyEffects& e = s.model.effects;
+Json Model::KeyEffectsJson(const attn::api::LabState& lab, const LabView& view) const {
+  if (!Current(lab, view, *this)) return Json(nullptr);
+  const ModelKeyEffects& e = effects;
   Json out = Json::object();
-  out["layer"] = s.lab.config.layer;
-  out["head"] = s.lab.config.head;
+  out["layer"] = lab.config.layer;
+  out["head"] = lab.config.head;
   if (!e.error.empty()) {
     out["error"] = e.error;
     return out;
   }
-  const attn::model::NextToken& next = s.model.result.next.front();
+  const attn::model::NextToken& next = view.attention.model_result->next.front();
   out["nextId"] = next.id;
   out["next"] = next.text;
   out["logp"] = e.value.logp;

@@ -1,7 +1,7 @@
 // Information, on a real head (model.h; issue 13): the chosen head of the trained model seen
 // through its layer (model/inspect/head_information.h), computed when the Information panel shows a
 // model result.
-#include "app/app.h"
+#include "app/model/model.h"
 
 namespace app {
 
@@ -10,12 +10,11 @@ namespace {
 // What the analysis depends on: the layer, head, query, target and the numbers it reads (the
 // head's output and the residual stream at the query change with the sentence and the weights),
 // their bytes as the key.
-std::string InformationKey(const AppState& s) {
-  const attn::LabConfig& c = s.lab.config;
+std::string InformationKey(const attn::LabConfig& c, const attn::model::ModelLabResult& m) {
   std::vector<float> key = {static_cast<float>(c.layer), static_cast<float>(c.head),
                             static_cast<float>(c.query), static_cast<float>(c.target)};
   const auto done = [&] { return std::string(reinterpret_cast<const char*>(key.data()), key.size() * sizeof(float)); };
-  const attn::model::BlockActs<float>* b = attn::model::ChosenBlock(s.model.result.acts, c.layer);
+  const attn::model::BlockActs<float>* b = attn::model::ChosenBlock(m.acts, c.layer);
   if (!b) return done();
   key.push_back(static_cast<float>(b->x.rows()));
   if (c.query < 0 || c.query >= b->x.rows()) return done();
@@ -26,21 +25,21 @@ std::string InformationKey(const AppState& s) {
 
 }  // namespace
 
-void EnsureModelInformation(AppState& s) {
-  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded || !View(s).attention.result->error.ok()) {
-    s.model.info.ok = false;
-    s.model.info.key.clear();
+void Model::EnsureInformation(const attn::api::LabState& lab, const LabView& view) {
+  if (lab.config.projection != attn::Projection::kModel || !loaded || !view.attention.result->error.ok()) {
+    info.ok = false;
+    info.key.clear();
     return;
   }
-  std::string key = InformationKey(s);
-  if (key == s.model.info.key) return;
-  s.model.info.key = std::move(key);
+  const attn::model::ModelLabResult& m = *view.attention.model_result;  // the attention room's
+  std::string key = InformationKey(lab.config, m);
+  if (key == info.key) return;
+  info.key = std::move(key);
   std::string error;
   // The target the lab resolved (config -1 = automatic), so the panel's two analyses agree.
-  const attn::LabResult& shown = *View(s).attention.result;  // the attention room's
-  s.model.info.ok = attn::model::AnalyzeHead(s.model.loaded->params, s.model.result.acts, s.lab.config.layer,
-                                             s.lab.config.head, shown.steps.query, shown.target,
-                                             &s.model.info.value, &error);
+  const attn::LabResult& shown = *view.attention.result;
+  info.ok = attn::model::AnalyzeHead(loaded->params, m.acts, lab.config.layer, lab.config.head, shown.steps.query,
+                                     shown.target, &info.value, &error);
 }
 
 }  // namespace app

@@ -2,7 +2,7 @@
 // a text, one unit of model::TuneSession at a time, as many as fit the frame's budget (Tick).
 // The weights trained are the model room's loaded->params, so every panel shows the head as it changes;
 // ResetTune copies the shipped ones back.
-#include "app/app.h"
+#include "app/model/model.h"
 
 #include <chrono>
 
@@ -16,34 +16,34 @@ double MsFrom(std::chrono::steady_clock::time_point t0) {
 
 // The result of the lab at the model's current weights, without telling the page that the
 // state changed (it did not: only the weights did).
-void RecomputeAtWeights(AppState& s) {
-  if (s.lab.config.projection != attn::Projection::kModel || !s.model.loaded) return;
-  AppRequests(s).RecomputeResult();
+void RecomputeAtWeights(const RoomContext& c, bool loaded) {
+  if (c.lab.config.projection != attn::Projection::kModel || !loaded) return;
+  c.requests.RecomputeResult();
 }
 
-std::string SessionKey(const AppState& s, const std::string& text) {
+std::string SessionKey(const attn::api::LabState& lab, const std::string& text) {
   Json settings = Json::object();
-  attn::api::FieldsToJson(attn::model::TuneFields(), s.lab.tune, settings);
+  attn::api::FieldsToJson(attn::model::TuneFields(), lab.tune, settings);
   return settings.dump() + "\n" + text;
 }
 
 }  // namespace
 
-void TuneTextsArrived(AppState& s, const std::string& en, const std::string& ru) {
-  s.model.tune.texts_loaded = true;
-  s.model.tune.text_en = en;
-  s.model.tune.text_ru = ru;
+void Model::TuneTextsArrived(const std::string& en, const std::string& ru) {
+  tune.texts_loaded = true;
+  tune.text_en = en;
+  tune.text_ru = ru;
 }
 
-std::string TuneText(const AppState& s) {
-  const std::string& which = s.lab.tune_text;
-  if (which == "own") return s.lab.tune_own;
-  const bool ru = which == "ru" || (which == "auto" && s.lab.lang == "ru");
-  return ru ? s.model.tune.text_ru : s.model.tune.text_en;
+std::string Model::TuneText(const attn::api::LabState& lab) const {
+  const std::string& which = lab.tune_text;
+  if (which == "own") return lab.tune_own;
+  const bool ru = which == "ru" || (which == "auto" && lab.lang == "ru");
+  return ru ? tune.text_ru : tune.text_en;
 }
 
-bool StartTune(AppState& s, std::string* error) {
-  Tune& t = s.model.tune;
+bool Model::StartTune(const attn::api::LabState& lab, int steps, std::string* error) {
+  Tune& t = tune;
   t.error.clear();
   t.problem = {};
   auto refuse = [&](TuneRefusal code, const std::string& message) {
@@ -55,48 +55,44 @@ bool StartTune(AppState& s, std::string* error) {
   t.refusal = TuneRefusal::kNone;
   // ModelCodeInBuild() is a constant false in the default page's build (model/lab/absent.cpp): the
   // rest of the session's code is then left out of its wasm.
-  if (!attn::model::ModelCodeInBuild() || !s.model.loaded)
+  if (!attn::model::ModelCodeInBuild() || !loaded)
     return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");
-  const bool own = s.lab.tune_text == "own";
+  const bool own = lab.tune_text == "own";
   if (!own && !t.texts_loaded) return refuse(TuneRefusal::kNoText, "tune: the built-in texts are not loaded yet");
-  const std::string text = TuneText(s);
-  const std::string key = SessionKey(s, text);
+  const std::string text = TuneText(lab);
+  const std::string key = SessionKey(lab, text);
   if (!t.session.started() || key != t.key) {
     std::vector<int> ids;
     std::string why;
-    if (!attn::model::TuneStream(s.model.loaded->shipped.bpe, text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
+    if (!attn::model::TuneStream(loaded->shipped.bpe, text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
       return refuse(TuneRefusal::kText, why);
-    if (!t.session.Start(s.model.loaded->config(), std::move(ids), s.lab.tune, &why)) return refuse(TuneRefusal::kText, why);
+    if (!t.session.Start(loaded->config(), std::move(ids), lab.tune, &why)) return refuse(TuneRefusal::kText, why);
     t.key = key;
   }
   t.run_from = t.session.step();
-  t.run_to = t.session.step() + s.lab.tune_steps;
+  t.run_to = t.session.step() + steps;
   return true;
 }
 
-void StopTune(AppState& s) { s.model.tune.run_to = 0; }
-
-void ResetTune(AppState& s) {
-  Tune& t = s.model.tune;
+void Model::ResetTune(const RoomContext& c) {
+  Tune& t = tune;
   t.run_to = 0;
   t.session.Clear();
   t.key.clear();
   t.trained = false;
   t.error.clear();
   t.refusal = TuneRefusal::kNone;
-  if (!s.model.loaded) return;
-  s.model.loaded->params = s.model.loaded->shipped.params;
-  RecomputeAtWeights(s);
+  if (!loaded) return;
+  loaded->params = loaded->shipped.params;
+  RecomputeAtWeights(c, true);
 }
 
-bool TuneRunning(const AppState& s) { return s.model.tune.run_to > 0; }
-
-int TickTune(AppState& s, double budget_ms, double* ms) {
-  Tune& t = s.model.tune;
+int Model::TickTune(const RoomContext& c, double budget_ms, double* ms) {
+  Tune& t = tune;
   int units = 0;
   *ms = 0;
   if (t.run_to <= 0) return 0;
-  if (!attn::model::ModelCodeInBuild() || !s.model.loaded || !t.session.started()) {
+  if (!attn::model::ModelCodeInBuild() || !loaded || !t.session.started()) {
     t.run_to = 0;
     return 0;
   }
@@ -107,7 +103,7 @@ int TickTune(AppState& s, double budget_ms, double* ms) {
   do {
     bool done = false;
     std::string why;
-    if (!t.session.Work(s.model.loaded->params, &done, nullptr, &why)) {
+    if (!t.session.Work(loaded->params, &done, nullptr, &why)) {
       t.run_to = 0;
       t.refusal = TuneRefusal::kDiverged;
       t.error = "tune: " + why;
@@ -124,15 +120,15 @@ int TickTune(AppState& s, double budget_ms, double* ms) {
     }
   } while (MsFrom(t0) < budget_ms);
   *ms = MsFrom(t0);
-  if (stepped) RecomputeAtWeights(s);
+  if (stepped) RecomputeAtWeights(c, true);
   return units;
 }
 
-Json TuneStatusJson(const AppState& s) {
-  const Tune& t = s.model.tune;
+Json Model::TuneStatusJson() const {
+  const Tune& t = tune;
   Json losses = Json::array();
   for (const attn::model::StepMetrics& m : t.session.history()) losses.push_back(m.loss);
-  Json out = {{"loaded", s.model.loaded != nullptr},
+  Json out = {{"loaded", loaded != nullptr},
               {"running", t.run_to > 0},
               {"step", t.session.step()},
               {"runFrom", t.run_from},
@@ -144,19 +140,19 @@ Json TuneStatusJson(const AppState& s) {
               {"trained", t.trained},
               {"losses", losses},
               {"error", t.error.empty() ? Json(nullptr) : Json(t.error)}};
-  if (s.model.loaded) {
-    out["checksum"] = attn::model::ParamsChecksum(s.model.loaded->params);
-    out["shippedChecksum"] = attn::model::ParamsChecksum(s.model.loaded->shipped.params);
+  if (loaded) {
+    out["checksum"] = attn::model::ParamsChecksum(loaded->params);
+    out["shippedChecksum"] = attn::model::ParamsChecksum(loaded->shipped.params);
   }
   return out;
 }
 
-std::string TuneModelJson(AppState& s, const std::string& json_options) {
+std::string Model::TuneModelJson(const attn::api::LabState& lab, const std::string& json_options) {
   // {steps?} overrides tuneSteps for this run only; the rest comes from the state.
   Json options = json_options.empty() ? Json::object() : attn::api::ParseJson(json_options);
   if (!options.is_object())
     return attn::api::Obj({{"ok", false}, {"field", ""}, {"error", "tuneModel: expected an object such as {\"steps\": 20}"}}).dump();
-  const int saved = s.lab.tune_steps;
+  int steps = lab.tune_steps;
   if (options.contains("steps")) {
     const Json& v = options["steps"];
     const double x = v.is_number() ? v.get<double>() : -1;
@@ -164,13 +160,12 @@ std::string TuneModelJson(AppState& s, const std::string& json_options) {
       return attn::api::Obj({{"ok", false}, {"field", "steps"},
                   {"error", "steps: expected an integer from 1 to " + std::to_string(attn::model::kMaxTuneSteps) +
                                 ", got " + attn::api::DescribeJson(v)}}).dump();
-    s.lab.tune_steps = static_cast<int>(x);
+    steps = static_cast<int>(x);
   }
   std::string error;
-  const bool ok = StartTune(s, &error);
-  s.lab.tune_steps = saved;
-  if (!ok) return attn::api::Obj({{"ok", false}, {"field", s.model.tune.refusal == TuneRefusal::kText ? (s.lab.tune_text == "own" ? "tuneOwn" : "tuneText") : ""}, {"error", error}}).dump();
-  Json out = TuneStatusJson(s);
+  const bool ok = StartTune(lab, steps, &error);
+  if (!ok) return attn::api::Obj({{"ok", false}, {"field", tune.refusal == TuneRefusal::kText ? (lab.tune_text == "own" ? "tuneOwn" : "tuneText") : ""}, {"error", error}}).dump();
+  Json out = TuneStatusJson();
   out["ok"] = true;
   return out.dump();
 }

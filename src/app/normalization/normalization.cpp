@@ -1,14 +1,14 @@
 // The normalization room (normalization.h): the experiments, their slices of Tick, their JSON.
 #include "api/fields_json.h"
 #include "api/train_json.h"
-#include "app/app.h"
+#include "app/normalization/normalization.h"
 
 #include <chrono>
 
 namespace app {
 
-bool StepNormalization(AppState& s) {
-  Normalization& n = s.normalization;
+bool Normalization::Step() {
+  Normalization& n = *this;
   if (n.computed) return false;
   // One experiment per call (a frame each on the page): the longest takes ~0.2 s in wasm.
   switch (n.stage) {
@@ -35,15 +35,15 @@ bool StepNormalization(AppState& s) {
   return !n.computed;
 }
 
-void EnsureNormalization(AppState& s) {
-  while (StepNormalization(s)) {
+void Normalization::Ensure() {
+  while (Step()) {
   }
 }
 
-bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
-  Normalization& n = s.normalization;
-  attn::TrainConfig base = s.lab.train.config;
-  base.example = ResolveExample(s.lab);
+bool Normalization::StartCurves(const attn::api::LabState& lab, int seeds, int steps, std::string* error) {
+  Normalization& n = *this;
+  attn::TrainConfig base = lab.train.config;
+  base.example = ResolveExample(lab);
   // The standard comparison (its last curve, softmax ÷√d_k at the base d_k, is the reference).
   if (!n.curves.Start(attn::DefaultCurveSpecs(base), seeds, steps, error)) {
     n.curves_error = *error;
@@ -58,8 +58,8 @@ bool StartCurves(AppState& s, int seeds, int steps, std::string* error) {
   return true;
 }
 
-void TickNormalization(AppState& s, double budget_ms) {
-  Normalization& n = s.normalization;
+void Normalization::TickCurves(double budget_ms) {
+  Normalization& n = *this;
   if (!n.curves_running) return;
   const auto t0 = std::chrono::steady_clock::now();
   auto ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
@@ -70,16 +70,12 @@ void TickNormalization(AppState& s, double budget_ms) {
     }
 }
 
-bool NormalizationNeedsFrames(const AppState& s) {
-  const Normalization& n = s.normalization;
-  return n.curves_running || (n.stage > 0 && !n.computed);
-}
 
 // ---- the page API ------------------------------------------------------------------------------
 
-std::string NormalizationJson(AppState& s) {
-  EnsureNormalization(s);
-  const Normalization& n = s.normalization;
+std::string Normalization::NormalizationJson() {
+  Ensure();
+  const Normalization& n = *this;
   Json out = {{"ok", true},
               {"scoreVariance", attn::api::ScoreVarianceToJson(n.variance)},
               {"saturation", attn::api::SaturationToJson(n.saturation)},
@@ -110,7 +106,7 @@ const attn::FieldTable<CurveOptions>& CurveOptionFields() {
 }
 }  // namespace
 
-std::string RunCurvesJson(AppState& s, const std::string& json_options) {
+std::string Normalization::RunCurvesJson(const attn::api::LabState& lab, const std::string& json_options) {
   Json opts = attn::api::ParseJson(json_options);
   auto refuse = [](const std::string& field, const std::string& error) {
     return attn::api::Dump(attn::api::Obj({{"ok", false}, {"field", field}, {"error", error}}));
@@ -118,7 +114,7 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
   if (opts.is_discarded() || !opts.is_object())
     return refuse("", "expected an object such as {seeds: 3, steps: 300}, got " +
                           (opts.is_discarded() ? std::string("text that is not JSON") : attn::api::DescribeJson(opts)));
-  CurveOptions o{s.normalization.curve_seeds, s.normalization.curve_steps};
+  CurveOptions o{curve_seeds, curve_steps};
   for (const auto& [key, v] : opts.items()) {
     const attn::Field<CurveOptions>* f = attn::FindField(CurveOptionFields(), key);
     if (!f) return refuse(key, attn::api::ShownName(key) + ": unknown field (expected one of " + attn::api::FieldNames(CurveOptionFields()) + ")");
@@ -126,14 +122,16 @@ std::string RunCurvesJson(AppState& s, const std::string& json_options) {
     if (attn::api::ApplyJsonField(*f, o, v, key, &error) != attn::api::FieldStatus::kOk) return refuse(key, error);
   }
   std::string error;
-  if (!StartCurves(s, o.seeds, o.steps, &error)) return refuse("", error);
+  if (!StartCurves(lab, o.seeds, o.steps, &error)) return refuse("", error);
   return attn::api::Dump(attn::api::Obj({{"ok", true}, {"seeds", o.seeds}, {"steps", o.steps}}));
 }
 
 // ---- the room (room.h) ------------------------------------------------------------------------
-bool Normalization::SharesBudget(const AppState&) const { return curves_running; }
-void Normalization::Tick(AppState& s, double budget_ms, FrameWork*) { TickNormalization(s, budget_ms); }
-bool Normalization::NeedsFrames(const AppState& s) const { return NormalizationNeedsFrames(s); }
+bool Normalization::SharesBudget(const attn::api::LabState&) const { return curves_running; }
+void Normalization::Tick(const RoomContext&, double budget_ms, FrameWork*) { TickCurves(budget_ms); }
+bool Normalization::NeedsFrames(const attn::api::LabState&, const LabView&) const {
+  return curves_running || (stage > 0 && !computed);
+}
 void Normalization::Publish(LabView* view) const {
   view->normalization.computed = computed;
   view->normalization.variance = &variance;

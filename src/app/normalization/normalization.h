@@ -12,8 +12,6 @@
 
 namespace app {
 
-struct AppState;
-
 // The room (room.h): Tick runs slices of the curves, sharing the budget with training.
 struct Normalization final : Room {
   bool computed = false;
@@ -25,35 +23,35 @@ struct Normalization final : Room {
   std::vector<attn::OutputNormPoint> output_norm;
   int keys = 0, d_v = 0, samples = 0;          // the sizes used (for the captions): samples of
   int saturation_samples = 0;                  // experiment 1, and of experiments 2 and 3
-  int stage = 0;                               // experiments computed so far (StepNormalization)
+  int stage = 0;                               // experiments computed so far (Step)
   attn::CurveExperiment curves;
   bool curves_started = false, curves_running = false;
   int curve_seeds = 3, curve_steps = 200;
   std::string curves_error;
   attn::TrainConfig curves_base;               // the training settings the curves started from
 
-  bool SharesBudget(const AppState& s) const override;
-  void Tick(AppState& s, double budget_ms, FrameWork* work) override;
-  bool NeedsFrames(const AppState& s) const override;
+  bool SharesBudget(const attn::api::LabState& lab) const override;
+  void Tick(const RoomContext& c, double budget_ms, FrameWork* work) override;
+  bool NeedsFrames(const attn::api::LabState& lab, const LabView& view) const override;
   void Publish(LabView* view) const override;
+
+  // The experiments 1-3: Step computes the next one (true while some remain; the panel calls it
+  // once a frame), Ensure all that remain. Then the curves over several seeds (from the current
+  // training settings, `lab`).
+  bool Step();
+  void Ensure();
+  bool StartCurves(const attn::api::LabState& lab, int seeds, int steps, std::string* error);
+  // Tick's part: slices of the curves until `budget_ms`.
+  void TickCurves(double budget_ms);
+
+  // The page API (web/js/api.js): getNormalization()'s data (computing 1-3 if needed), and
+  // runNormalization({seeds, steps}).
+  std::string NormalizationJson();
+  std::string RunCurvesJson(const attn::api::LabState& lab, const std::string& json_options);
 };
 
 constexpr int kMaxPageCurveSeeds = 10;    // runNormalization({seeds, steps}): what a page runs
 constexpr int kMaxPageCurveSteps = 2000;  // in its frames
 
-// The experiments 1-3: StepNormalization computes the next one (true while some remain; the
-// panel calls it once a frame), EnsureNormalization all that remain. Then the curves over
-// several seeds (from the current training settings).
-bool StepNormalization(AppState& s);
-void EnsureNormalization(AppState& s);
-bool StartCurves(AppState& s, int seeds, int steps, std::string* error);
-// Tick's part: slices of the curves until `budget_ms`.
-void TickNormalization(AppState& s, double budget_ms);
-bool NormalizationNeedsFrames(const AppState& s);
-
-// The page API (web/js/api.js): getNormalization()'s data (computing 1-3 if needed), and
-// runNormalization({seeds, steps}).
-std::string NormalizationJson(AppState& s);
-std::string RunCurvesJson(AppState& s, const std::string& json_options);
 
 }  // namespace app

@@ -5,13 +5,12 @@
 #pragma once
 
 #include "api/state_json.h"
+#include "app/lab_view.h"
 
 #include <string>
 #include <string_view>
 
 namespace app {
-
-struct AppState;
 
 // IsHidden / IsLocked: whether the state's `hide` / `lock` names `part` or a part that holds it
 // (api::PartInSet: the one rule; the interface's ui::Hidden and ui::Locked ask these). A view is
@@ -29,13 +28,15 @@ std::string ShownView(const attn::api::LabState& lab);
 // applies a location.hash through ApplyPatch: every field at once, or the ones the state
 // accepts; `fallback_lang` ("en"/"ru", or "") is used when the link names no language. The
 // refusals stay in the header. Returns {ok, errors: [{field, error}], state}. LinkText is the
-// hash for the current state (training fields only where they differ from the defaults).
-std::string ApplyLinkJson(AppState& s, const std::string& hash, const std::string& fallback_lang);
-std::string LinkText(const AppState& s);
+// hash for the current state (training fields only where they differ from the defaults), with
+// the lesson's #lessonUrl first when it came from one. Both read and move the rooms through the
+// context and the view only (lab_view.h).
+std::string ApplyLinkJson(const RoomContext& c, const std::string& hash, const std::string& fallback_lang);
+std::string LinkText(const LabView& view);
 // Sharing: the link to the current state (`page_url` is the lab's address; a hash in it is
 // replaced) and an iframe snippet for it that a course author pastes into a page (the state,
 // its hide and lock flags, and the auto-height script of web/embed-example.html).
-std::string ShareLink(const AppState& s, const std::string& page_url);
-std::string EmbedSnippet(const AppState& s, const std::string& page_url);
+std::string ShareLink(const LabView& view, const std::string& page_url);
+std::string EmbedSnippet(const LabView& view, const std::string& page_url);
 
 }  // namespace app

@@ -1,5 +1,5 @@
 // The training room (training.h): runs A and B, built for the settings, stepped in lockstep.
-#include "app/app.h"
+#include "app/training/training.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,8 +17,7 @@ int ResolveQuery(const attn::api::LabState& lab, const attn::Example& ex) {
   return 0;
 }
 
-void RefreshViews(AppState& s) {
-  Training& t = s.training;
+void RefreshViews(Training& t) {
   if (t.a.trainer.ready()) {
     t.a.view = attn::ViewExample(t.a.trainer);
     t.a.has_view = true;
@@ -56,20 +55,18 @@ bool BuildRuns(const attn::api::LabState& lab, Training& out, std::string* error
 }
 
 // Takes the new runs from `fresh`, keeping the interface's own fields (the example box).
-void AdoptRuns(AppState& s, Training&& fresh) {
-  Training& t = s.training;
+void AdoptRuns(Training& t, Training&& fresh) {
   t.a = std::move(fresh.a);
   t.b = std::move(fresh.b);
   t.compare = fresh.compare;
   t.query = fresh.query;
   t.stopped_at_cap = false;
   t.run_to = 0;
-  RefreshViews(s);
+  RefreshViews(t);
 }
 
 // One step of each live run (lockstep). Returns false when run A can go no further.
-bool StepOnce(AppState& s) {
-  Training& t = s.training;
+bool StepOnce(Training& t) {
   if (!t.a.trainer.ready() || t.a.trainer.diverged()) return false;
   const bool ok = t.a.trainer.Step();
   if (t.compare && t.b.trainer.ready() && !t.b.trainer.diverged()) t.b.trainer.Step();
@@ -82,11 +79,12 @@ std::string ExampleText(const attn::Trainer& t) {
   return t.problem().config().example.empty() ? t.problem().task().default_example : t.problem().config().example;
 }
 
-void StopPlaying(AppState& s) {
-  s.training.run_to = 0;  // a long run stops with playing (divergence, the step cap)
-  if (!s.lab.train.play) return;
-  s.lab.train.play = false;
-  Notify(s);
+// Play stops (a setting no patch made: asked of the app, which tells the page).
+void StopPlaying(const RoomContext& c, Training& t) {
+  t.run_to = 0;  // a long run stops with playing (divergence, the step cap)
+  if (!c.lab.train.play) return;
+  c.requests.Lab().train.play = false;
+  c.requests.Notify();
 }
 
 // True when runs A and B would train the same way: play, speed and query change only how the
@@ -111,119 +109,109 @@ std::string ResolveExample(const attn::api::LabState& lab) {
   return attn::LabelExample(task, wanted, &ex, &error) ? wanted : std::string();
 }
 
-TrainingChange PrepareTraining(const AppState& s, const attn::api::LabState& next) {
-  TrainingChange change;
-  const bool train_changed = !SameTrainingSettings(s.lab.train, next.train);
-  const bool lang_example = next.lang != s.lab.lang && next.train.config.example.empty() &&
-                            s.training.a.trainer.step() == 0;
-  change.rebuild = train_changed || lang_example || !s.training.a.trainer.ready();
-  if (change.rebuild) change.ok = BuildRuns(next, change.runs, &change.error);
-  return change;
-}
-
-void AdoptTraining(AppState& s, TrainingChange&& change, Source source) {
-  if (change.rebuild) {
-    AdoptRuns(s, std::move(change.runs));
-    if (source != Source::kExampleBox) s.training.example_edit = ExampleText(s.training.a.trainer);
-  } else {
-    // Only the query row (or play) changed.
-    s.training.query = ResolveQuery(s.lab, s.training.a.trainer.problem().example());
-  }
-  s.training.example_error.clear();
-}
-
-void InitTraining(AppState& s) {
+void Training::Init(const attn::api::LabState& lab) {
   std::string error;
-  if (BuildRuns(s.lab, s.training, &error)) RefreshViews(s);
-  s.training.example_edit = ExampleText(s.training.a.trainer);
+  if (BuildRuns(lab, *this, &error)) RefreshViews(*this);
+  example_edit = ExampleText(a.trainer);
 }
 
-void ResetTraining(AppState& s) {
+void Training::Reset(const attn::api::LabState& lab) {
   Training fresh;
   std::string error;
-  if (!BuildRuns(s.lab, fresh, &error)) return;  // the settings were accepted: cannot happen
-  AdoptRuns(s, std::move(fresh));
+  if (!BuildRuns(lab, fresh, &error)) return;  // the settings were accepted: cannot happen
+  AdoptRuns(*this, std::move(fresh));
 }
 
-void StartRun(AppState& s, int steps) {
-  Training& t = s.training;
-  if (!t.a.trainer.ready() || t.a.trainer.diverged() || steps < 1) return;
-  const int from = t.a.trainer.step();
-  t.run_from = from;
-  t.run_to = std::min(from + steps, kMaxPlaySteps);
-  if (t.run_to <= from) t.run_to = 0;
+void Training::StartRun(int steps) {
+  if (!a.trainer.ready() || a.trainer.diverged() || steps < 1) return;
+  const int from = a.trainer.step();
+  run_from = from;
+  run_to = std::min(from + steps, kMaxPlaySteps);
+  if (run_to <= from) run_to = 0;
 }
 
-void StopRun(AppState& s) { s.training.run_to = 0; }
-
-void TrainSteps(AppState& s, int steps) {
-  s.training.stopped_at_cap = false;
+void Training::TrainSteps(const RoomContext& c, int steps) {
+  stopped_at_cap = false;
   for (int i = 0; i < steps; ++i)
-    if (!StepOnce(s)) break;
-  if (s.training.a.trainer.diverged()) StopPlaying(s);
-  RefreshViews(s);
+    if (!StepOnce(*this)) break;
+  if (a.trainer.diverged()) StopPlaying(c, *this);
+  RefreshViews(*this);
 }
 
-int TickTraining(AppState& s, double budget_ms, double* ms) {
+int Training::TickTraining(const RoomContext& c, double budget_ms, double* ms) {
   // As many steps as fit in the frame's budget, measured here (the engine knows no clocks).
-  // The example views are refreshed once, after the batch.
-  Training& t = s.training;
+  // The example views are refreshed once, after the batch. (c.lab is the app's settings, which
+  // StopPlaying changes: read again after it.)
+  const attn::api::LabState& lab = c.lab;
   int steps = 0;
   *ms = 0;
-  bool long_run = t.run_to > 0;  // a long run goes as fast as the budget allows, not at `speed`
-  if (!s.lab.train.play && !long_run) return 0;
+  bool long_run = run_to > 0;  // a long run goes as fast as the budget allows, not at `speed`
+  if (!lab.train.play && !long_run) return 0;
   const auto t0 = std::chrono::steady_clock::now();
-  while (MsSince(t0) < budget_ms && (long_run || s.lab.train.speed <= 0 || steps < s.lab.train.speed)) {
-    if (long_run && t.a.trainer.step() >= t.run_to) {
-      t.run_to = 0;
+  while (MsSince(t0) < budget_ms && (long_run || lab.train.speed <= 0 || steps < lab.train.speed)) {
+    if (long_run && a.trainer.step() >= run_to) {
+      run_to = 0;
       long_run = false;
-      if (!s.lab.train.play) break;
+      if (!lab.train.play) break;
       continue;
     }
-    if (t.a.trainer.step() >= kMaxPlaySteps) {
-      t.stopped_at_cap = true;
-      StopPlaying(s);
+    if (a.trainer.step() >= kMaxPlaySteps) {
+      stopped_at_cap = true;
+      StopPlaying(c, *this);
       break;
     }
-    if (!StepOnce(s)) {
-      StopPlaying(s);
+    if (!StepOnce(*this)) {
+      StopPlaying(c, *this);
       break;
     }
     ++steps;
   }
-  if (long_run && t.a.trainer.step() >= t.run_to) t.run_to = 0;
+  if (long_run && a.trainer.step() >= run_to) run_to = 0;
   *ms = MsSince(t0);
-  if (steps > 0 || !s.lab.train.play) RefreshViews(s);
+  if (steps > 0 || !lab.train.play) RefreshViews(*this);
   return steps;
 }
 
-bool TrainingNeedsFrames(const AppState& s) { return s.lab.train.play || s.training.run_to > 0; }
-
 // ---- the room (room.h) ------------------------------------------------------------------------
-bool Training::Prepare(const AppState& s, const attn::api::LabState& next,
+bool Training::Prepare(const RoomContext& c, const attn::api::LabState& next,
                        attn::api::PatchResult* refused) {
-  pending_ = std::make_shared<TrainingChange>(PrepareTraining(s, next));
-  if (pending_->ok) return true;
+  pending_ = std::make_shared<TrainingChange>();
+  TrainingChange& change = *pending_;
+  const bool train_changed = !SameTrainingSettings(c.lab.train, next.train);
+  const bool lang_example = next.lang != c.lab.lang && next.train.config.example.empty() && a.trainer.step() == 0;
+  change.rebuild = train_changed || lang_example || !a.trainer.ready();
+  if (change.rebuild) change.ok = BuildRuns(next, change.runs, &change.error);
+  if (change.ok) return true;
   refused->ok = false;
   refused->api_error = attn::api::ApiError::kBadValue;
   refused->field = "train";
-  refused->message = pending_->error;
+  refused->message = change.error;
   return false;
 }
-void Training::Adopt(AppState& s, const attn::api::LabState&, Source source) {
+void Training::Adopt(const RoomContext& c, const attn::api::LabState&, Source source) {
   // Taken out first: adopting new runs writes this room's members.
-  const std::shared_ptr<TrainingChange> c = std::move(pending_);
-  if (c) AdoptTraining(s, std::move(*c), source);
+  const std::shared_ptr<TrainingChange> change = std::move(pending_);
+  if (!change) return;
+  if (change->rebuild) {
+    AdoptRuns(*this, std::move(change->runs));
+    if (source != Source::kExampleBox) example_edit = ExampleText(a.trainer);
+  } else {
+    // Only the query row (or play) changed.
+    query = ResolveQuery(c.lab, a.trainer.problem().example());
+  }
+  example_error.clear();
 }
-bool Training::SharesBudget(const AppState& s) const { return TrainingNeedsFrames(s); }
-void Training::Tick(AppState& s, double budget_ms, FrameWork* work) {
-  work->train_steps = TickTraining(s, budget_ms, &work->train_ms);
+bool Training::SharesBudget(const attn::api::LabState& lab) const { return lab.train.play || run_to > 0; }
+void Training::Tick(const RoomContext& c, double budget_ms, FrameWork* work) {
+  work->train_steps = TickTraining(c, budget_ms, &work->train_ms);
 }
-bool Training::NeedsFrames(const AppState& s) const { return TrainingNeedsFrames(s); }
+bool Training::NeedsFrames(const attn::api::LabState& lab, const LabView&) const { return SharesBudget(lab); }
 void Training::Publish(LabView* view) const {
   view->training.step = a.trainer.step();
   view->training.query = query;
   view->training.example = a.has_view ? &a.view : nullptr;
+  view->training.compare = compare;
+  view->training.example_b = compare && b.has_view ? &b.view : nullptr;
 }
 
 }  // namespace app

@@ -1,17 +1,17 @@
 // The page API's training JSON (training.h): one writer for runs A and B.
 #include "api/train_json.h"
-#include "app/app.h"
+#include "app/training/training.h"
 
 namespace app {
 
-std::string TrainingJson(const AppState& s, TrainingJsonOf what) {
-  const Training& t = s.training;
+std::string Training::TrainingJson(const attn::api::LabState& lab, TrainingJsonOf what) const {
+  const Training& t = *this;
   auto now = [&](const TrainRun& run) { return attn::api::RunToJson(run.trainer, run.view, t.query); };
   if (what == TrainingJsonOf::kLatest) {
     Json out = now(t.a);
     out["ok"] = true;
     out["b"] = t.compare ? now(t.b) : Json(nullptr);
-    out["compare"] = s.lab.train.compare;
+    out["compare"] = lab.train.compare;
     return attn::api::Dump(out);
   }
   auto history = [&](const TrainRun& run) {
@@ -19,13 +19,13 @@ std::string TrainingJson(const AppState& s, TrainingJsonOf what) {
     h["current"] = now(run);
     return h;
   };
-  Json out = {{"ok", true}, {"state", attn::api::StateToJson(s.lab)["train"]}, {"query", t.query}};
+  Json out = {{"ok", true}, {"state", attn::api::StateToJson(lab)["train"]}, {"query", t.query}};
   out["a"] = history(t.a);
   out["b"] = t.compare ? history(t.b) : Json(nullptr);
   return attn::api::Dump(out);
 }
 
-std::string TrainStepsJson(AppState& s, double steps) {
+std::string Training::TrainStepsJson(const RoomContext& c, double steps) {
   // train(steps)'s one argument, by a row like every setting.
   struct Call {
     int steps = 0;
@@ -36,8 +36,8 @@ std::string TrainStepsJson(AppState& s, double steps) {
     return attn::api::Dump(attn::api::Obj({{"ok", false}, {"field", "steps"},
                                 {"error", attn::RefusalText("steps", row.rule, attn::FormatShortest(steps)) +
                                               " (call train() again for more)"}}));
-  TrainSteps(s, static_cast<int>(steps));
-  return TrainingJson(s, TrainingJsonOf::kLatest);
+  TrainSteps(c, static_cast<int>(steps));
+  return TrainingJson(c.lab, TrainingJsonOf::kLatest);
 }
 
 }  // namespace app

@@ -1,5 +1,5 @@
 // The what-if room (whatif.h): the plain run and the comparison, each keyed by the settings.
-#include "app/app.h"
+#include "app/whatif/whatif.h"
 
 #include "api/fields_json.h"
 #include "api/whatif_json.h"
@@ -22,34 +22,29 @@ std::string SettingsKey(const attn::LabConfig& c) {
 
 bool WhatIfToolsInBuild() { return attn::model::ModelCodeInBuild(); }
 
-bool WantsWhatIfTools(const AppState& s) {
-  return !WhatIfToolsInBuild() && !s.whatif.tools.asked && s.whatif.tools.failed.empty() &&
-         (attn::HasEdits(s.lab.config) || s.whatif.tools.shown);
+bool WhatIf::WantsTools(const attn::api::LabState& lab) const {
+  return !WhatIfToolsInBuild() && !tools.asked && tools.failed.empty() && (attn::HasEdits(lab.config) || tools.shown);
 }
 
-void ShowWhatIfTools(AppState& s) { s.whatif.tools.shown = true; }
-
-void WhatIfToolsAsked(AppState& s) {
-  s.whatif.tools = ToolsSwitch{};
-  s.whatif.tools.asked = true;
+void WhatIf::ToolsAsked() {
+  tools = ToolsSwitch{};
+  tools.asked = true;
 }
 
-void WhatIfToolsProgress(AppState& s, double fraction) {
-  if (s.whatif.tools.asked) s.whatif.tools.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+void WhatIf::ToolsProgress(double fraction) {
+  if (tools.asked) tools.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
 }
 
-void WhatIfToolsFailed(AppState& s, const std::string& message) {
-  s.whatif.tools.asked = false;
-  s.whatif.tools.failed = message.empty() ? "?" : message;
+void WhatIf::ToolsFailed(const std::string& message) {
+  tools.asked = false;
+  tools.failed = message.empty() ? "?" : message;
 }
 
-void RetryWhatIfTools(AppState& s) { s.whatif.tools = ToolsSwitch{}; }
-
-void UpdateWhatIf(AppState& s) {
+void WhatIf::Update(const attn::api::LabState& settings, const LabView& lab) {
   if (!WhatIfToolsInBuild()) return;  // the default page's build: no comparison (whatif.h)
-  WhatIf& w = s.whatif;
-  const attn::LabConfig& c = s.lab.config;
-  const LabView lab = View(s);  // the edited run is the attention room's (and the model's) result
+  WhatIf& w = *this;
+  const attn::LabConfig& c = settings.config;
+  // the edited run is the attention room's (and the model's) result
   const attn::LabResult& edited = *lab.attention.result;
   if (c.projection == attn::Projection::kModel) {
     if (!attn::HasEdits(c) || !lab.model.loaded || !edited.error.ok()) {
@@ -59,7 +54,7 @@ void UpdateWhatIf(AppState& s) {
     std::string key = SettingsKey(c);
     if (key == w.model_key) return;
     w.model_error = attn::LabError();
-    attn::model::CompareModelRuns(*lab.model.loaded, c, *lab.model.result, &w.model, &w.model_error);
+    attn::model::CompareModelRuns(*lab.model.loaded, c, *lab.attention.model_result, &w.model, &w.model_error);
     w.model_key = std::move(key);
     return;
   }
@@ -80,14 +75,14 @@ void UpdateWhatIf(AppState& s) {
   w.key = std::move(key);
 }
 
-const attn::LabComparison* CurrentComparison(const AppState& s) {
-  if (s.whatif.key.empty() || !s.whatif.comparison.error.ok()) return nullptr;
-  return &s.whatif.comparison;
+const attn::LabComparison* WhatIf::CurrentComparison() const {
+  if (key.empty() || !comparison.error.ok()) return nullptr;
+  return &comparison;
 }
 
-const std::vector<attn::Token>& TypedTokens(const AppState& s) {
-  if (!s.whatif.key.empty() && s.whatif.plain.error.ok()) return s.whatif.plain.tokens;
-  return View(s).attention.result->tokens;
+const std::vector<attn::Token>& WhatIf::TypedTokens(const LabView& view) const {
+  if (!key.empty() && plain.error.ok()) return plain.tokens;
+  return view.attention.result->tokens;
 }
 
 Json NoEditsPatch() {
@@ -99,9 +94,9 @@ Json NoEditsPatch() {
 }
 
 
-const attn::model::ModelComparison* CurrentModelComparison(const AppState& s) {
-  if (s.whatif.model_key.empty() || !s.whatif.model_error.ok()) return nullptr;
-  return &s.whatif.model;
+const attn::model::ModelComparison* WhatIf::CurrentModelComparison() const {
+  if (model_key.empty() || !model_error.ok()) return nullptr;
+  return &model;
 }
 
 namespace {
@@ -136,19 +131,24 @@ Json ModelComparisonJson(const attn::model::ModelComparison& c) {
 
 }  // namespace
 
-Json ComparisonJson(const AppState& s) {
+Json WhatIf::ComparisonJson(const attn::api::LabState& lab) const {
   if (!WhatIfToolsInBuild()) return Json(nullptr);
-  if (s.lab.config.projection == attn::Projection::kModel) {
-    if (!s.whatif.model_key.empty() && !s.whatif.model_error.ok())
-      return attn::api::Obj({{"error", attn::api::Obj({{"field", s.whatif.model_error.field}, {"message", s.whatif.model_error.message}})}});
-    const attn::model::ModelComparison* m = CurrentModelComparison(s);
+  if (lab.config.projection == attn::Projection::kModel) {
+    if (!model_key.empty() && !model_error.ok())
+      return attn::api::Obj({{"error", attn::api::Obj({{"field", model_error.field}, {"message", model_error.message}})}});
+    const attn::model::ModelComparison* m = CurrentModelComparison();
     return m ? ModelComparisonJson(*m) : Json(nullptr);
   }
-  const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison(s) : nullptr;
+  const attn::LabComparison* c = WhatIfToolsInBuild() ? CurrentComparison() : nullptr;
   return c ? attn::api::ComparisonToJson(*c) : Json(nullptr);
 }
 
 // ---- the room (room.h) ------------------------------------------------------------------------
-void WhatIf::Adopt(AppState& s, const attn::api::LabState&, Source) { UpdateWhatIf(s); }
+void WhatIf::Adopt(const RoomContext& c, const attn::api::LabState&, Source) { Update(c.lab, c.view); }
+void WhatIf::Publish(LabView* view) const {
+  view->whatif.comparison = CurrentComparison();
+  view->whatif.model = CurrentModelComparison();
+  view->whatif.model_error = &model_error;
+}
 
 }  // namespace app

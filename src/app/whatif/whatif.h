@@ -20,8 +20,6 @@
 
 namespace app {
 
-using attn::api::Json;
-struct AppState;
 
 // The default page's build has none of the what-if tools (their panel, the Δ pictures and
 // exports, the comparison and its JSON: about 20 KB gzipped of the page's 500 KB): asking for
@@ -50,35 +48,38 @@ struct WhatIf final : Room {
   attn::model::ModelComparison model;        // CompareModelRuns
   attn::LabError model_error;                // why the edited run was refused (the tab says it)
 
-  void Adopt(AppState& s, const attn::api::LabState& before, Source source) override;
+  void Adopt(const RoomContext& c, const attn::api::LabState& before, Source source) override;
+  void Publish(LabView* view) const override;
+
+  // Brings the comparison up to date with the settings and the attention room's result (in
+  // `view`), after every accepted change (ApplyPatch) and a refreshed model result. Without
+  // edits, with a result that is not there (model mode before its files) or in model mode (the
+  // engine refuses its edits there), there is none.
+  void Update(const attn::api::LabState& lab, const LabView& view);
+  // The default build, not asked yet: true while the state has edits or shows the What if tab
+  // (ShowTools), until ToolsAsked. The platform then moves the lab (platform.h).
+  bool WantsTools(const attn::api::LabState& lab) const;
+  void ShowTools() { tools.shown = true; }  // the What if tab is drawn in the default build
+  void ToolsAsked();
+  void ToolsProgress(double fraction);
+  void ToolsFailed(const std::string& message);
+  void RetryTools() { tools = ToolsSwitch{}; }
+  // The comparison of the current settings, or null when there is none.
+  const attn::LabComparison* CurrentComparison() const;
+  // The tokens of the sentence as typed, which the edits' indices name (the chips, the what-if
+  // panel): the plain run's when the run is edited, else the result's (in `view`).
+  const std::vector<attn::Token>& TypedTokens(const LabView& view) const;
+  // Model mode's comparison of the current settings, or null when there is none (or it was
+  // refused: model_error).
+  const attn::model::ModelComparison* CurrentModelComparison() const;
+  // getTrace()'s "comparison": attnlab trace --compare's JSON (api::ComparisonToJson), or null;
+  // in model mode {sentence, tokens, toEdited, nextPlain, nextEdited, dWeights (layer * H +
+  // head), maxAbsDWeight}.
+  Json ComparisonJson(const attn::api::LabState& lab) const;
 };
 
-// Brings the comparison up to date with the state, after every accepted change (ApplyPatch) and
-// a refreshed model result. Without edits, with a result that is not there (model mode before
-// its files) or in model mode (the engine refuses its edits there), there is none.
-void UpdateWhatIf(AppState& s);
-// The default build, not asked yet: true while the state has edits or shows the What if tab
-// (ShowWhatIfTools), until WhatIfToolsAsked. The platform then moves the lab (platform.h).
-bool WantsWhatIfTools(const AppState& s);
-void ShowWhatIfTools(AppState& s);  // the What if tab is drawn in the default build
-void WhatIfToolsAsked(AppState& s);
-void WhatIfToolsProgress(AppState& s, double fraction);
-void WhatIfToolsFailed(AppState& s, const std::string& message);
-void RetryWhatIfTools(AppState& s);
-// The comparison of the current settings, or null when there is none.
-const attn::LabComparison* CurrentComparison(const AppState& s);
-// The tokens of the sentence as typed, which the edits' indices name (the chips, the what-if
-// panel): the plain run's when the run is edited, else the result's.
-const std::vector<attn::Token>& TypedTokens(const AppState& s);
 // The patch that undoes every edit: the state's whatIf*, shuffle*, knockout*, value* rows at
 // their defaults ("Undo every edit").
 Json NoEditsPatch();
-// Model mode's comparison of the current settings, or null when there is none (or it was refused:
-// s.whatif.model_error).
-const attn::model::ModelComparison* CurrentModelComparison(const AppState& s);
-// getTrace()'s "comparison": attnlab trace --compare's JSON (api::ComparisonToJson), or null; in
-// model mode {sentence, tokens, toEdited, nextPlain, nextEdited, dWeights (layer * H + head),
-// maxAbsDWeight}.
-Json ComparisonJson(const AppState& s);
 
 }  // namespace app

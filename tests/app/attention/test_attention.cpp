@@ -21,16 +21,21 @@ TEST_SUITE("app") {
 TEST_CASE("training, language and view leave the result alone; an attention setting computes a new one") {
   app::AppState s;
   app::InitApp(s);
+  attn::api::PatchResult refused;
+  // The room's two phases by hand (ApplyPatch runs them for every room): the dragged weights stay
+  // while the result does, and go with a new one.
   for (const Json& keep : {Json{{"view", "weights"}}, Json{{"lang", "ru"}}, Json{{"train", {{"lr", 0.01}}}}}) {
     CAPTURE(keep.dump());
-    const app::AttentionChange c = app::PrepareAttention(s, Patched(s, keep));
-    CHECK_FALSE(c.changed);
-    CHECK_FALSE(app::Refused(c));
+    app::SetCustomWeight(s, 0, 0.6);
+    REQUIRE(s.attention.custom.active);
+    CHECK(s.attention.Prepare(app::Context(s), Patched(s, keep), &refused));
+    s.attention.Adopt(app::Context(s), s.lab, app::Source::kApi);
+    CHECK(s.attention.custom.active);
   }
-  const app::AttentionChange t = app::PrepareAttention(s, Patched(s, Json{{"temperature", 0.5}}));
-  CHECK(t.changed);
-  CHECK(t.result.error.ok());
-  CHECK_FALSE(app::Refused(t));
+  CHECK(s.attention.Prepare(app::Context(s), Patched(s, Json{{"temperature", 0.5}}), &refused));
+  s.attention.Adopt(app::Context(s), s.lab, app::Source::kApi);
+  CHECK_FALSE(s.attention.custom.active);
+  CHECK(s.attention.result.error.ok());
 }
 
 TEST_CASE("the maths' refusal goes through the one Refuse: the state and result stay, the header says it") {

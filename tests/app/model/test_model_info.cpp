@@ -76,7 +76,7 @@ TEST_CASE("lesson step 7 with the model: the trained heads put about a fifth on 
   // The same number computed here from the model's weights on «я люблю суши».
   double sum = 0;
   int rows = 0;
-  for (const auto& b : s.model.result.acts.blocks)
+  for (const auto& b : s.attention.model_result.acts.blocks)
     for (const auto& h : b.attn.heads)
       for (Eigen::Index t = 1; t < h.weights.rows(); ++t) {
         sum += h.weights(t, t);

@@ -49,7 +49,7 @@ TEST_CASE("model mode: asked for once, accepted while loading, then the model's 
   REQUIRE(static_cast<int>(s.model.loaded->heads.size()) == s.model.loaded->config().layers * s.model.loaded->config().heads);
   CHECK(s.model.loaded->heads[3].previous > 0.4);  // layer 0 head 3: the previous-token head
   REQUIRE(s.attention.result.error.ok());
-  CHECK(s.model.result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
+  CHECK(s.attention.model_result.ids.size() == 6);  // <|endoftext|> я " люб" лю " су" ши
   CHECK(s.attention.result.trace.weights(3, 4) == 0.0f);  // causal
   // The trace names the model's settings, and adds the model's own numbers.
   const Json trace = Json::parse(app::TraceJson(s));
@@ -119,7 +119,7 @@ TEST_CASE("lesson step 4's second demonstration: the induction head finds the to
   // «я люблю суши, я люблю суши»: « люб», «лю», « су», «ши» repeat; the rows and their mean
   // are the engine's InductionRows on the head's weights, well above spreading evenly.
   const auto rows = attn::InductionRows(
-      s.model.result.ids, s.model.result.acts.blocks[static_cast<std::size_t>(L)].attn.heads[static_cast<std::size_t>(h)].weights);
+      s.attention.model_result.ids, s.attention.model_result.acts.blocks[static_cast<std::size_t>(L)].attn.heads[static_cast<std::size_t>(h)].weights);
   REQUIRE(rows.size() == 4);
   REQUIRE(lines.size() == rows.size() + 2);
   double mean = 0, even = 0;

@@ -40,7 +40,7 @@ TEST_SUITE("app") {
 TEST_CASE("model what-if: a word edit's next tokens are the model's on the edited sentence") {
   app::AppState s;
   Loaded(s, "я люблю суши");
-  const std::vector<attn::model::NextToken> plain = s.model.result.next;
+  const std::vector<attn::model::NextToken> plain = s.attention.model_result.next;
   const auto r = app::ApplyPatch(s, attn::api::Obj({{"whatIfToken", 2}, {"whatIfWith", "рис"}}));
   REQUIRE_MESSAGE(r.ok, r.message);
   const attn::model::ModelComparison* c = app::CurrentModelComparison(s);
@@ -61,11 +61,11 @@ TEST_CASE("model what-if: a word edit's next tokens are the model's on the edite
     CHECK(c->next_plain[k].id == plain[k].id);
   }
   // the untouched words keep their pieces: «я» and «люблю» are aligned, «суши»'s pieces are not
-  const int n = static_cast<int>(s.model.result.ids.size());
+  const int n = static_cast<int>(s.attention.model_result.ids.size());
   REQUIRE(static_cast<int>(c->to_edited.size()) == n);
   CHECK(c->to_edited[0] == 0);
   for (int t = 1; t < n; ++t) {
-    const int w = s.model.result.word[static_cast<std::size_t>(t)];
+    const int w = s.attention.model_result.word[static_cast<std::size_t>(t)];
     if (w == 0 || w == 1) CHECK(c->to_edited[static_cast<std::size_t>(t)] == t);
     if (w == 2) CHECK(c->to_edited[static_cast<std::size_t>(t)] == -1);
   }
@@ -95,7 +95,7 @@ TEST_CASE("model what-if: a knocked-out head changes nothing before its layer, a
   REQUIRE_MESSAGE(r.ok, r.message);
   c = app::CurrentModelComparison(s);
   REQUIRE(c != nullptr);
-  const attn::MatF& alpha = s.model.result.acts.blocks[1].attn.heads[4].weights;  // (T, T)
+  const attn::MatF& alpha = s.attention.model_result.acts.blocks[1].attn.heads[4].weights;  // (T, T)
   const attn::MatD& d = c->d_weights[static_cast<std::size_t>(1 * heads + 4)];
   for (int i = 2; i < alpha.rows(); ++i) CHECK(d(i, 1) == -static_cast<double>(alpha(i, 1)));
   for (int h = 0; h < heads; ++h)
@@ -152,13 +152,13 @@ TEST_CASE("model what-if: the Δα export is the chosen head's, the edited word'
   REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", "1"}})).ok);
   const attn::model::ModelComparison* c = app::CurrentModelComparison(s);
   REQUIRE(c != nullptr);
-  const int heads = s.model.result.config.heads;
+  const int heads = s.attention.model_result.config.heads;
   const attn::MatD& d = c->d_weights[static_cast<std::size_t>(1 * heads + 4)];
   why.clear();
   const std::string csv = app::WhatIfCsv(s, &why);
   CHECK(why.empty());
   CHECK(csv.find("Δα (layer 1, head 4): query \\ key") != std::string::npos);
-  const int n = static_cast<int>(s.model.result.texts.size());
+  const int n = static_cast<int>(s.attention.model_result.texts.size());
   // the last row: the last token's Δα over every key, written as the trace writes numbers
   std::string last_row;
   for (int j = 0; j < n; ++j) last_row += "," + Json(d(n - 1, j)).dump();
@@ -171,7 +171,7 @@ TEST_CASE("model what-if: the Δα export is the chosen head's, the edited word'
   REQUIRE(app::ApplyPatch(s, attn::api::Obj({{"knockoutKeys", ""}, {"whatIfToken", 2}, {"whatIfWith", "рис"}})).ok);
   const std::string edited = app::WhatIfCsv(s, &why);
   REQUIRE_FALSE(edited.empty());
-  const std::string last_piece = s.model.result.texts.back();
+  const std::string last_piece = s.attention.model_result.texts.back();
   CHECK(edited.find("\r\n" + last_piece + std::string(static_cast<std::size_t>(n), ',') + "\r\n") != std::string::npos);
   // and the file itself through the export request, as the page asks for it
   const app::ExportFile f = app::ExportText(s, {"whatif", "csv"});
@@ -188,7 +188,7 @@ TEST_CASE("model mode: each key's effect on the next token is two model runs' di
   Loaded(s, "I love sushi");
   CHECK(app::ModelKeyEffectsJson(s).is_null());  // nothing asked for yet
   app::WantModelKeyEffects(s);
-  const int n = static_cast<int>(s.model.result.ids.size());
+  const int n = static_cast<int>(s.attention.model_result.ids.size());
   CHECK(app::ModelKeyEffectsRunning(s));
   CHECK(app::NeedsFrames(s));
   app::Tick(s);  // at least one key per frame
@@ -201,7 +201,7 @@ TEST_CASE("model mode: each key's effect on the next token is two model runs' di
   REQUIRE(static_cast<int>(e.delta.size()) == n);
   // the same as `attnlab model contributions` (model::KeyNextTokenEffects)
   attn::model::NextTokenEffects all;
-  REQUIRE(attn::model::KeyNextTokenEffects(*s.model.loaded, s.lab.config, s.model.result, &all));
+  REQUIRE(attn::model::KeyNextTokenEffects(*s.model.loaded, s.lab.config, s.attention.model_result, &all));
   CHECK(all.delta == e.delta);
   CHECK(all.logp == e.logp);
   // and each key's run is the what-if's knock-out of that key: the edited run's probability of

@@ -31,23 +31,30 @@ TEST_CASE("play, speed and query keep the runs; a new training setting rebuilds 
   for (const char* keep : {R"({"train": {"play": true}})", R"({"train": {"speed": 3}})", R"({"train": {"query": 1}})",
                            R"({"temperature": 0.5})"}) {
     CAPTURE(keep);
-    const app::TrainingChange c = app::PrepareTraining(s, Patched(s, keep));
-    CHECK(c.ok);
-    CHECK_FALSE(c.rebuild);
+    // The room's two phases by hand: a run that keeps its steps was not rebuilt.
+    app::TrainSteps(s, 1);
+    const int steps = s.training.a.trainer.step();
+    attn::api::PatchResult refused;
+    CHECK(s.training.Prepare(app::Context(s), Patched(s, keep), &refused));
+    s.training.Adopt(app::Context(s), s.lab, app::Source::kApi);
+    CHECK(s.training.a.trainer.step() == steps);
   }
-  const app::TrainingChange lr = app::PrepareTraining(s, Patched(s, R"({"train": {"lr": 0.05}})"));
-  CHECK(lr.ok);
-  CHECK(lr.rebuild);
-  CHECK(lr.runs.a.trainer.ready());
-  // Before anything is trained, a new language brings its default example.
-  const app::TrainingChange ru = app::PrepareTraining(s, Patched(s, R"({"lang": "ru"})"));
-  CHECK(ru.rebuild);
-  // Through ApplyPatch: trained steps survive a change of speed, not of the learning rate.
-  app::TrainSteps(s, 2);
-  REQUIRE(app::ApplyPatch(s, Json{{"train", {{"speed", 5}}}}).ok);
-  CHECK(s.training.a.trainer.step() == 2);
-  REQUIRE(app::ApplyPatch(s, Json{{"train", {{"lr", 0.05}}}}).ok);
+  attn::api::PatchResult refused;
+  CHECK(s.training.Prepare(app::Context(s), Patched(s, R"({"train": {"lr": 0.05}})"), &refused));
+  s.training.Adopt(app::Context(s), s.lab, app::Source::kApi);
+  CHECK(s.training.a.trainer.ready());
   CHECK(s.training.a.trainer.step() == 0);
+  // Before anything is trained, a new language brings its default example.
+  CHECK(s.training.Prepare(app::Context(s), Patched(s, R"({"lang": "ru"})"), &refused));
+  s.training.Adopt(app::Context(s), s.lab, app::Source::kApi);
+  CHECK(s.training.example_edit == "я люблю суши");
+  // Through ApplyPatch: trained steps survive a change of speed, not of the learning rate.
+  app::AppState t = Fresh();
+  app::TrainSteps(t, 2);
+  REQUIRE(app::ApplyPatch(t, Json{{"train", {{"speed", 5}}}}).ok);
+  CHECK(t.training.a.trainer.step() == 2);
+  REQUIRE(app::ApplyPatch(t, Json{{"train", {{"lr", 0.05}}}}).ok);
+  CHECK(t.training.a.trainer.step() == 0);
 }
 
 TEST_CASE("one training JSON: train(steps)'s latest numbers and getTraining()'s histories agree") {
