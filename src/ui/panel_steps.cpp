@@ -83,13 +83,17 @@ void FormulaLine(const char* fmt, Args... args) {
   TextWrappedAtSpaces(buf);
 }
 
-// Model mode, before the table: the real computation of the query's q from the residual stream.
-void DrawModelBefore(Context& ctx) {
-  const app::AppState& s = ctx.state;
+// Model mode: the chosen layer's activations, when the query is one of their rows (else null).
+const attn::model::BlockActs<float>* QueryBlock(const app::AppState& s) {
   const auto* chosen = attn::model::ChosenBlock(s.attention.model_result.acts, s.lab.config.layer);
   const int q = s.lab.config.query;
-  if (!chosen || q < 0 || q >= chosen->ln1.rows()) return;
-  const auto& block = *chosen;
+  return chosen && q >= 0 && q < chosen->x.rows() ? chosen : nullptr;
+}
+
+// Model mode, before the table: the real computation of the query's q (row q) from the
+// residual stream of the chosen layer (`block`).
+void DrawModelBefore(Context& ctx, const attn::model::BlockActs<float>& block, int q) {
+  const app::AppState& s = ctx.state;
   const attn::VecF ln = block.ln1.row(q).transpose();
   const attn::VecF qv = s.attention.result.trace.Q.row(q).transpose();
   char buf[1024];
@@ -103,12 +107,7 @@ void DrawModelBefore(Context& ctx) {
 }
 
 // Model mode, after the formula: where A goes (W_O, the residual stream).
-void DrawModelAfter(Context& ctx) {
-  const app::AppState& s = ctx.state;
-  const auto* chosen = attn::model::ChosenBlock(s.attention.model_result.acts, s.lab.config.layer);
-  const int q = s.lab.config.query;
-  if (!chosen || q < 0 || q >= chosen->res1.rows()) return;
-  const auto& block = *chosen;
+void DrawModelAfter(const attn::model::BlockActs<float>& block, int q) {
   const int heads = static_cast<int>(block.attn.heads.size());
   const int width = static_cast<int>(block.attn.concat.cols());
   const attn::VecF res = block.res1.row(q).transpose();
@@ -165,7 +164,8 @@ void DrawFormula(Context& ctx) {
   TextWrappedAtSpaces(("  = " + VectorText(st.output, 8)).c_str());
   ImGui::PopFont();
   ImGui::Spacing();
-  if (ModelMode(ctx)) DrawModelAfter(ctx);
+  if (ModelMode(ctx))
+    if (const auto* block = QueryBlock(ctx.state)) DrawModelAfter(*block, ctx.state.lab.config.query);
   ImGui::TextWrapped("%s", L(tr::kWhereInfo));
   (void)tok;
 }
@@ -187,7 +187,8 @@ void DrawStepsPanel(Context& ctx) {
     std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head + 1, s.lab.config.heads);
   }
   if (BeginPanel(ctx, title, "steps", ImVec2(0, 0))) {
-    if (ModelMode(ctx)) DrawModelBefore(ctx);
+    if (ModelMode(ctx))
+      if (const auto* block = QueryBlock(ctx.state)) DrawModelBefore(ctx, *block, ctx.state.lab.config.query);
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > 1000.0f) {  // wide: table and formula side by side
       const float table_w = avail * 0.56f;

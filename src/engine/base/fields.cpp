@@ -6,12 +6,6 @@ namespace {
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 }  // namespace
 
-std::string IntegerText(double x) {
-  if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 9007199254740992.0)  // 2^53
-    return std::to_string(static_cast<long long>(x));
-  return FormatShortest(x);
-}
-
 std::string ExpectedText(const FieldRule& r) {
   std::string out;
   switch (r.kind) {
@@ -36,13 +30,6 @@ std::string ExpectedText(const FieldRule& r) {
       break;
   }
   return r.nullable ? out + " or null" : out;
-}
-
-bool AcceptsNumber(const FieldRule& r, double x) {
-  if (!std::isfinite(x)) return false;  // also refuses NaN, whatever the range
-  if (r.kind == FieldKind::kInteger && std::floor(x) != x) return false;
-  if (r.min_open ? !(x > r.min) : !(x >= r.min)) return false;
-  return x <= r.max;
 }
 
 bool AcceptsName(const FieldRule& r, std::string_view name) {

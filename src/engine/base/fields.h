@@ -43,14 +43,24 @@ struct FieldRule {
 };
 
 // An integer-valued double as plain digits ("100000", not "1e+05"); others as FormatShortest.
-std::string IntegerText(double x);
+// Inline, with AcceptsNumber below: the table's templates call them for every row.
+inline std::string IntegerText(double x) {
+  if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 9007199254740992.0)  // 2^53
+    return std::to_string(static_cast<long long>(x));
+  return FormatShortest(x);
+}
 
 // "an integer from 1 to 256", "a number > 0 and <= 10", "true or false",
 // "one of \"adam\", \"sgd\"", "a list of \"sentence\", \"steps\"", "a string"; "... or null"
 // when nullable.
 std::string ExpectedText(const FieldRule& rule);
 // Whether a number fits an integer/number rule (finite, integral for kInteger, in range).
-bool AcceptsNumber(const FieldRule& rule, double x);
+inline bool AcceptsNumber(const FieldRule& r, double x) {
+  if (!std::isfinite(x)) return false;  // also refuses NaN, whatever the range
+  if (r.kind == FieldKind::kInteger && std::floor(x) != x) return false;
+  if (r.min_open ? !(x > r.min) : !(x >= r.min)) return false;
+  return x <= r.max;
+}
 bool AcceptsName(const FieldRule& rule, std::string_view name);
 // kNameSet: reads "a, b,a" (commas, spaces around names and empty items ignored) into the
 // canonical text "a,b" (the rule's order, each name once). False, with the first unknown name in
