@@ -78,10 +78,10 @@ std::string ContributionsSvg(const LabView& v) {
   return o;
 }
 
-std::string SimplexSvg(const LabView& v, std::string* why) {
-  const attn::LabResult& r = *v.attention.result;
-  const bool custom = v.attention.custom->active;
-  const attn::InformationReport& info = custom ? v.attention.custom->info : r.information;
+std::string SimplexSvg(const LabView& view, std::string* why) {
+  const attn::LabResult& r = *view.attention.result;
+  const bool custom = view.attention.custom->active;
+  const attn::InformationReport& info = custom ? view.attention.custom->info : r.information;
   const std::vector<int>& keys = r.information.visible;  // the corners: the keys the query sees
   const int n = static_cast<int>(keys.size());
   if (r.information.set != attn::FeasibleSet::kSimplex || (n != 3 && n != 4)) {
@@ -90,7 +90,7 @@ std::string SimplexSvg(const LabView& v, std::string* why) {
            (r.information.set != attn::FeasibleSet::kSimplex ? ", weights that need not sum to 1)" : ")");
     return "";
   }
-  const attn::VecD alpha = custom ? v.attention.custom->alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
+  const attn::VecD alpha = custom ? view.attention.custom->alpha : attn::VecD(r.trace.weights.row(r.steps.query).transpose().cast<double>());
   const double size = 320, ox = 40, oy = 48, width = size + 2 * ox, height = oy + size + 84;
   const double corner_at[4][2] = {{0.08, 0.9}, {0.92, 0.9}, {0.5, 0.1}, {0.62, 0.6}};  // as on screen
   double cx[4], cy[4];
@@ -112,10 +112,10 @@ std::string SimplexSvg(const LabView& v, std::string* why) {
     for (int i = 0; i < n; ++i) v(i) = w(keys[i]);
     return v;
   };
-  const std::string title = Say(*v.lab, text::tr::kSvgSimplexTitle);
+  const std::string title = Say(*view.lab, text::tr::kSvgSimplexTitle);
   std::string o = SvgHeader(width, height, 13, title);
   o += "<text x=\"8\" y=\"20\" font-size=\"13\" fill=\"#111111\">" +
-       XmlEscape(Say(*v.lab, text::tr::kSvgSimplexHeading)) + "</text>\n";
+       XmlEscape(Say(*view.lab, text::tr::kSvgSimplexHeading)) + "</text>\n";
   o += "<g id=\"edges\" stroke=\"#8c96aa\" stroke-width=\"1.2\">\n";
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
@@ -129,7 +129,7 @@ std::string SimplexSvg(const LabView& v, std::string* why) {
   o += "</g>\n";
   // The weights that give the same A: a point, a segment or a polygon through α, its vertices
   // ordered around their centre (as the panel draws them).
-  const std::vector<attn::VecD>& vertices = custom ? v.attention.custom->vertices : r.same_output_vertices;
+  const std::vector<attn::VecD>& vertices = custom ? view.attention.custom->vertices : r.same_output_vertices;
   std::vector<std::pair<double, double>> poly;
   for (const attn::VecD& v : vertices) poly.push_back(at(v));
   if (poly.size() >= 2) {
@@ -163,14 +163,14 @@ std::string SimplexSvg(const LabView& v, std::string* why) {
   const double ly = oy + size + 22;
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly - 4) + "\" r=\"5\" fill=\"" + kQueryColour + "\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly) + "\" fill=\"#111111\">" +
-       XmlEscape(Say(*v.lab, custom ? text::tr::kSvgLegendAlphaCustom : text::tr::kSvgLegendAlpha)) + "</text>\n";
+       XmlEscape(Say(*view.lab, custom ? text::tr::kSvgLegendAlphaCustom : text::tr::kSvgLegendAlpha)) + "</text>\n";
   o += "<circle cx=\"" + Num(ox) + "\" cy=\"" + Num(ly + 16) + "\" r=\"5\" fill=\"none\" stroke=\"" + kAlpha2Colour +
        "\" stroke-width=\"2\"/>\n";
   o += "<text x=\"" + Num(ox + 10) + "\" y=\"" + Num(ly + 20) + "\" fill=\"#111111\">" +
-       XmlEscape(Say(*v.lab, text::tr::kSvgLegendAlpha2)) +
+       XmlEscape(Say(*view.lab, text::tr::kSvgLegendAlpha2)) +
        "</text>\n";
   o += "<text x=\"" + Num(ox) + "\" y=\"" + Num(ly + 40) + "\" fill=\"#555555\" font-size=\"11\">" +
-       XmlEscape(Say(*v.lab, text::tr::kSvgLegendSameA)) + "</text>\n";
+       XmlEscape(Say(*view.lab, text::tr::kSvgLegendSameA)) + "</text>\n";
   o += "</svg>\n";
   return o;
 }
