@@ -94,6 +94,18 @@ EM_BOOL OnContextRestored(int, const void*, void* user) {
 }
 #endif
 
+// The 1.86 backend reads the mouse only while SDL's window has the keyboard focus. In a course
+// page the lab's iframe loses it whenever the reader clicks the page's own text, yet the mouse
+// over the lab must still hover and scroll its panels: while the mouse is over our window, its
+// position counts, focused or not.
+void KeepMouseWithoutFocus(SDL_Window* window) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsMousePosValid() || SDL_GetMouseFocus() != window) return;
+  int x = 0, y = 0;
+  SDL_GetMouseState(&x, &y);
+  io.MousePos = ImVec2(static_cast<float>(x), static_cast<float>(y));
+}
+
 // 4. One frame: events, the UI, drawing. Returns false when it had nothing to draw.
 bool Frame(Runtime& rt) {
   SDL_Event event;
@@ -131,6 +143,7 @@ bool Frame(Runtime& rt) {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
+  KeepMouseWithoutFocus(rt.window);
   ImGui::NewFrame();
   rt.heatmap.BeginFrame();
   rt.ui.hovered_key = -1;

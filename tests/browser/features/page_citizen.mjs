@@ -229,8 +229,13 @@ window.askLab = (i, msg, timeout = 15000) => new Promise((resolve) => {
         const y1 = await t.page.evaluate(() => scrollY);
         t.note(`wheel over the header: page scrollY ${y0} -> ${y1}`);
         assert(y1 > y0, `a wheel over the lab's header did not scroll the course page (scrollY ${y0} -> ${y1})`);
-        // Back to the top, then a wheel over the steps table: the table scrolls, the page does not.
+        // Back to the top, then a wheel over the steps table: the table scrolls, the page does not,
+        // even when the reader last clicked the course page's own text (the lab's frame without
+        // the focus, which once left the lab deaf to the mouse).
         await t.page.evaluate(() => scrollTo(0, 0));
+        await frame.evaluate(() => document.getElementById('canvas').focus());
+        await t.page.mouse.click(5, 5);
+        assert(!(await frame.evaluate(() => document.hasFocus())), 'the lab kept the focus after a click on the course page');
         await sleep(300);
         box = await el.boundingBox();
         const at = { x: box.x + box.width * 0.62, y: box.y + box.height * 0.86 };
