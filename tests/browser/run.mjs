@@ -38,6 +38,7 @@ import { authoredLessonTests } from './features/authored_lesson.mjs';
 import { modelTrainTests } from './features/model_train.mjs';
 import { modelTests } from './features/model.mjs';
 import { whatIfTests } from './features/whatif.mjs';
+import { courseAuthorTests } from './features/course_author.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -74,7 +75,7 @@ const tests = [
   ...pageTests, ...informationTests, ...inputTests, ...i18nTests, ...screensTests, ...loadingTests, ...embedTests,
   ...trainingTests, ...normalizationTests, ...lessonTests,
   ...pageCitizenTests(), ...exportTests(), ...modelInfoTests(), ...flagsTests(), ...authoredLessonTests(),
-  ...modelTrainTests(), ...modelTests(), ...whatIfTests(),
+  ...modelTrainTests(), ...modelTests(), ...whatIfTests(), ...courseAuthorTests(),
 ];
 
 // ------------------------------------------------------------------------------------------

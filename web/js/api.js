@@ -217,7 +217,9 @@ var api = {
   getLesson: function () { requireReady(); var t = fns.getLesson(); return t ? parseJSON(t, 'attnlab_get_lesson') : null; },
   answerLesson: function (choice) {
     requireReady();
-    if (typeof choice !== 'number') return { ok: false, field: 'choice', error: 'choice: expected an integer from 0 (the first choice), got ' + (typeof choice) };
+    if (typeof choice !== 'number' || Math.floor(choice) !== choice) {
+      return { ok: false, field: 'choice', error: 'choice: expected an integer from 0 (the first choice), got ' + (typeof choice === 'number' ? String(choice) : typeof choice) };
+    }
     var r = parseJSON(fns.answerLesson(choice), 'attnlab_answer_lesson');
     if (r && r.ok) writeHash();
     return r;

@@ -153,44 +153,63 @@ function postToParent(msg) {
   } catch (e) { /* parent gone */ }
 }
 
-var KNOWN_REQUESTS = ['attentionLab:setState', 'attentionLab:getState', 'attentionLab:getTrace', 'attentionLab:train',
-                      'attentionLab:getTraining', 'attentionLab:getNormalization', 'attentionLab:runNormalization',
-                      'attentionLab:export',
-                      'attentionLab:getLink', 'attentionLab:getEmbedSnippet',
-                      'attentionLab:setLesson', 'attentionLab:answerLesson', 'attentionLab:getLessonProgress'];
+// Every request a parent can post, by the type after "attentionLab:", and the call it makes
+// with the message's fields (docs/page-api.md, "The page API through postMessage", lists them).
+// Every request is answered: {type: 'attentionLab:result', id, result}, the result being the
+// call's, or {ok: false, field, error} naming the call when it threw or the type is unknown.
+var REQUESTS = {
+  setState: function (d) { return api.setState(d.state); },
+  getState: function () { return api.getState(); },
+  getTrace: function () { return api.getTrace(); },
+  getLink: function () { return api.getLink(); },
+  getEmbedSnippet: function () { return api.getEmbedSnippet(); },
+  getBuild: function () { return api.getBuild(); },
+  train: function (d) { return api.train(d.steps); },
+  getTraining: function () { return api.getTraining(); },
+  getNormalization: function () { return api.getNormalization(); },
+  runNormalization: function (d) { return api.runNormalization(d.options); },
+  'export': function (d) { return api['export'](d.options); },   // a Promise: the reply carries the Blob
+  download: function (d) { return api.download(d.options); },
+  setLesson: function (d) { return api.setLesson(d.lesson); },
+  getLesson: function () { return api.getLesson(); },
+  answerLesson: function (d) { return api.answerLesson(d.choice); },
+  getLessonProgress: function () { return api.getLessonProgress(); },
+  getModelStatus: function () { return api.getModelStatus(); },
+  probeHead: function () { return api.probeHead(); },
+  tuneModel: function (d) { return api.tuneModel(d.options); },
+  getTuneStatus: function () { return api.getTuneStatus(); },
+  stopTune: function () { return api.stopTune(); },
+  resetTune: function () { return api.resetTune(); }
+};
+// What the lab posts itself: never answered, so that a parent echoing messages back makes no loop.
+var OWN_MESSAGES = ['attentionLab:result', 'attentionLab:ready', 'attentionLab:height', 'attentionLab:change',
+                    'attentionLab:answer', 'attentionLab:lessonDone'];
 
 function onMessage(ev) {
   if (window.parent === window || ev.source !== window.parent) return;   // only the parent window
   if (!originAllowed(ev.origin)) return;
   var d = ev.data;
-  if (!d || typeof d !== 'object' || typeof d.type !== 'string' || KNOWN_REQUESTS.indexOf(d.type) < 0) return;
+  if (!d || typeof d !== 'object' || typeof d.type !== 'string' || OWN_MESSAGES.indexOf(d.type) >= 0) return;
   var id = (typeof d.id === 'string' || typeof d.id === 'number') ? d.id : null;
   var source = ev.source, origin = (ev.origin && ev.origin !== 'null') ? ev.origin : '*';
+  var name = d.type.indexOf('attentionLab:') === 0 ? d.type.slice('attentionLab:'.length) : null;
+  var call = name !== null && Object.prototype.hasOwnProperty.call(REQUESTS, name) ? REQUESTS[name] : null;
   function reply(result) {
     try { source.postMessage({ type: 'attentionLab:result', id: id, result: result }, origin); } catch (e) { /* source gone */ }
   }
-  function run() {
-    try {
-      if (d.type === 'attentionLab:setState') return api.setState(d.state);
-      if (d.type === 'attentionLab:getState') return api.getState();
-      if (d.type === 'attentionLab:train') return api.train(d.steps);
-      if (d.type === 'attentionLab:getTraining') return api.getTraining();
-      if (d.type === 'attentionLab:getNormalization') return api.getNormalization();
-      if (d.type === 'attentionLab:runNormalization') return api.runNormalization(d.options);
-      if (d.type === 'attentionLab:export') return api['export'](d.options);   // a Promise: the reply carries the Blob
-      if (d.type === 'attentionLab:getLink') return api.getLink();
-      if (d.type === 'attentionLab:getEmbedSnippet') return api.getEmbedSnippet();
-      if (d.type === 'attentionLab:setLesson') return api.setLesson(d.lesson);
-      if (d.type === 'attentionLab:answerLesson') return api.answerLesson(d.choice);
-      if (d.type === 'attentionLab:getLessonProgress') return api.getLessonProgress();
-      return api.getTrace();
-    } catch (e) {
-      return { ok: false, field: '', error: String(e && e.message || e) };
-    }
+  function failed(e) {
+    var text = String(e && e.message || e);
+    return { ok: false, field: '', error: text.indexOf(d.type) === 0 ? text : d.type + ': ' + text };
+  }
+  if (!call) {
+    reply({ ok: false, field: 'type', error: 'unknown type "' + d.type + '" (one of ' +
+           Object.keys(REQUESTS).map(function (k) { return '"attentionLab:' + k + '"'; }).join(', ') + ')' });
+    return;
   }
   ready.then(function () {
-    var r = run();
-    if (r && typeof r.then === 'function') r.then(reply, function (e) { reply({ ok: false, field: '', error: String(e && e.message || e) }); });
-    else reply(r);
-  }, function (e) { reply({ ok: false, field: '', error: String(e && e.message || e) }); });
+    var r;
+    try { r = call(d); } catch (e) { reply(failed(e)); return; }
+    if (r && typeof r.then === 'function') r.then(reply, function (e) { reply(failed(e)); });
+    else reply(r === undefined ? null : r);
+  }, function (e) { reply(failed(e)); });
 }

@@ -239,12 +239,12 @@ bool AllAnswered(const LessonDoc* doc, const attn::api::LabState& lab) {
 }  // namespace
 
 Json Lesson::Progress(const attn::api::LabState& lab) const {
-  const LessonDoc* doc = this->doc.get();
+  const LessonDoc* d = doc.get();
   int total = 0, answered = 0, correct = 0;
   Json answers = Json::array();
-  if (doc) {
-    for (std::size_t i = 0; i < doc->steps.size(); ++i) {
-      const LessonStep& st = doc->steps[i];
+  if (d) {
+    for (std::size_t i = 0; i < d->steps.size(); ++i) {
+      const LessonStep& st = d->steps[i];
       if (!st.has_question) continue;
       ++total;
       const int choice = LessonPrediction(lab, static_cast<int>(i) + 1);
@@ -268,6 +268,20 @@ attn::api::PatchResult Lesson::Answer(const RoomContext& c, int choice) {
   const int step = c.lab.lesson;
   std::string predictions = c.lab.predictions;
   const bool was_done = AllAnswered(doc.get(), c.lab);
+  // Said in the course author's terms, before the predictions row would refuse it in its own.
+  if (!st || !st->has_question) {
+    return c.requests.Refuse(Refusal("choice", st ? "choice: the lesson's step " + std::to_string(step) + " asks no question"
+                                                  : "choice: no lesson step is shown (open one first: setState({lesson: 1}))"));
+  }
+  // A prediction counts once: answering shows the right answer, so a changed answer would grade
+  // nothing (the panel's choices are gone once answered; docs/lessons.md says so).
+  if (LessonPrediction(c.lab, step) >= 0)
+    return c.requests.Refuse(Refusal("choice", "choice: step " + std::to_string(step) +
+                                                   " is answered already (a prediction counts once: its answer is shown)"));
+  if (choice < 0 || choice >= static_cast<int>(st->choices.size())) {
+    return c.requests.Refuse(Refusal("choice", "choice: expected an integer from 0 to " + std::to_string(st->choices.size() - 1) +
+                                                   " (the step's choices), got " + std::to_string(choice)));
+  }
   if (st && st->has_question && choice >= 0 && choice < static_cast<int>(st->choices.size()) &&
       predictions.size() == static_cast<std::size_t>(c.lab.lesson_steps))
     predictions[step - 1] = static_cast<char>('a' + choice);

@@ -132,9 +132,24 @@ TEST_CASE("an authored lesson: loaded, its step 1 opened, its states set, answer
   CHECK(events[1]["correct"] == 1);
   const Json progress = app::LessonProgress(t.s);
   CHECK(progress["answers"] == Json::parse(R"([{"step": 1, "choice": 0, "correct": false}, {"step": 2, "choice": 0, "correct": true}])"));
-  // Answered again: an event, but the lesson was already done.
+  // Answered again: refused (a prediction counts once), no event, the answer kept.
+  const attn::api::PatchResult again = app::AnswerLesson(t.s, 1);
+  CHECK_FALSE(again.ok);
+  CHECK(again.field == "choice");
+  CHECK(again.message == "choice: step 2 is answered already (a prediction counts once: its answer is shown)");
+  CHECK(app::TakeLessonEvents(t.s).empty());
+  CHECK(t.s.lab.predictions == "aa");
+  // The page clears the answers for a class to start over: then a new answer counts.
+  REQUIRE(app::ApplyPatch(t.s, Json{{"predictions", "--"}}).ok);
+  CHECK(app::LessonProgress(t.s)["answered"] == 0);
+  CHECK(app::AnswerLesson(t.s, 5).message == "choice: expected an integer from 0 to 2 (the step's choices), got 5");
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
-  CHECK(app::TakeLessonEvents(t.s).size() == 1);
+  events = app::TakeLessonEvents(t.s);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0]["choice"] == 1);
+  REQUIRE(app::GoToLesson(t.s, 0).ok);
+  CHECK(app::AnswerLesson(t.s, 0).message == "choice: no lesson step is shown (open one first: setState({lesson: 1}))");
+  REQUIRE(app::GoToLesson(t.s, 2).ok);
 
   // The lesson's own step count: lesson 3 and 8 predictions are refused in the one wording.
   const attn::api::PatchResult three = app::ApplyPatch(t.s, Json{{"lesson", 3}});

@@ -12,21 +12,9 @@ import path from 'node:path';
 import { assert, assertEq, short } from '../lib/assert.mjs';
 import { decodePNG, imageStats } from '../lib/png.mjs';
 import { assertClean, assertNonBlank, openLab, settle, sleep } from '../lib/page.mjs';
-import { startServer } from '../lib/server.mjs';
+import { courseSite } from '../lib/course.mjs';
 
 export function flagsTests() {
-
-  let siteCount = 0;
-  async function courseSite(t, files) {
-    const dir = path.join(t.tmp, `flags-course-${++siteCount}`);
-    fs.mkdirSync(dir, { recursive: true });
-    for (const [name, html] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), html);
-    const server = await startServer(dir);
-    t.onCleanup(() => server.close());
-    const base = `http://localhost:${server.address().port}/`;
-    t.allowOrigin(new URL(base).origin);
-    return base;
-  }
 
   const page = (body) => `<!doctype html><html><head><meta charset="utf-8"><title>Course</title>
 <style>body{margin:0;font:16px/1.5 sans-serif}</style></head><body>
