@@ -74,7 +74,7 @@ const FieldTable<LabState>& StateFields() {
       std::string name = "tune" + f.name;
       name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
       t.push_back(OnlyLinkedWhenChanged(Rebased(f, &S::tune, name)));
-      t.back().help = "Train it more: " + t.back().help;
+      if (!t.back().help.empty()) t.back().help = "Train it more: " + t.back().help;
     }
     return t;
   }();

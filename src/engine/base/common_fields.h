@@ -19,7 +19,7 @@ Field<C> NormalizerField(Normalizer C::*member) {
 }
 
 template <class C, class M>
-Field<C> SeedField(M C::*member, std::string help) {
+Field<C> SeedField(M C::*member, FieldHelp help) {
   return IntegerField<C>("seed", member, 0, static_cast<double>(kMaxSeed), std::move(help));
 }
 

@@ -92,16 +92,28 @@ struct Field {
 template <class C>
 using FieldTable = std::vector<Field<C>>;
 
+// A row's one-line help is for the CLI and the docs (`attnlab fields`, `--help`); the page's
+// builds leave it out (ATTNLAB_FIELD_HELP=0, cmake/Emscripten.cmake): the texts are then never
+// used, so the linker drops them, some 2 KB of the default page's 500 KB.
+#ifndef ATTNLAB_FIELD_HELP
+#define ATTNLAB_FIELD_HELP 1
+#endif
+struct FieldHelp {
+  FieldHelp(const char* t) : text(ATTNLAB_FIELD_HELP ? t : "") {}  // implicit: rows pass a literal
+  FieldHelp(std::string t) : text(ATTNLAB_FIELD_HELP ? std::move(t) : std::string()) {}
+  std::string text;
+};
+
 // ---- rows -------------------------------------------------------------------------------------
 
 template <class C, class M>
-Field<C> IntegerField(std::string name, M C::*member, double min, double max, std::string help) {
+Field<C> IntegerField(std::string name, M C::*member, double min, double max, FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kInteger;
   f.rule.min = min;
   f.rule.max = max;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_number = [member](const C& c) { return static_cast<double>(c.*member); };
   f.set_number = [member](C& c, double x) { c.*member = static_cast<M>(x); };
   return f;
@@ -109,14 +121,14 @@ Field<C> IntegerField(std::string name, M C::*member, double min, double max, st
 
 template <class C>
 Field<C> NumberField(std::string name, double C::*member, double min, double max, bool min_open,
-                     std::string help) {
+                     FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kNumber;
   f.rule.min = min;
   f.rule.max = max;
   f.rule.min_open = min_open;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_number = [member](const C& c) { return c.*member; };
   f.set_number = [member](C& c, double x) { c.*member = x; };
   return f;
@@ -125,14 +137,14 @@ Field<C> NumberField(std::string name, double C::*member, double min, double max
 // A number that may be absent (null in JSON: "use the default").
 template <class C>
 Field<C> OptionalNumberField(std::string name, std::optional<double> C::*member, double min,
-                             double max, std::string help) {
+                             double max, FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kNumber;
   f.rule.min = min;
   f.rule.max = max;
   f.rule.nullable = true;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_number = [member](const C& c) { return (c.*member).value_or(0.0); };
   f.set_number = [member](C& c, double x) { c.*member = x; };
   f.set_null = [member](C& c) { (c.*member).reset(); };
@@ -141,22 +153,22 @@ Field<C> OptionalNumberField(std::string name, std::optional<double> C::*member,
 }
 
 template <class C>
-Field<C> BooleanField(std::string name, bool C::*member, std::string help) {
+Field<C> BooleanField(std::string name, bool C::*member, FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kBoolean;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_number = [member](const C& c) { return c.*member ? 1.0 : 0.0; };
   f.set_number = [member](C& c, double x) { c.*member = x != 0; };
   return f;
 }
 
 template <class C>
-Field<C> TextField(std::string name, std::string C::*member, std::string help) {
+Field<C> TextField(std::string name, std::string C::*member, FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kText;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_text = [member](const C& c) { return c.*member; };
   f.set_text = [member](C& c, const std::string& s) { c.*member = s; };
   return f;
@@ -165,11 +177,11 @@ Field<C> TextField(std::string name, std::string C::*member, std::string help) {
 // A text parsed where it is set into a typed value (engine/whatif/edit_lists.h's KeyList and
 // HeadList): M is built from the text and keeps it in M::text, which the state writes back.
 template <class C, class M>
-Field<C> ParsedTextField(std::string name, M C::*member, std::string help) {
+Field<C> ParsedTextField(std::string name, M C::*member, FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kText;
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_text = [member](const C& c) { return (c.*member).text; };
   f.set_text = [member](C& c, const std::string& s) { c.*member = M(s); };
   return f;
@@ -180,12 +192,12 @@ Field<C> ParsedTextField(std::string name, M C::*member, std::string help) {
 template <class C, class E>
 Field<C> NameField(std::string name, E C::*member, const char* (*to_name)(E),
                    bool (*parse)(const std::string&, E*), const std::vector<E>& values,
-                   std::string help) {
+                   FieldHelp help) {
   Field<C> f;
   f.name = std::move(name);
   f.rule.kind = FieldKind::kName;
   for (E v : values) f.rule.names.emplace_back(to_name(v));
-  f.help = std::move(help);
+  f.help = std::move(help.text);
   f.get_text = [member, to_name](const C& c) { return std::string(to_name(c.*member)); };
   f.set_text = [member, parse](C& c, const std::string& s) { parse(s, &(c.*member)); };
   return f;
@@ -194,7 +206,7 @@ Field<C> NameField(std::string name, E C::*member, const char* (*to_name)(E),
 // A name stored as a string (the interface language, the view).
 template <class C>
 Field<C> NameTextField(std::string name, std::string C::*member, std::vector<std::string> names,
-                       std::string help) {
+                       FieldHelp help) {
   Field<C> f = TextField<C>(std::move(name), member, std::move(help));
   f.rule.kind = FieldKind::kName;
   f.rule.names = std::move(names);
@@ -205,7 +217,7 @@ Field<C> NameTextField(std::string name, std::string C::*member, std::vector<std
 // hides or locks. set_text is only called with a canonical text (ParseNameSet).
 template <class C>
 Field<C> NameSetField(std::string name, std::string C::*member, std::vector<std::string> names,
-                      std::string help) {
+                      FieldHelp help) {
   Field<C> f = TextField<C>(std::move(name), member, std::move(help));
   f.rule.kind = FieldKind::kNameSet;
   f.rule.names = std::move(names);
