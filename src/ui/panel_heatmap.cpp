@@ -40,7 +40,7 @@ void DrawHeatmapPanel(Context& ctx) {
         const ImVec2 a = ImGui::GetCursorScreenPos();
         ImGui::PushID(h);
         if (ImGui::InvisibleButton("head", ImVec2(small, small)) && !Locked(ctx, "weights")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h, heads - 1);
         ImGui::PopID();
         const ImVec2 b(a.x + small, a.y + small);
         ctx.heatmap.Draw(sdl, gfx::HeatmapSlot::kLabHeads, h, a, b, kMin, kMax);
@@ -48,7 +48,7 @@ void DrawHeatmapPanel(Context& ctx) {
                      h == s.lab.config.head ? IM_COL32(245, 155, 40, 255) : IM_COL32(90, 90, 100, 255), 0, 0,
                      h == s.lab.config.head ? 2.5f : 1.0f);
         char num[16];
-        std::snprintf(num, sizeof num, "%d", h + 1);
+        std::snprintf(num, sizeof num, "%d", h);  // from 0, as the state, Settings and the CLI
         sdl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(255, 255, 255, 230), num);
       }
     }

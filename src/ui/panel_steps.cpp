@@ -184,7 +184,7 @@ void DrawStepsPanel(Context& ctx) {
   } else if (s.lab.config.heads > 1 && used > 0 && used < static_cast<int>(sizeof title)) {
     std::snprintf(title + used, sizeof title - used, " · ");
     used += 4;  // " · " is 4 bytes in UTF-8
-    std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head + 1, s.lab.config.heads);
+    std::snprintf(title + used, sizeof title - used, L(tr::kHeadOf), s.lab.config.head, s.lab.config.heads - 1);
   }
   if (BeginPanel(ctx, title, "steps", ImVec2(0, 0))) {
     if (ModelMode(ctx))

@@ -118,7 +118,7 @@ void DrawRunHeatmaps(Context& ctx, const app::TrainRun& run, gfx::HeatmapSlot sl
       SetTrain(s, "query", clicked);
     if (h > 1) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, L(tr::kHeadOf), k + 1, h);
+      std::snprintf(buf, sizeof buf, L(tr::kHeadOf), k, h - 1);
       ImGui::TextDisabled("%s", buf);
     }
     ImGui::PopID();
@@ -352,7 +352,7 @@ void DrawPictures(Context& ctx, bool narrow) {
   if (heads > 1) {  // which head's row the tables show
     for (int h = 0; h < heads; ++h) {
       char label[32];
-      std::snprintf(label, sizeof label, L(tr::kHeadN), h + 1);
+      std::snprintf(label, sizeof label, L(tr::kHeadN), h);
       if (h) ImGui::SameLine();
       ImGui::PushID(h);
       if (ImGui::RadioButton(label, std::min(ctx.ui.bp_head, heads - 1) == h)) ctx.ui.bp_head = h;

@@ -126,7 +126,7 @@ void DrawEditControls(Context& ctx) {
     for (int h = 0; h < cfg.heads; ++h) {
       bool off = cfg.knockout_heads.Has(0, h);
       char label[64];
-      std::snprintf(label, sizeof label, L(tr::kHeadN), h + 1);
+      std::snprintf(label, sizeof label, L(tr::kHeadN), h);
       ImGui::PushID(2000 + h);
       if (h > 0 && ImGui::GetItemRectMax().x + 110.0f < right) ImGui::SameLine();
       if (ImGui::Checkbox(label, &off))

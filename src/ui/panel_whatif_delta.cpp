@@ -70,7 +70,7 @@ void DrawDelta(Context& ctx, const attn::LabComparison& c) {
   const auto& tokens = c.plain.tokens;
   const int n = static_cast<int>(d.rows());
   char buf[512];
-  std::snprintf(buf, sizeof buf, L(tr::kDeltaCaption), head + 1, Sci(c.max_abs_d_weight).c_str());
+  std::snprintf(buf, sizeof buf, L(tr::kDeltaCaption), head, Sci(c.max_abs_d_weight).c_str());
   TextWrappedAtSpaces(buf);  // never inside a number
   const attn::MatF df = d.cast<float>();
   ctx.heatmap.Upload(gfx::HeatmapSlot::kWhatIf, 0, attn::ToRowMajor(df), n, n);
@@ -177,11 +177,11 @@ void DrawDeltaHeads(Context& ctx, const attn::LabComparison& c) {
   for (int h = 0; h < heads; ++h) {
     if (h) ImGui::SameLine();
     char num[16];
-    std::snprintf(num, sizeof num, "%d", h + 1);
+    std::snprintf(num, sizeof num, "%d", h);
     const bool clicked = DeltaThumbnail(ctx, c.d_weights[static_cast<std::size_t>(h)], 3 + h, small, m,
                                         h == s.lab.config.head, num);
     if (clicked && !Locked(ctx, "whatif")) app::ApplyPatch(s, attn::api::Obj({{"head", h}}));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h + 1, heads);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(L(tr::kHeadOf), h, heads - 1);
   }
 }
 

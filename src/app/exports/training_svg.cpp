@@ -85,7 +85,7 @@ std::string ExampleWeightsSvg(const LabView& view, std::string* why) {
         o += "<rect class=\"query-row\" x=\"" + Num(left - 1) + "\" y=\"" + Num(top + cell * q - 1) + "\" width=\"" + Num(side + 2) +
              "\" height=\"" + Num(cell + 2) + "\" fill=\"none\" stroke=\"" + kQueryColour + "\" stroke-width=\"2.5\"/>\n";
       if (h > 1) {
-        const std::string caption = Say(*view.lab, text::tr::kHeadOf, head + 1, h);
+        const std::string caption = Say(*view.lab, text::tr::kHeadOf, head, h - 1);
         o += "<text x=\"" + Num(left) + "\" y=\"" + Num(top + side + 16) + "\" fill=\"#555555\">" + caption + "</text>\n";
       }
       o += "</g>\n";

@@ -104,7 +104,7 @@ std::string WhatIfSvg(const LabView& v, std::string* why) {
   const int n = static_cast<int>(d.rows());
   const int q = f.query;
   const double m = std::max(kDeltaFloor, f.max_abs);
-  auto colour = [&](double v) { return DivergingHex(static_cast<float>((v + m) / (2 * m))); };
+  auto colour = [&](double x) { return DivergingHex(static_cast<float>((x + m) / (2 * m))); };
   double label_w = 0;
   for (const auto& t : tokens) label_w = std::max(label_w, TextWidth(t));
   const double cell = std::clamp(480.0 / std::max(n, 1), 14.0, 56.0);

@@ -330,7 +330,7 @@ TEST_CASE("the training example's SVG: every head of run A (and B) with the engi
         CHECK(svg.find("fill=\"" + app::ViridisHex(static_cast<float>(w)) + "\"><title>" + app::XmlEscape(v.tokens[i] + " → " + v.tokens[j]) +
                        ": " + Json(w).dump() + "</title>") != std::string::npos);
       }
-  CHECK(svg.find("Голова 2 из 2") != std::string::npos);
+  CHECK(svg.find("Голова 1 из 0–1") != std::string::npos);  // heads counted from 0, as in the state
   CHECK(svg.find("id=\"run-b\"") == std::string::npos);
   const app::ExportFile f = app::ExportText(s, {"example_weights", "svg"});
   CHECK(f.name == "attention-example-weights.svg");
