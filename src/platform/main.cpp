@@ -33,7 +33,6 @@
 namespace {
 
 constexpr int kSettleFrames = 4;  // frames drawn after a change: ImGui settles in 2-3
-constexpr unsigned kScreenshotWaitMs = 20000;  // desktop --screenshot: the longest wait to settle
 
 int g_requested_frames = 0;  // platform::RequestFrames, consumed by the next Frame()
 
@@ -291,6 +290,7 @@ int main(int argc, char** argv) {
   emscripten_set_webglcontextrestored_callback("#canvas", &rt, EM_FALSE, OnContextRestored);
   emscripten_set_main_loop_arg(BrowserFrame, &rt, 0, true);
 #else
+  constexpr unsigned kScreenshotWaitMs = 20000;  // desktop --screenshot: the longest wait to settle
   const Uint32 started = SDL_GetTicks();
   while (rt.running) {
     // --screenshot waits until nothing more is to be drawn, or kScreenshotWaitMs (a state that
