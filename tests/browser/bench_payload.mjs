@@ -5,7 +5,10 @@
 // navigation to attentionLab.ready (the lab has drawn its first complete frame and applied the
 // link), each load in a fresh browser context (empty caches).
 //
-//   node tests/browser/bench_payload.mjs --site build/wasm-release/site [--loads 7] [--browser /usr/bin/chromium]
+//   node tests/browser/bench_payload.mjs --site build/wasm-release/site [--loads 7] [--link HASH] [--browser /usr/bin/chromium]
+//
+// --link '#projection=model': the page opened with that link instead (the files it loads, and
+// the time to ready; in model mode, to the model loaded too).
 //
 // scripts/bench.sh --payload builds the web bundle and runs this. The issue's budget: <= 500 KB
 // gzipped in all, <= 1.0 s median to ready on the project's 2-core machine.
@@ -16,12 +19,13 @@ import { launchChromium } from './lib/chromium.mjs';
 import { startServer } from './lib/server.mjs';
 
 function parseArgs(argv) {
-  const o = { site: null, loads: 7, browser: '/usr/bin/chromium' };
+  const o = { site: null, loads: 7, browser: '/usr/bin/chromium', link: '' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => { if (i + 1 >= argv.length) fail(`missing value after ${a}`); return argv[++i]; };
     if (a === '--site') o.site = v();
     else if (a === '--loads') o.loads = Number(v());
     else if (a === '--browser') o.browser = v();
+    else if (a === '--link') o.link = v();
     else fail(`unknown option ${a}`);
   }
   if (!o.site) fail('--site is required');
@@ -29,7 +33,7 @@ function parseArgs(argv) {
   return o;
 }
 function fail(msg) {
-  console.error(`bench_payload.mjs: ${msg}\nusage: node tests/browser/bench_payload.mjs --site DIR [--loads N] [--browser PATH]`);
+  console.error(`bench_payload.mjs: ${msg}\nusage: node tests/browser/bench_payload.mjs --site DIR [--loads N] [--link HASH] [--browser PATH]`);
   process.exit(2);
 }
 
@@ -49,9 +53,13 @@ async function main() {
       const page = await context.newPage();
       const loaded = [];
       page.on('response', (r) => { if (r.url().startsWith(base)) loaded.push(new URL(r.url()).pathname.slice(1) || 'index.html'); });
-      await page.goto(base + 'index.html', { waitUntil: 'commit' });
+      await page.goto(base + 'index.html' + o.link, { waitUntil: 'commit' });
       await page.waitForFunction(() => !!window.attentionLab, null, { timeout: 60000 });
-      const ms = await page.evaluate(() => attentionLab.ready.then(() => performance.now()));
+      let ms = await page.evaluate(() => attentionLab.ready.then(() => performance.now()));
+      if (/projection=model/.test(o.link)) {  // the model loaded too, in whichever build
+        await page.waitForFunction(() => attentionLab.getModelStatus().load === 'ready', null, { polling: 20, timeout: 120000 });
+        ms = await page.evaluate(() => performance.now());
+      }
       times.push(ms);
       if (!files) files = [...new Set(loaded)];
       await context.close();
@@ -60,7 +68,7 @@ async function main() {
     await browser.close();
     server.close();
   }
-  console.log(`files the default page loads (${base}index.html):`);
+  console.log(`files the page loads (${base}index.html${o.link}):`);
   console.log(`  ${'file'.padEnd(16)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}`);
   let raw = 0, gz = 0;
   for (const f of files) {
@@ -70,7 +78,7 @@ async function main() {
     console.log(`  ${f.padEnd(16)} ${kb(bytes.length)} ${kb(z)}`);
   }
   console.log(`  ${'total'.padEnd(16)} ${kb(raw)} ${kb(gz)}   (budget: 500 KB gzipped)`);
-  console.log(`time to ready over ${o.loads} cold loads: median ${(median(times) / 1000).toFixed(2)} s ` +
+  console.log(`time to ready${/projection=model/.test(o.link) ? ' with the model loaded' : ''} over ${o.loads} cold loads: median ${(median(times) / 1000).toFixed(2)} s ` +
               `(min ${(Math.min(...times) / 1000).toFixed(2)}, max ${(Math.max(...times) / 1000).toFixed(2)}; budget 1.0 s)`);
 }
 

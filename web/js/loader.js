@@ -78,9 +78,30 @@ function start() {
     if (status === 'loading' || (status === 'ready' && isWasmError)) fail(ev.error || new Error(ev.message));
   });
 
-  Promise.all([loadScript(GLUE_URL), downloadWasm(WASM_URL)]).then(function (r) {
+  var link = linkParams(location.hash), full = linkWantsFullBuild(link);
+  if (link.projection === 'model') fetchModelFiles(null);  // the model's files beside its build
+  Promise.all([loadScript(full ? MODEL_GLUE_URL : GLUE_URL), downloadWasm(full ? MODEL_WASM_URL : WASM_URL)]).then(function (r) {
     boot(r[0], r[1]);
   }).then(null, fail);
+}
+
+// A link that needs the full build (the model's code and the what-if tools: model mode, the What
+// if tab, an edit) loads that build first, and only that one, instead of the default build and
+// then the switch; in model mode the model's files download beside it. A guess from the link's
+// text: the lab still decides, so a wrong guess costs time only (a default build asked for the
+// tools moves over, as it does after any change).
+function linkParams(hash) {
+  var p = {};
+  String(hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
+    var i = kv.indexOf('=');
+    if (i <= 0) return;
+    try { p[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1)); } catch (e) { /* the lab reports it */ }
+  });
+  return p;
+}
+function linkWantsFullBuild(p) {
+  return p.projection === 'model' || p.view === 'whatif' || p.modelUrl !== undefined || +p.whatIfToken >= 0 ||
+         +p.valueToken >= 0 || (p.shuffle !== undefined && p.shuffle !== 'off') || !!p.knockoutKeys || !!p.knockoutHeads;
 }
 
 function formatMB(bytes) { return (bytes / 1048576).toFixed(1) + ' MB'; }

@@ -33,7 +33,9 @@ function fetchTuneTextsIfWanted(state) {
 // file's SHA-256 from WebCrypto goes with its bytes and the C++ compares it with the manifest.
 var MODEL_DIR = 'model/';
 var modelFiles = null;  // the promise of {names, bytes, digests}: fetched once, kept until handed over
+var modelProgressTo = null;  // who hears the download's progress (0..1): the latest to ask
 function fetchModelFiles(progress) {
+  modelProgressTo = progress;
   if (modelFiles) return modelFiles;
   var subtle = window.crypto && window.crypto.subtle;
   if (!subtle) console.warn('Attention Lab: this page has no WebCrypto (plain http?): the model files are checked for their structure, not their SHA-256');
@@ -52,7 +54,7 @@ function fetchModelFiles(progress) {
     function report() {
       var a = 0, b = 0;
       for (var k in total) { a += got[k] || 0; b += total[k]; }
-      progress(b > 0 ? a / b : 0);
+      if (modelProgressTo) modelProgressTo(b > 0 ? a / b : 0);
     }
     var texts = { 'MANIFEST.sha256': new TextEncoder().encode(manifest) };
     return Promise.all(names.map(function (name) {

@@ -2,10 +2,11 @@
 // lab in a cross-origin iframe by postMessage and is answered, the unknown ones with an error
 // naming them; the list of requests in docs/page-api.md is the lab's. Run by run.mjs.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assert, assertEq, short } from '../lib/assert.mjs';
-import { assertClean, settle } from '../lib/page.mjs';
+import { assertClean, openLab, settle } from '../lib/page.mjs';
 import { coursePage, courseSite, labFrames } from '../lib/course.mjs';
 
 const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs');
@@ -15,6 +16,16 @@ function documentedRequests() {
   const text = fs.readFileSync(path.join(DOCS, 'page-api.md'), 'utf8');
   const table = text.split('<!-- postMessage requests: begin')[1].split('<!-- postMessage requests: end')[0];
   return [...table.matchAll(/^\| `attentionLab:([A-Za-z]+)` \|/gm)].map((m) => m[1]);
+}
+
+// The payload table of docs/model-mode.md (scripts/doc_sizes.mjs writes it): per row, the sizes
+// as served and gzipped, in bytes, and the files the row names.
+function documentedPayload() {
+  const text = fs.readFileSync(path.join(DOCS, 'model-mode.md'), 'utf8');
+  const table = text.split('<!-- payload sizes: begin')[1].split('<!-- payload sizes: end')[0];
+  const bytes = (v) => { const [n, u] = v.trim().split(' '); return Number(n) * (u === 'MB' ? 1048576 : 1024); };
+  return [...table.matchAll(/^\| ([^|]+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)]
+    .filter((m) => /KB|MB/.test(m[3])).map((m) => ({ title: m[1], files: m[2], raw: bytes(m[3]), gz: bytes(m[4]) }));
 }
 
 // Harmless arguments for each request (a refusal is an answer too).
@@ -72,6 +83,58 @@ export function courseAuthorTests() {
         assertEq(answers.getModelStatus.result.load, 'not requested', 'getModelStatus().load');
         assertEq(answers.getLesson.result, null, 'getLesson() before any lesson');
         assertEq(answers.getState.result.temperature, 2, 'getState after setState');
+        assertClean(t);
+      },
+    },
+    {
+      name: 'a link in model mode, on the What if tab or with an edit loads the full build first and only that one; a plain link only the default build',
+      timeout: 180,
+      async run(t) {
+        const builds = () => t.monitor.requests.map((u) => u.split('?')[0].split('/').pop()).filter((f) => /^index(-model)?\.(js|wasm)$/.test(f)).sort().join(' ');
+        const cases = [['index.html#sentence=one%20two', 'index.js index.wasm', 'default'],
+                       ['index.html#projection=model&sentence=I%20love%20sushi', 'index-model.js index-model.wasm', 'full'],
+                       ['index.html#view=whatif', 'index-model.js index-model.wasm', 'full'],
+                       ['index.html#knockoutKeys=1', 'index-model.js index-model.wasm', 'full']];
+        for (const [link, want, build] of cases) {
+          t.monitor.requests.length = 0;
+          await openLab(t, link);
+          await settle(t.page, 300);
+          if (build === 'full' && /projection=model/.test(link)) {
+            await t.page.waitForFunction(() => attentionLab.getModelStatus().load === 'ready', null, { timeout: 120000 });
+          }
+          t.note(`${link}: ${builds()}`);
+          assertEq(builds(), want, `the builds ${link} downloaded`);
+          assertEq(await t.page.evaluate(() => attentionLab.getBuild()), build, `getBuild() after ${link}`);
+        }
+        assertClean(t);
+      },
+    },
+    {
+      name: 'docs: the payload table of model-mode.md is the built site\'s within 2 %, and getModelStatus()\'s fields are those documented',
+      async run(t) {
+        const rows = documentedPayload();
+        assertEq(rows.length, 3, 'rows of the payload table');
+        const site = t.opts.site;
+        const manifest = fs.readFileSync(path.join(site, 'model', 'MANIFEST.sha256'), 'utf8').split('\n').filter((l) => l.length > 66).map((l) => 'model/' + l.slice(66).trim());
+        const groups = [['index.html', 'lab.css', 'lab.js', 'index.js', 'index.wasm'], ['index-model.js', 'index-model.wasm'], ['model/MANIFEST.sha256', ...manifest]];
+        rows.forEach((row, i) => {
+          let raw = 0, gz = 0;
+          for (const f of groups[i]) {
+            const data = fs.readFileSync(path.join(site, f));
+            raw += data.length;
+            gz += zlib.gzipSync(data, { level: 9 }).length;
+          }
+          t.note(`${row.title}: documented ${(row.raw / 1024).toFixed(1)} / ${(row.gz / 1024).toFixed(1)} KB, measured ${(raw / 1024).toFixed(1)} / ${(gz / 1024).toFixed(1)} KB`);
+          for (const [doc, got, what] of [[row.raw, raw, 'as served'], [row.gz, gz, 'gzipped']]) {
+            assert(Math.abs(doc - got) <= 0.02 * got, `docs/model-mode.md says ${row.title} is ${(doc / 1024).toFixed(1)} KB ${what}, the site's is ${(got / 1024).toFixed(1)} KB: run node scripts/doc_sizes.mjs`);
+          }
+        });
+        const text = fs.readFileSync(path.join(DOCS, 'model-mode.md'), 'utf8');
+        const fields = text.split('<!-- getModelStatus fields: begin')[1].split('<!-- getModelStatus fields: end')[0];
+        const documented = [...fields.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]).sort();
+        await openLab(t, 'index.html');
+        const keys = await t.page.evaluate(() => Object.keys(attentionLab.getModelStatus()).sort());
+        assertEq(keys, documented, 'getModelStatus() fields = docs/model-mode.md');
         assertClean(t);
       },
     },
