@@ -80,9 +80,15 @@ function start() {
 
   var link = linkParams(location.hash), full = linkWantsFullBuild(link);
   if (link.projection === 'model') fetchModelFiles(null);  // the model's files beside its build
-  Promise.all([loadScript(full ? MODEL_GLUE_URL : GLUE_URL), downloadWasm(full ? MODEL_WASM_URL : WASM_URL)]).then(function (r) {
-    boot(r[0], r[1]);
-  }).then(null, fail);
+  function load(glueUrl, wasmUrl) {
+    return Promise.all([loadScript(glueUrl), downloadWasm(wasmUrl)]).then(function (r) { boot(r[0], r[1]); });
+  }
+  // The full build failing to download is no reason not to start: the default build runs and
+  // says in its tab what failed, with Try again (as after any switch that failed).
+  (full ? load(MODEL_GLUE_URL, MODEL_WASM_URL).then(null, function (e) {
+    console.warn('Attention Lab: the full build could not be fetched (' + ((e && e.message) || e) + '): starting the default one');
+    return load(GLUE_URL, WASM_URL);
+  }) : load(GLUE_URL, WASM_URL)).then(null, fail);
 }
 
 // A link that needs the full build (the model's code and the what-if tools: model mode, the What
