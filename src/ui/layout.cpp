@@ -309,6 +309,18 @@ std::string VectorText(const attn::VecF& v, int max_entries, int decimals) {
   return out + "]";
 }
 
+std::string FitText(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string cut = text;
+  while (!cut.empty()) {
+    // Drop the last whole UTF-8 character: its continuation bytes, then its lead byte.
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+    if (!cut.empty()) cut.pop_back();
+    if (ImGui::CalcTextSize((cut + "…").c_str()).x <= width) return cut + "…";
+  }
+  return "…";
+}
+
 void DrawLab(Context& ctx) {
   app::AppState& s = ctx.state;
   SetLang(LangFromCode(s.lab.lang));

@@ -57,10 +57,11 @@ void DrawHeatmapPanel(Context& ctx) {
     float label_w = 0;
     for (const auto& tok : tokens) label_w = std::max(label_w, ImGui::CalcTextSize(tok.text.c_str()).x);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // At most a quarter of a narrow panel (the lesson's column beside it): the labels are clipped
-    // to their column and start with the index, so the heatmap keeps the room.
-    label_w = std::min({label_w + 8.0f + ImGui::CalcTextSize("00 ").x, 130.0f,
-                        std::max(ImGui::CalcTextSize("00 ").x + 8.0f, 0.25f * avail.x)});
+    // At most 150 px, or a third of a narrow panel (1 024 px wide, the lesson's column beside
+    // it): a longer label keeps its index and the word's start and ends in "…" (FitText), so
+    // the heatmap keeps the room and the rows can still be matched with the columns.
+    label_w = std::min({label_w + 8.0f + ImGui::CalcTextSize("00 ").x, 150.0f,
+                        std::max(ImGui::CalcTextSize("00 ").x + 8.0f, 0.33f * avail.x)});
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float entropy_w = ImGui::CalcTextSize("H 0.000").x + 10.0f;  // the rows' entropy, on the right
     // As wide as the panel allows, as tall as it allows too; but never under 60 % of the width
@@ -97,8 +98,10 @@ void DrawHeatmapPanel(Context& ctx) {
       const ImVec2 ts = ImGui::CalcTextSize(label);
       const float cy = p0.y + cell * (i + 0.5f);
       if (cell >= ts.y * 0.8f || i == s.attention.result.steps.query) {
+        const std::string row = FitText(label, p0.x - 4 - origin.x);
+        const float row_w = ImGui::CalcTextSize(row.c_str()).x;
         dl->PushClipRect(origin, ImVec2(p0.x - 4, p1.y), true);
-        dl->AddText(ImVec2(p0.x - 4 - ts.x, cy - ts.y * 0.5f), i == s.attention.result.steps.query ? query_col : text_col, label);
+        dl->AddText(ImVec2(p0.x - 4 - row_w, cy - ts.y * 0.5f), i == s.attention.result.steps.query ? query_col : text_col, row.c_str());
         dl->PopClipRect();
       }
       if (names_fit) {

@@ -170,5 +170,8 @@ bool CellGrid(const char* id, ImVec2 p0, float side, int n, int q, ImU32 query_c
 void TextWrappedPieces(const std::vector<std::string>& pieces);
 void TextWrappedAtSpaces(const char* text);  // "−0.125" with a real minus sign, rotating buffer
 std::string VectorText(const attn::VecF& v, int max_entries, int decimals = 3);
+// The text as it fits in `width` pixels: whole, or its start with "…" (a label keeps its index
+// and the word's beginning rather than being clipped at the left).
+std::string FitText(const std::string& text, float width);
 
 }  // namespace ui
