@@ -153,33 +153,17 @@ function postToParent(msg) {
   } catch (e) { /* parent gone */ }
 }
 
-// Every request a parent can post, by the type after "attentionLab:", and the call it makes
-// with the message's fields (docs/page-api.md, "The page API through postMessage", lists them).
+// Every request a parent can post: the type after "attentionLab:" names the page API's call, and
+// the value here the message's field that is its argument ('' for none; docs/page-api.md, "The
+// page API through postMessage", lists them).
 // Every request is answered: {type: 'attentionLab:result', id, result}, the result being the
 // call's, or {ok: false, field, error} naming the call when it threw or the type is unknown.
 var REQUESTS = {
-  setState: function (d) { return api.setState(d.state); },
-  getState: function () { return api.getState(); },
-  getTrace: function () { return api.getTrace(); },
-  getLink: function () { return api.getLink(); },
-  getEmbedSnippet: function () { return api.getEmbedSnippet(); },
-  getBuild: function () { return api.getBuild(); },
-  train: function (d) { return api.train(d.steps); },
-  getTraining: function () { return api.getTraining(); },
-  getNormalization: function () { return api.getNormalization(); },
-  runNormalization: function (d) { return api.runNormalization(d.options); },
-  'export': function (d) { return api['export'](d.options); },   // a Promise: the reply carries the Blob
-  download: function (d) { return api.download(d.options); },
-  setLesson: function (d) { return api.setLesson(d.lesson); },
-  getLesson: function () { return api.getLesson(); },
-  answerLesson: function (d) { return api.answerLesson(d.choice); },
-  getLessonProgress: function () { return api.getLessonProgress(); },
-  getModelStatus: function () { return api.getModelStatus(); },
-  probeHead: function () { return api.probeHead(); },
-  tuneModel: function (d) { return api.tuneModel(d.options); },
-  getTuneStatus: function () { return api.getTuneStatus(); },
-  stopTune: function () { return api.stopTune(); },
-  resetTune: function () { return api.resetTune(); }
+  setState: 'state', getState: '', getTrace: '', getLink: '', getEmbedSnippet: '', getBuild: '',
+  train: 'steps', getTraining: '', getNormalization: '', runNormalization: 'options',
+  'export': 'options', download: 'options',   // a Promise: the reply carries the Blob
+  setLesson: 'lesson', getLesson: '', answerLesson: 'choice', getLessonProgress: '',
+  getModelStatus: '', probeHead: '', tuneModel: 'options', getTuneStatus: '', stopTune: '', resetTune: ''
 };
 // What the lab posts itself: never answered, so that a parent echoing messages back makes no loop.
 var OWN_MESSAGES = ['attentionLab:result', 'attentionLab:ready', 'attentionLab:height', 'attentionLab:change',
@@ -193,7 +177,7 @@ function onMessage(ev) {
   var id = (typeof d.id === 'string' || typeof d.id === 'number') ? d.id : null;
   var source = ev.source, origin = (ev.origin && ev.origin !== 'null') ? ev.origin : '*';
   var name = d.type.indexOf('attentionLab:') === 0 ? d.type.slice('attentionLab:'.length) : null;
-  var call = name !== null && Object.prototype.hasOwnProperty.call(REQUESTS, name) ? REQUESTS[name] : null;
+  var known = name !== null && Object.prototype.hasOwnProperty.call(REQUESTS, name);
   function reply(result) {
     try { source.postMessage({ type: 'attentionLab:result', id: id, result: result }, origin); } catch (e) { /* source gone */ }
   }
@@ -201,14 +185,14 @@ function onMessage(ev) {
     var text = String(e && e.message || e);
     return { ok: false, field: '', error: text.indexOf(d.type) === 0 ? text : d.type + ': ' + text };
   }
-  if (!call) {
+  if (!known) {
     reply({ ok: false, field: 'type', error: 'unknown type "' + d.type + '" (one of ' +
            Object.keys(REQUESTS).map(function (k) { return '"attentionLab:' + k + '"'; }).join(', ') + ')' });
     return;
   }
   ready.then(function () {
     var r;
-    try { r = call(d); } catch (e) { reply(failed(e)); return; }
+    try { r = api[name](REQUESTS[name] ? d[REQUESTS[name]] : undefined); } catch (e) { reply(failed(e)); return; }
     if (r && typeof r.then === 'function') r.then(reply, function (e) { reply(failed(e)); });
     else reply(r === undefined ? null : r);
   }, function (e) { reply(failed(e)); });

@@ -282,15 +282,12 @@ attn::api::PatchResult Lesson::Answer(const RoomContext& c, int choice) {
     return c.requests.Refuse(Refusal("choice", "choice: expected an integer from 0 to " + std::to_string(st->choices.size() - 1) +
                                                    " (the step's choices), got " + std::to_string(choice)));
   }
-  if (st && st->has_question && choice >= 0 && choice < static_cast<int>(st->choices.size()) &&
-      predictions.size() == static_cast<std::size_t>(c.lab.lesson_steps))
-    predictions[step - 1] = static_cast<char>('a' + choice);
-  // Bad input is refused by the predictions row, in the one wording.
-  else predictions = "?";
-  Json patch = st ? LessonStepPatch(step, true, doc.get()) : Json::object();
+  if (predictions.size() == static_cast<std::size_t>(c.lab.lesson_steps)) predictions[step - 1] = static_cast<char>('a' + choice);
+  else predictions = "?";  // a row out of step with the lesson: refused by the predictions row, in its wording
+  Json patch = LessonStepPatch(step, true, doc.get());
   patch["predictions"] = predictions;
   attn::api::PatchResult r = c.requests.Apply(patch);
-  if (!r.ok || !st) return r;
+  if (!r.ok) return r;
   RunAction(c.requests, st->reveal_action);
   Json answer = AnswerJson(step, choice, choice == st->right);
   answer["type"] = "answer";
