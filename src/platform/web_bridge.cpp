@@ -97,12 +97,13 @@ EM_JS(void, js_panels_drawn, (const char* ids), {
 // x1, y1 in CSS pixels of the canvas, scroll x, max scroll x, scroll y, max scroll y), innermost
 // last; `popup`: a popup or combo is open (it takes every wheel); `active`: an item is held
 // (a slider being dragged, a pressed button); `text`: a text box is active, its caret at
-// (tx, ty) with line height th inside a window whose right edge is tr.
-EM_JS(void, js_frame, (const float* areas, int count, int popup, int active, int text, float tx, float ty, float th, float tr), {
+// (tx, ty) with line height th inside a window whose right edge is tr; `wanted`: the height the
+// lab would like from what it shows (auto-height, ui::UiState::wanted_height).
+EM_JS(void, js_frame, (const float* areas, int count, int popup, int active, int text, float tx, float ty, float th, float tr, float wanted), {
   var a = [];
   for (var i = 0; i < count * 8; i++) a.push(HEAPF32[(areas >> 2) + i]);
   if (Module.onLabFrame) Module.onLabFrame({ areas: a, popup: !!popup, active: !!active,
-                                             text: text ? { x: tx, y: ty, h: th, right: tr } : null });
+                                             text: text ? { x: tx, y: ty, h: th, right: tr } : null, wanted: wanted });
 });
 // Copies through the page (web/js/clipboard.js: navigator.clipboard, or the text selected for the user to
 // copy by hand when the browser does not allow it); the answer comes back in attnlab_copy_result.
@@ -339,7 +340,7 @@ void ReportFrame() {
   const bool text = io.WantTextInput && g.PlatformImePos.x < FLT_MAX;
   const float right = g.ActiveIdWindow ? g.ActiveIdWindow->InnerRect.Max.x : g.PlatformImePos.x;
   js_frame(areas.data(), static_cast<int>(areas.size() / 8), popup, ImGui::IsAnyItemActive(), text,
-           g.PlatformImePos.x, g.PlatformImePos.y, g.FontSize, right);
+           g.PlatformImePos.x, g.PlatformImePos.y, g.FontSize, right, g_ui ? g_ui->wanted_height : 0.0f);
 }
 
 }  // namespace platform

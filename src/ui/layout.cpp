@@ -95,53 +95,34 @@ void DrawSettingsAndTune(Context& ctx, bool settings, bool tune) {
   if (tune && TuneShown(ctx)) DrawModelTrainPanel(ctx);
 }
 
-// The steps, the information question and, in model mode, "Train it more" (whichever are not
-// hidden): tabs when more than one is shown.
+// The steps, the information question, in model mode "Train it more", and the vectors when the
+// column is too narrow for them beside the weights (whichever are not hidden): tabs when more
+// than one is shown. "Train it more" before "What if" (model mode), so that the tabs before it
+// keep their places.
 template <typename Front>
-void DrawAttentionBottom(Context& ctx, const Front& front) {
-  const bool steps = !Hidden(ctx, "steps"), information = !Hidden(ctx, "information");
-  const bool whatif = !Hidden(ctx, "whatif");
-  const bool tune = TuneShown(ctx);
-  if (static_cast<int>(steps) + static_cast<int>(information) + static_cast<int>(whatif) + static_cast<int>(tune) >= 2) {
-    if (ImGui::BeginTabBar("bottom_tabs")) {
-      if (steps && ImGui::BeginTabItem(Label(tr::kSteps, "b_steps"), nullptr, front("steps"))) {
-        ImGui::BeginChild("row_steps", ImVec2(0, 0), false);
-        DrawStepsPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      if (information && ImGui::BeginTabItem(Label(tr::kInformation, "b_information"), nullptr, front("information"))) {
-        ImGui::BeginChild("row_information", ImVec2(0, 0), false);
-        DrawInformationPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      if (tune && ImGui::BeginTabItem(Label(tr::kTuneTitle, "b_tune"))) {
-        ImGui::BeginChild("row_tune", ImVec2(0, 0), false);
-        DrawModelTrainPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      // after "Train it more" (model mode), so that the tabs before it keep their places
-      if (whatif && ImGui::BeginTabItem(Label(tr::kWhatIf, "b_whatif"), nullptr, front("whatif"))) {
-        ImGui::BeginChild("row_whatif", ImVec2(0, 0), false);
-        DrawWhatIfPanel(ctx);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-      }
-      ImGui::EndTabBar();
+void DrawAttentionBottom(Context& ctx, const Front& front, bool vectors) {
+  struct Tab { const Text* name; const char* id; const char* view; bool shown; void (*draw)(Context&); };
+  const Tab tabs[] = {{&tr::kSteps, "b_steps", "steps", !Hidden(ctx, "steps"), DrawStepsPanel},
+                      {&tr::kVectors, "b_vectors", "vectors", vectors, DrawVectorsPanel},
+                      {&tr::kInformation, "b_information", "information", !Hidden(ctx, "information"), DrawInformationPanel},
+                      {&tr::kTuneTitle, "b_tune", "", TuneShown(ctx), DrawModelTrainPanel},
+                      {&tr::kWhatIf, "b_whatif", "whatif", !Hidden(ctx, "whatif"), DrawWhatIfPanel}};
+  int count = 0;
+  for (const Tab& t : tabs) count += t.shown;
+  if (count == 1) {
+    for (const Tab& t : tabs)
+      if (t.shown) t.draw(ctx);
+  } else if (count > 1 && ImGui::BeginTabBar("bottom_tabs")) {
+    for (const Tab& t : tabs) {
+      if (!t.shown || !ImGui::BeginTabItem(Label(*t.name, t.id), nullptr, front(t.view))) continue;
+      ImGui::BeginChild(t.id, ImVec2(0, 0), false);
+      t.draw(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
     }
-  } else if (steps) {
-    DrawStepsPanel(ctx);
-  } else if (information) {
-    DrawInformationPanel(ctx);
-  } else if (whatif) {
-    DrawWhatIfPanel(ctx);
-  } else if (tune) {
-    DrawModelTrainPanel(ctx);
+    ImGui::EndTabBar();
   }
 }
-
 
 // The attention page on a laptop. Left: sentence and settings, full height. Right: weights |
 // vectors on top; below them the steps or the information question, as tabs. A hidden panel
@@ -151,12 +132,17 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool sentence = !Hidden(ctx, "sentence"), settings = !Hidden(ctx, "settings");
-  const bool heatmap = !Hidden(ctx, "weights"), vectors = !Hidden(ctx, "vectors");
+  const bool heatmap = !Hidden(ctx, "weights");
+  bool vectors = !Hidden(ctx, "vectors");
   const bool top = heatmap || vectors;
   const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information") || !Hidden(ctx, "whatif") || TuneShown(ctx);
   const bool left = sentence || settings, right = top || bottom;
+  // As wide as at 1280 px without the lesson; narrower in a narrower lab (1 024 px beside the
+  // lesson), and then the vectors move to the tabs below, so that the weights keep their room.
+  const float left_w = !left || !right ? 0.0f : avail.x >= 1000.0f ? std::fmax(365.0f, avail.x * 0.29f) : std::fmax(320.0f, avail.x * 0.36f);
+  const bool vectors_below = heatmap && vectors && bottom && avail.x - left_w < 480.0f;
+  if (vectors_below) vectors = false;
   if (left) {
-    const float left_w = right ? std::fmax(365.0f, avail.x * 0.29f) : 0.0f;  // as wide as at 1280 px without the lesson
     ImGui::BeginChild("col_input", ImVec2(left_w, 0), false);
     if (sentence) DrawSentencePanel(ctx);
     DrawSettingsAndTune(ctx, settings, /*tune=*/false);
@@ -180,7 +166,7 @@ void DrawAttentionPage(Context& ctx, const Front& front) {
       ImGui::EndChild();
     }
   }
-  if (bottom) DrawAttentionBottom(ctx, front);
+  if (bottom) DrawAttentionBottom(ctx, front, vectors_below);
   ImGui::EndChild();
 }
 
@@ -196,9 +182,85 @@ LockScope::~LockScope() {
   if (locked_) ImGui::EndDisabled();
 }
 
+namespace {
+
+// The panels begun and not yet ended (EndPanel measures the innermost): its id, and the UiState
+// to record its natural height in (null: the panel is not visible, nothing to measure).
+struct OpenPanel {
+  const char* id;
+  UiState* ui;
+};
+OpenPanel g_open_panels[8];
+int g_open_count = 0;
+
+float Natural(const UiState& ui, const char* id, float guess) {
+  for (const UiState::Natural& n : ui.natural)
+    if (n.id && std::strcmp(n.id, id) == 0) return n.h;
+  return guess;  // not drawn yet (another tab)
+}
+
+// Auto-height: the height the lab would like, in CSS px, from what is shown and never from the
+// space it has now (so that no resize can feed back into it): the header (`top`: where the
+// pages begin), the lesson, the tab bar and the tallest shown page, so that changing tabs does
+// not resize the iframe. Text panels count as tall as their content (measured); pictures and
+// the tables that scroll inside their panels at a height in lines, or by the width for a
+// square picture on a phone.
+float WantedHeight(const Context& ctx, bool phone, bool lesson, float top) {
+  const UiState& ui = ctx.ui;
+  const attn::api::LabState& lab = ctx.state.lab;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing(), gap = st.ItemSpacing.y;
+  const float tab_bar = ImGui::GetFrameHeight() + gap;
+  const float width = ImGui::GetMainViewport()->WorkSize.x;
+  auto shown = [&](const char* view) { return app::ViewVisible(lab, view); };
+  auto panel = [&](const char* id, float lines) { return Natural(ui, id, lines * line) + gap; };
+  // The sentence, the settings and (model mode) the head gallery: the laptop's left column, the
+  // phone's first tab.
+  float input = 0;
+  if (!Hidden(ctx, "sentence")) input += panel("sentence", 6);
+  if (!Hidden(ctx, "settings")) input += panel("settings", 20);
+  if (ModelMode(ctx) && !Hidden(ctx, "weights")) input += panel("heads", 12);
+  float pages = 0;
+  if (phone) {
+    // The tabs of text and tables (they scroll inside): 38 lines.
+    if (shown("sentence")) pages = input + (TuneShown(ctx) ? 14 * line : 0.0f);
+    if (shown("weights")) pages = std::fmax(pages, panel("heatmap", 7 + width / line));
+    if (shown("vectors")) pages = std::fmax(pages, 5 * line + 0.8f * width);
+    if (shown("steps") || shown("information") || shown("whatif") || shown("training") || shown("normalization"))
+      pages = std::fmax(pages, 38 * line);
+    pages += tab_bar;
+    if (lesson) pages += ui.lesson_folded ? 2.2f * ImGui::GetFrameHeightWithSpacing() : std::fmin(panel("lesson", 12), 22 * line);
+  } else {
+    const bool top_row = !Hidden(ctx, "weights") || !Hidden(ctx, "vectors");
+    const bool bottom = !Hidden(ctx, "steps") || !Hidden(ctx, "information") || !Hidden(ctx, "whatif") || TuneShown(ctx);
+    const float right = (top_row ? 20 * line + gap : 0.0f) + (bottom ? 15 * line + gap : 0.0f);
+    const bool attention = shown("steps") || shown("weights") || shown("vectors") || shown("information") ||
+                           shown("whatif") || shown("sentence");
+    const int count = attention + shown("training") + shown("normalization");
+    if (attention) pages = std::fmax(input, right);
+    if (shown("training")) pages = std::fmax(pages, 36 * line);
+    if (shown("normalization")) pages = std::fmax(pages, 34 * line);
+    if (count > 1) pages += tab_bar;
+    if (lesson) pages = std::fmax(pages, panel("lesson", 16));
+  }
+  return std::floor(std::clamp(top + pages + st.WindowPadding.y, 240.0f, 2400.0f));
+}
+
+}  // namespace
+
+void SetNatural(UiState& ui, const char* id, float h) {
+  for (UiState::Natural& n : ui.natural)
+    if (!n.id || std::strcmp(n.id, id) == 0) {
+      n = {id, h};
+      return;
+    }
+}
+
 bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, const PanelExport& export_menu) {
   ImGui::PushID(id);
   const bool open = ImGui::BeginChild("panel", size, true);
+  if (g_open_count < 8) g_open_panels[g_open_count] = {id, open ? &ctx.ui : nullptr};
+  ++g_open_count;
   if (open) ctx.ui.panels_drawn.push_back(id);
   // The lesson's step points at this panel (its "point"): the title marked, the frame outlined.
   const app::LessonStep* step = app::CurrentLessonStep(ctx.state);
@@ -222,6 +284,13 @@ bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, co
 }
 
 void EndPanel() {
+  // Its content's height: where the next item would go, less the spacing before it, plus the
+  // frame's padding below (local coordinates, scrolling included).
+  const OpenPanel panel = --g_open_count < 8 ? g_open_panels[g_open_count] : OpenPanel{nullptr, nullptr};
+  if (panel.ui) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    SetNatural(*panel.ui, panel.id, ImGui::GetCursorPosY() - st.ItemSpacing.y + st.WindowPadding.y);
+  }
   ImGui::EndChild();
   ImGui::PopID();
 }
@@ -357,9 +426,11 @@ void DrawLab(Context& ctx) {
 
   // The lesson (lesson > 0): a card above the tabs on a phone, a column on the left otherwise.
   const bool lesson = s.lab.lesson > 0 && !Hidden(ctx, "lesson");
+  ui.wanted_height = WantedHeight(ctx, phone, lesson, ImGui::GetCursorPosY());  // the last frame's panels
   if (lesson && phone) {
-    const float card_h = ui.lesson_folded ? ImGui::GetFrameHeightWithSpacing() * 2.2f
-                                          : std::floor(ImGui::GetContentRegionAvail().y * 0.5f);
+    // Unfolded: as tall as its text, up to half the screen (then it scrolls).
+    const float half = std::floor(ImGui::GetContentRegionAvail().y * 0.5f);
+    const float card_h = ui.lesson_folded ? ImGui::GetFrameHeightWithSpacing() * 2.2f : std::fmin(half, Natural(ui, "lesson", half));
     if (ImGui::SmallButton(ui.lesson_folded ? "▸###lesson_fold" : "▾###lesson_fold")) ui.lesson_folded = !ui.lesson_folded;
     ImGui::SameLine();
     DrawLessonPanel(ctx, ImVec2(0, card_h));

@@ -157,6 +157,8 @@ void DrawHeadsPanel(Context& ctx) {
     }
   }
   EndPanel();
+  // Auto-height: with room, the thumbnails are as large as the width allows, the caption shown.
+  SetNatural(ctx.ui, "heads", chrome_bare + caption_h + st.ItemSpacing.y + layers * (std::min(110.0f, by_width) + row_extra));
 }
 
 }  // namespace ui

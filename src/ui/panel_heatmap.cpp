@@ -21,6 +21,7 @@ void DrawHeatmapPanel(Context& ctx) {
   const attn::AttentionTrace<float>& t = s.attention.result.trace;
   const auto& tokens = s.attention.result.tokens;
   const int n = static_cast<int>(t.weights.rows());
+  float natural = 0;  // auto-height: with room, the map as wide as the panel
   if (BeginPanel(ctx, L(tr::kHeatmap), "heatmap", ImVec2(0, 0), PanelExport{"weights", true, true})) {
     const attn::Normalizer nz = Shown(ctx).normalizer;  // sigmoid's and none's rows need not sum to 1
     const bool sums_to_1 = nz != attn::Normalizer::kSigmoid && nz != attn::Normalizer::kNone;
@@ -68,6 +69,7 @@ void DrawHeatmapPanel(Context& ctx) {
     // (a phone's short tab under the lesson then scrolls rather than shrinking it to a stamp).
     const float by_width = avail.x - label_w - entropy_w - 4.0f;
     const float side = std::max(40.0f, std::min(by_width, std::max(avail.y - 5.8f * line, 0.6f * by_width)));
+    natural = ImGui::GetCursorPosY() + std::max(40.0f, by_width) + 5.8f * line + ImGui::GetStyle().WindowPadding.y;
     const float cell = side / static_cast<float>(std::max(n, 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 p0(origin.x + label_w, origin.y + line);
@@ -177,6 +179,7 @@ void DrawHeatmapPanel(Context& ctx) {
     ImGui::PopStyleColor();
   }
   EndPanel();
+  if (natural > 0) SetNatural(ctx.ui, "heatmap", natural);
 }
 
 }  // namespace ui

@@ -79,7 +79,13 @@ void DrawNavigation(Context& ctx) {
   ImGui::BeginDisabled(step <= 1);
   if (ImGui::SmallButton(Label(tr::kLessonBack, "lesson_back"))) app::GoToLesson(s, step - 1);
   ImGui::EndDisabled();
-  for (int k = 1; k <= s.lab.lesson_steps && s.lab.lesson_steps <= kNumberedSteps; ++k) {
+  // The numbered steps when the row has room for them beside Next and the close button.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + st.FramePadding.x * 2; };
+  float row_w = ImGui::GetItemRectSize().x + 2 * st.ItemSpacing.x + button_w(Label(tr::kLessonNext, "n")) + button_w("×");
+  for (int k = 1; k <= s.lab.lesson_steps; ++k) row_w += button_w(k < 10 ? "0" : "00") + 3;
+  const bool numbered = s.lab.lesson_steps <= kNumberedSteps && row_w <= ImGui::GetContentRegionAvail().x;  // the cursor is back at the line start
+  for (int k = 1; numbered && k <= s.lab.lesson_steps; ++k) {
     ImGui::SameLine(0, 3);
     char id[48];
     std::snprintf(id, sizeof id, "%d###lesson_go%d", k, k);
@@ -92,8 +98,7 @@ void DrawNavigation(Context& ctx) {
   ImGui::BeginDisabled(step >= s.lab.lesson_steps);
   if (ImGui::SmallButton(Label(tr::kLessonNext, "lesson_next"))) app::GoToLesson(s, step + 1);
   ImGui::EndDisabled();
-  const float close_w = ImGui::CalcTextSize("×").x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - close_w);
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - button_w("×"));
   if (ImGui::SmallButton(Label(tr::kLessonClose, "lesson_close"))) {
     ctx.ui.last_lesson = step;
     app::GoToLesson(s, 0);

@@ -213,6 +213,7 @@ void DrawSentencePanel(Context& ctx) {
     else DrawWordChips(ctx);
   }
   EndPanel();
+  SetNatural(ctx.ui, "sentence", wanted);  // auto-height: the chips' rows counted above
 }
 
 }  // namespace ui

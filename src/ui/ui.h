@@ -72,6 +72,15 @@ struct UiState {
   // {x, y, w, h} in CSS pixels, layer-major (the page's tests read them: getModelStatus()).
   std::vector<float> head_thumbs;
   float model_settings_h = 0;  // the settings panel's content height in model mode (last frame)
+  // Auto-height (layout.cpp): each panel's natural height, measured at its end in the last frame
+  // it was drawn (its content, not the space it was given), and the height the lab would like
+  // from what is shown (CSS px; the page posts it to the course page as attentionLab:height).
+  struct Natural {
+    const char* id = nullptr;  // the panel's id (a literal)
+    float h = 0;
+  };
+  Natural natural[16];
+  float wanted_height = 0;
   // What if (panel_whatif.cpp, the chips' menu, panel_vectors.cpp): the token and the word being
   // typed before the learner applies them, and the value being dragged.
   int whatif_token = -1;       // the what-if panel's chosen token (-1: the query's)
@@ -151,7 +160,10 @@ struct PanelExport {
   bool svg = false, numbers = false;
 };
 bool BeginPanel(Context& ctx, const char* title, const char* id, ImVec2 size, const PanelExport& export_menu = {});
-void EndPanel();
+void EndPanel();  // records the panel's natural height (its content's) in ctx.ui.natural
+// A panel whose content fills the space it is given (a picture) says what it would need instead,
+// after EndPanel: its natural height for auto-height.
+void SetNatural(UiState& ui, const char* id, float h);
 // export_menu.cpp: records a picture as exportable, and the small "↓" menu at the right end of
 // the current line (PNG, and SVG / CSV / JSON where the figure has them).
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);

