@@ -136,6 +136,10 @@ if(NOT ATTNLAB_TERSER)
   message(FATAL_ERROR "terser not found (Debian package terser); run scripts/setup.sh")
 endif()
 set(ATTNLAB_TERSE_ARGS --compress passes=2 --mangle --ecma 2017)
+find_program(ATTNLAB_CLEANCSS cleancss)
+if(NOT ATTNLAB_CLEANCSS)
+  message(FATAL_ERROR "cleancss not found (Debian package cleancss); run scripts/setup.sh")
+endif()
 option(ATTNLAB_WASM_PROFILING "keep the functions' names in the wasm (profiling; not for the shipped page)" OFF)
 set(ATTNLAB_WASM_OPT_NAMES "")
 if(ATTNLAB_WASM_PROFILING)
@@ -242,9 +246,17 @@ function(attnlab_configure_web_site)
     if(IS_DIRECTORY "${f}")
       continue()  # web/js, web/model, web/tune: below
     endif()
-    add_custom_command(OUTPUT "${site}/${name}"
-      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
-      DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
+    if(name MATCHES "\\.css$" AND NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+      # The styles without their comments and spaces (clean-css, Debian package `cleancss`;
+      # about 0.7 KB gzipped of the default page's 500 KB).
+      add_custom_command(OUTPUT "${site}/${name}"
+        COMMAND ${ATTNLAB_CLEANCSS} -O1 -o "${site}/${name}" "${f}"
+        DEPENDS "${f}" COMMENT "web/${name} -> site/ (minified)" VERBATIM)
+    else()
+      add_custom_command(OUTPUT "${site}/${name}"
+        COMMAND ${CMAKE_COMMAND} -E copy_if_different "${f}" "${site}/${name}"
+        DEPENDS "${f}" COMMENT "web/${name} -> site/" VERBATIM)
+    endif()
     list(APPEND copied "${site}/${name}")
   endforeach()
   # The page's script: its parts (web/js/, ATTNLAB_PAGE_SCRIPT's order) and its messages

