@@ -131,6 +131,37 @@ TEST_CASE("model: the whole gradient matches central finite differences on a tin
   CHECK(largest > 1e-3);
 }
 
+TEST_CASE("model: GPT-2-family options (attention biases, an untied lm_head, erf GELU, another epsilon): the gradient matches finite differences, and each option changes the loss") {
+  ModelConfig c = Tiny();
+  c.d_model = 4;
+  c.mlp = 6;
+  c.attn_bias = true;
+  c.tied = false;
+  c.gelu_erf = true;
+  c.ln_eps = 1e-2;  // large enough that it shows in the loss
+  Params<double> p = Scrambled(c);
+  REQUIRE(p.lm_head.rows() == c.vocab);
+  REQUIRE(p.blocks[0].bq.size() == static_cast<std::size_t>(c.heads));
+  const std::vector<Sequence> batch = {{{1, 4, 4, 0, 6}, {4, 4, 0, 6, 2}}, {{3, 2, 5, 1}, {2, -1, 1, 3}}};
+  double largest = 0;
+  CHECK(WorstGradientError(c, p, batch, &largest) < 1e-7);
+  CHECK(largest > 1e-3);
+  // Each option is used: turning it off (the same numbers otherwise) moves the loss.
+  const double loss = Loss(p, c, batch);
+  ModelConfig plain = c;
+  plain.gelu_erf = false;
+  CHECK(std::abs(Loss(p, plain, batch) - loss) > 1e-6);
+  plain = c;
+  plain.ln_eps = 1e-5;
+  CHECK(std::abs(Loss(p, plain, batch) - loss) > 1e-6);
+  Params<double> no_bias = p;
+  for (BlockParams<double>& b : no_bias.blocks) b.bq[0].setZero();
+  CHECK(std::abs(Loss(no_bias, c, batch) - loss) > 1e-6);
+  plain = c;
+  plain.tied = true;  // the logits from wte instead
+  CHECK(std::abs(Loss(p, plain, batch) - loss) > 1e-6);
+}
+
 TEST_CASE("model: dropout masks are 0 or 1/(1-p), about p of them 0, a function of the seed alone") {
   Mat<double> a, b, other;
   DropoutMask(a, 64, 48, 0.25, 99);

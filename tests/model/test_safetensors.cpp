@@ -121,6 +121,39 @@ TEST_CASE("safetensors: F32 and F16 round trip with metadata, in the given order
   CHECK(again == bytes);
 }
 
+TEST_CASE("safetensors: BF16 is the upper half of a float (widened exactly, rounded to nearest even); integer tensors keep their name and layout, no values") {
+  // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: the even one, 1; 1 + 3 * 2^-8 between
+  // 1 + 2^-7 and 1 + 2^-6: 1 + 2^-6; above halfway rounds up; -0, a large value and inf stay.
+  const std::vector<float> in = {1.0f + 1.0f / 256, 1.0f + 3.0f / 256, 1.0f + 1.0f / 256 + 1.0f / 65536, -0.0f, 3.0e38f,
+                                 std::numeric_limits<float>::infinity()};
+  const std::vector<float> want = {1.0f, 1.0f + 4.0f / 256, 1.0f + 2.0f / 256, -0.0f, 3.0040553e38f,
+                                   std::numeric_limits<float>::infinity()};
+  StFile f;
+  f.tensors.push_back({"w", Dtype::kBF16, {6}, in});
+  std::string bytes, error;
+  REQUIRE_MESSAGE(WriteSafetensors(f, &bytes, &error), error);
+  StFile out;
+  REQUIRE_MESSAGE(ReadSafetensors(bytes, &out, &error), error);
+  REQUIRE(out.tensors.size() == 1);
+  CHECK(out.tensors[0].dtype == Dtype::kBF16);
+  CHECK(out.tensors[0].stored == "BF16");
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(std::memcmp(&out.tensors[0].values[i], &want[i], 4) == 0);
+  // A U8 mask (GPT-2's old attn.bias buffer) and an I64 beside a float tensor.
+  std::string mixed = Handmade(R"({"mask": {"dtype": "U8", "shape": [2, 2], "data_offsets": [0, 4]},
+                                   "step": {"dtype": "I64", "shape": [], "data_offsets": [4, 12]},
+                                   "w": {"dtype": "F32", "shape": [1], "data_offsets": [12, 16]}})", 16);
+  REQUIRE_MESSAGE(ReadSafetensors(mixed, &out, &error), error);
+  REQUIRE(out.tensors.size() == 3);
+  CHECK(out.tensors[0].dtype == Dtype::kOther);
+  CHECK(out.tensors[0].stored == "U8");
+  CHECK(out.tensors[0].values.empty());
+  CHECK(out.tensors[1].stored == "I64");
+  CHECK(out.tensors[2].values.size() == 1);
+  // They are not written back.
+  CHECK_FALSE(WriteSafetensors(out, &bytes, &error));
+  CHECK(error.find("only F32, F16 and BF16") != std::string::npos);
+}
+
 TEST_CASE("safetensors: broken files are refused with a message, never a crash") {
   std::string good;
   REQUIRE(WriteSafetensors(Sample(), &good));
@@ -146,8 +179,8 @@ TEST_CASE("safetensors: broken files are refused with a message, never a crash")
   CHECK(Refusal(wrong) == "safetensors: the header is not valid JSON");
 
   CHECK(Refusal(Handmade("[1, 2]", 0)) == "safetensors: the header is not a JSON object");
-  CHECK(Refusal(Handmade(R"({"a": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})", 4)) ==
-        "safetensors: tensor 'a': unknown dtype 'BF16' (F32 and F16 are read)");
+  CHECK(Refusal(Handmade(R"({"a": {"dtype": "C64", "shape": [2], "data_offsets": [0, 4]}})", 4)) ==
+        "safetensors: tensor 'a': unknown dtype 'C64'");
   CHECK(Refusal(Handmade(R"({"a": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", 8)) ==
         "safetensors: tensor 'a': shape [3] of F32 needs 12 bytes, data_offsets give 8");
   CHECK(Refusal(Handmade(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},

@@ -99,6 +99,11 @@ class Hooks {
     entries_.push_back({point, layer, head, std::move(fn)});
     return *this;
   }
+  // Adds every hook of `other` after these (an architecture's own hooks, then a caller's).
+  Hooks& Append(const Hooks& other) {
+    entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+    return *this;
+  }
   bool empty() const { return entries_.empty(); }
   // Whether any hook fires at `point` in block `layer` (any head): the forward skips the work a
   // hook would need (a copy, a split sum) when none does.

@@ -66,6 +66,7 @@ void EmbeddingBackward(Mat<T>& dwte,                    // (V, C) +=
 // ---------------------------------------------------------------------------------------------
 // LayerNorm over the channels of each row (torch.nn.LayerNorm(C, eps=1e-5)):
 //   mean = sum_k x_k / C;  var = sum_k (x_k - mean)^2 / C (biased);  rstd = 1 / sqrt(var + eps)
+// (eps: 1e-5 in GPT-2 and the shipped model; a checkpoint's config may say otherwise)
 //   out_k = (x_k - mean) * rstd * weight_k + bias_k
 constexpr double kLayerNormEps = 1e-5;
 
@@ -75,7 +76,8 @@ void LayerNormForward(Mat<T>& out,          // (T, C)
                       Vec<T>& rstd,         // (T)
                       const Mat<T>& x,      // (T, C)
                       const Vec<T>& weight, // (C)
-                      const Vec<T>& bias) { // (C)
+                      const Vec<T>& bias,   // (C)
+                      double eps = kLayerNormEps) {
   const Eigen::Index n = x.rows(), c = x.cols();
   out.resize(n, c);
   mean.resize(n);
@@ -90,7 +92,7 @@ void LayerNormForward(Mat<T>& out,          // (T, C)
       var += xm * xm;
     }
     var = var / static_cast<T>(c);
-    const T s = static_cast<T>(1) / Sqrt(var + static_cast<T>(kLayerNormEps));
+    const T s = static_cast<T>(1) / Sqrt(var + static_cast<T>(eps));
     for (Eigen::Index k = 0; k < c; ++k) out(t, k) = (x(t, k) - m) * s * weight(k) + bias(k);
     mean(t) = m;
     rstd(t) = s;
@@ -192,6 +194,38 @@ void GeluBackward(Mat<T>& dx, const Mat<T>& dout, const Mat<T>& x) {  // (T, F) 
       dx(t, j) += local * dout(t, j);
     }
   }
+}
+
+// GELU, the exact form (torch.nn.GELU(), Hugging Face's activation "gelu"):
+//   gelu(x) = 0.5 x (1 + erf(x / sqrt 2))
+//   d gelu / dx = 0.5 (1 + erf(x / sqrt 2)) + x exp(-x^2 / 2) / sqrt(2 pi)
+constexpr double kInvSqrt2 = 0.7071067811865476;
+constexpr double kInvSqrt2Pi = 0.3989422804014327;
+
+template <typename T>
+T Erf(T x) {
+  return static_cast<T>(std::erf(static_cast<double>(x)));
+}
+
+template <typename T>
+void GeluErfForward(Mat<T>& out, const Mat<T>& x) {  // (T, F) <- (T, F)
+  const T r = static_cast<T>(kInvSqrt2);
+  out.resize(x.rows(), x.cols());
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    for (Eigen::Index t = 0; t < x.rows(); ++t) {
+      const T v = x(t, j);
+      out(t, j) = static_cast<T>(0.5) * v * (static_cast<T>(1) + Erf(v * r));
+    }
+}
+template <typename T>
+void GeluErfBackward(Mat<T>& dx, const Mat<T>& dout, const Mat<T>& x) {  // (T, F) += ...
+  const T r = static_cast<T>(kInvSqrt2), k = static_cast<T>(kInvSqrt2Pi), half = static_cast<T>(0.5);
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    for (Eigen::Index t = 0; t < x.rows(); ++t) {
+      const T v = x(t, j);
+      const T local = half * (static_cast<T>(1) + Erf(v * r)) + v * k * static_cast<T>(std::exp(-0.5 * static_cast<double>(v * v)));
+      dx(t, j) += local * dout(t, j);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ std::string CheckModelConfig(const ModelConfig& c) {
   if (c.d_model < 1 || c.layers < 1 || c.heads < 1 || c.context < 1 || c.mlp < 1)
     return "d_model, layers, heads, context and mlp must be at least 1";
   if (c.d_model % c.heads != 0) return "heads must divide d_model";
+  if (!(c.ln_eps > 0 && c.ln_eps < 1)) return "the LayerNorm epsilon must be in (0, 1)";
   return "";
 }
 
@@ -53,6 +54,12 @@ std::vector<TensorRef<T>> Tensors(Params<T>& p) {
       mat(h + "attn.w_v." + std::to_string(j), b.attn.W_V[j], true);
     }
     mat(h + "attn.w_o", b.attn.W_O, true);
+    for (std::size_t j = 0; j < b.bq.size(); ++j) {
+      vec(h + "attn.b_q." + std::to_string(j), b.bq[j]);
+      vec(h + "attn.b_k." + std::to_string(j), b.bk[j]);
+      vec(h + "attn.b_v." + std::to_string(j), b.bv[j]);
+    }
+    if (b.bo.size() != 0) vec(h + "attn.b_o", b.bo);
     vec(h + "ln2.weight", b.ln2_w);
     vec(h + "ln2.bias", b.ln2_b);
     mat(h + "mlp.fc.weight", b.fc_w, true);
@@ -62,6 +69,7 @@ std::vector<TensorRef<T>> Tensors(Params<T>& p) {
   }
   vec("ln_f.weight", p.lnf_w);
   vec("ln_f.bias", p.lnf_b);
+  if (p.lm_head.size() != 0) mat("lm_head", p.lm_head, true);
   return out;
 }
 
@@ -79,6 +87,12 @@ Params<T> ZeroParams(const ModelConfig& c) {
     b.attn.W_K = b.attn.W_Q;
     b.attn.W_V = b.attn.W_Q;
     b.attn.W_O = Mat<T>::Zero(c.heads * dh, c.d_model);
+    if (c.attn_bias) {
+      b.bq.assign(static_cast<std::size_t>(c.heads), Vec<T>::Zero(dh));
+      b.bk = b.bq;
+      b.bv = b.bq;
+      b.bo = Vec<T>::Zero(c.d_model);
+    }
     b.ln2_w = Vec<T>::Zero(c.d_model);
     b.ln2_b = Vec<T>::Zero(c.d_model);
     b.fc_w = Mat<T>::Zero(c.d_model, c.mlp);
@@ -88,6 +102,7 @@ Params<T> ZeroParams(const ModelConfig& c) {
   }
   p.lnf_w = Vec<T>::Zero(c.d_model);
   p.lnf_b = Vec<T>::Zero(c.d_model);
+  if (!c.tied) p.lm_head = Mat<T>::Zero(c.vocab, c.d_model);
   return p;
 }
 
@@ -124,6 +139,36 @@ Params<T> InitParams(const ModelConfig& c, std::uint64_t seed) {
 
 namespace {
 
+// A bias added to every row, after the product (so the product's bits stay).
+template <typename T>
+void AddRowBias(Mat<T>& m, const Vec<T>& b) {  // (T, K) += (K) per row
+  for (Eigen::Index k = 0; k < m.cols(); ++k)
+    for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, k) += b(k);
+}
+// Its gradient: the column sums, rows in order.
+template <typename T>
+void AddColumnSums(Vec<T>& out, const Mat<T>& m) {  // (K) += (T, K)
+  for (Eigen::Index k = 0; k < m.cols(); ++k)
+    for (Eigen::Index r = 0; r < m.rows(); ++r) out(k) += m(r, k);
+}
+
+// The hooks a forward runs: the attention biases of GPT-2's blocks at hook_q, _k, _v (first),
+// then the caller's. Null when there are none.
+template <typename T>
+const Hooks<T>* WithBiasHooks(Hooks<T>& all, const Params<T>& p, const Hooks<T>* caller) {
+  if (p.blocks.empty() || p.blocks[0].bq.empty()) return caller;
+  const HookPoint points[] = {HookPoint::kQ, HookPoint::kK, HookPoint::kV};
+  for (int k = 0; k < 3; ++k)
+    all.Add(points[k], -1, -1, [&p, k](const HookSite& site, Mat<T>& act, std::string*) {
+      const BlockParams<T>& b = p.blocks[static_cast<std::size_t>(site.layer)];
+      const std::vector<Vec<T>>& bias = k == 0 ? b.bq : k == 1 ? b.bk : b.bv;
+      AddRowBias(act, bias[static_cast<std::size_t>(site.head)]);
+      return true;
+    });
+  if (caller) all.Append(*caller);
+  return &all;
+}
+
 // Token and position embeddings: out = wte[tokens] + wpe[0..T). With a hook at hook_embed or
 // hook_pos_embed the two parts are made apart, hooked, then added: the same one addition per
 // entry, so the same bits when the hooks change nothing.
@@ -149,22 +194,24 @@ bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>
 // One pre-LN block, every hook point of it in order (hooks.h); drop_attn and drop_mlp are the
 // branches' dropout masks (empty: none).
 template <typename T>
-bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, int l, const Hooks<T>* hooks,
+bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c, int l, const Hooks<T>* hooks,
                   std::string* error) {
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   if (!RunHooks(hooks, HookPoint::kResidPre, l, -1, b.x, error)) return false;
-  LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b);
+  LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b, c.ln_eps);
   if (!RunHooks(hooks, HookPoint::kLn1, l, -1, b.ln1, error)) return false;
   if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error, hooks, l)) return false;
+  if (w.bo.size() != 0) AddRowBias(b.attn.output, w.bo);
   DropoutForward(b.attn.output, b.drop_attn);
   if (!RunHooks(hooks, HookPoint::kAttnOut, l, -1, b.attn.output, error)) return false;
   ResidualForward(b.res1, b.x, b.attn.output);
   if (!RunHooks(hooks, HookPoint::kResidMid, l, -1, b.res1, error)) return false;
-  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b);
+  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b, c.ln_eps);
   if (!RunHooks(hooks, HookPoint::kLn2, l, -1, b.ln2, error)) return false;
   LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
   if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
-  GeluForward(b.gelu, b.fc);
+  if (c.gelu_erf) GeluErfForward(b.gelu, b.fc);
+  else GeluForward(b.gelu, b.fc);
   if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
   LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
   DropoutForward(b.proj, b.drop_mlp);
@@ -175,17 +222,18 @@ bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, int l, const Hooks<T
 
 // The last LayerNorm, the logits and the loss (last_only: of the last position alone).
 template <typename T>
-bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const Sequence& s, bool last_only,
+bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s, bool last_only,
                   const Hooks<T>* hooks, std::string* error) {
-  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b);
+  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b, c.ln_eps);
+  const Mat<T>& out = c.tied ? p.wte : p.lm_head;  // (V, C)
   if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
   if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
     const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
-    TiedLogitsForward(a.logits, last, p.wte);
+    TiedLogitsForward(a.logits, last, out);
     a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
     return true;
   }
-  TiedLogitsForward(a.logits, a.lnf, p.wte);
+  TiedLogitsForward(a.logits, a.lnf, out);
   a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
   return true;
 }
@@ -205,6 +253,8 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
   }
   if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
   if (hooks && hooks->empty()) hooks = nullptr;
+  Hooks<T> all;
+  hooks = WithBiasHooks(all, p, hooks);
   // The masks: site 0 the embeddings, then each block's attention and MLP branches.
   auto mask = [&](Mat<T>& m, std::uint64_t site) {
     if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
@@ -219,9 +269,9 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
     mask(b.drop_attn, 1 + 2 * l);
     mask(b.drop_mlp, 2 + 2 * l);
-    if (!BlockForward(b, p.blocks[l], static_cast<int>(l), hooks, error)) return false;
+    if (!BlockForward(b, p.blocks[l], c, static_cast<int>(l), hooks, error)) return false;
   }
-  return FinalForward(a, p, s, last_only, hooks, error);
+  return FinalForward(a, p, c, s, last_only, hooks, error);
 }
 
 template <typename T>
@@ -263,7 +313,8 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
   Mat<T> dlogits = Mat<T>::Zero(n, c.vocab);
   CrossEntropyBackward(dlogits, a.probs, s.targets, scale);
   Mat<T> dlnf = Mat<T>::Zero(n, c.d_model);
-  TiedLogitsBackward(dlnf, g.wte, dlogits, a.lnf, p.wte);
+  if (c.tied) TiedLogitsBackward(dlnf, g.wte, dlogits, a.lnf, p.wte);
+  else TiedLogitsBackward(dlnf, g.lm_head, dlogits, a.lnf, p.lm_head);
   Mat<T> dres = Mat<T>::Zero(n, c.d_model);  // d x_{l+1}
   LayerNormBackward(dres, g.lnf_w, g.lnf_b, dlnf, a.blocks.back().res2, p.lnf_w, a.lnf_mean,
                     a.lnf_rstd);
@@ -279,7 +330,8 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
     // proj = gelu proj_w + proj_b;  gelu = GELU(fc);  fc = ln2 fc_w + fc_b
     Mat<T> dgelu = Mat<T>::Zero(n, c.mlp), dfc = Mat<T>::Zero(n, c.mlp);
     LinearBackward(dgelu, gw.proj_w, gw.proj_b, dproj, b.gelu, w.proj_w);
-    GeluBackward(dfc, dgelu, b.fc);
+    if (c.gelu_erf) GeluErfBackward(dfc, dgelu, b.fc);
+    else GeluBackward(dfc, dgelu, b.fc);
     Mat<T> dln2 = Mat<T>::Zero(n, c.d_model);
     LinearBackward(dln2, gw.fc_w, gw.fc_b, dfc, b.ln2, w.fc_w);
     // ln2 = LN(res1)
@@ -296,6 +348,12 @@ bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const 
       linalg::AddInPlace(gw.attn.W_V[j], mg.dW_V[j]);
     }
     linalg::AddInPlace(gw.attn.W_O, mg.dW_O);
+    for (std::size_t j = 0; j < w.bq.size(); ++j) {  // each bias was added to every row
+      AddColumnSums(gw.bq[j], mg.heads[j].dQ);
+      AddColumnSums(gw.bk[j], mg.heads[j].dK);
+      AddColumnSums(gw.bv[j], mg.heads[j].dV);
+    }
+    if (w.bo.size() != 0) AddColumnSums(gw.bo, dattn);
     // ln1 = LN(x)
     LayerNormBackward(dx, gw.ln1_w, gw.ln1_b, mg.dX, b.x, w.ln1_w, b.ln1_mean, b.ln1_rstd);
     dres = std::move(dx);

@@ -37,6 +37,12 @@ struct ModelConfig {
   int heads = 2;     // H (divides C)
   int context = 32;  // P
   int mlp = 128;     // F
+  // Where GPT-2-family checkpoints differ from the shipped model, as data (the defaults are
+  // the shipped model's; a Hugging Face config.json sets them, model/format/hf_config.h).
+  double ln_eps = 1e-5;    // LayerNorm's epsilon (layer_norm_epsilon)
+  bool gelu_erf = false;   // activation "gelu" (the erf form) instead of "gelu_new" (tanh)
+  bool attn_bias = false;  // q, k, v and output biases (GPT-2's c_attn.bias, attn.c_proj.bias)
+  bool tied = true;        // logits from wte; false: from an lm_head of its own
 };
 // An English one-line message when the config cannot be built (empty when fine).
 std::string CheckModelConfig(const ModelConfig& c);
@@ -45,6 +51,11 @@ template <typename T>
 struct BlockParams {
   Vec<T> ln1_w, ln1_b;          // (C), (C)
   MultiHeadWeights<T> attn;     // W_Q/W_K/W_V: H of (C, Dh); W_O: (H*Dh, C)
+  // GPT-2's attention biases (c_attn.bias split per head, attn.c_proj.bias) when the config
+  // has them, else empty. The engine's attention has none: the block adds them at hook_q, _k,
+  // _v (before any caller's hook there, as TransformerLens's b_Q) and to the output.
+  std::vector<Vec<T>> bq, bk, bv;  // H of (Dh)
+  Vec<T> bo;                       // (C)
   Vec<T> ln2_w, ln2_b;          // (C), (C)
   Mat<T> fc_w;                  // (C, F)
   Vec<T> fc_b;                  // (F)
@@ -58,6 +69,7 @@ struct Params {
   Mat<T> wpe;                          // (P, C) learned positions
   std::vector<BlockParams<T>> blocks;  // L
   Vec<T> lnf_w, lnf_b;                 // (C), (C)
+  Mat<T> lm_head;                      // (V, C) the output's own when the config is untied, else empty
 };
 
 // One parameter tensor in the fixed order (optimizer, file): its name, shape (row-major, as in
@@ -76,6 +88,8 @@ struct TensorRef {
 // h.l.attn.w_q.j, h.l.attn.w_k.j, h.l.attn.w_v.j for each head j, h.l.attn.w_o, h.l.ln2.weight,
 // h.l.ln2.bias, h.l.mlp.fc.weight, h.l.mlp.fc.bias, h.l.mlp.proj.weight, h.l.mlp.proj.bias;
 // then ln_f.weight, ln_f.bias. Matrices (wte, wpe, the attention's and the MLP's weights) decay.
+// With attention biases, h.l.attn.b_q.j, b_k.j, b_v.j for each head and h.l.attn.b_o follow
+// h.l.attn.w_o; an untied lm_head comes last.
 template <typename T>
 std::vector<TensorRef<T>> Tensors(Params<T>& p);
 

@@ -27,12 +27,32 @@ bool Fail(std::string* error, const std::string& message) {
   return false;
 }
 
-std::size_t DtypeSize(Dtype d) { return d == Dtype::kF32 ? 4 : 2; }
+// The dtype a file names and its element size in bytes (0: a name this reader does not know).
+std::size_t ParseDtype(const std::string& s, Dtype* d) {
+  struct Known { const char* name; Dtype dtype; std::size_t size; };
+  static const Known kKnown[] = {{"F32", Dtype::kF32, 4},   {"F16", Dtype::kF16, 2},   {"BF16", Dtype::kBF16, 2},
+                                 {"F64", Dtype::kOther, 8}, {"U8", Dtype::kOther, 1},  {"I8", Dtype::kOther, 1},
+                                 {"BOOL", Dtype::kOther, 1}, {"I16", Dtype::kOther, 2}, {"U16", Dtype::kOther, 2},
+                                 {"I32", Dtype::kOther, 4}, {"U32", Dtype::kOther, 4}, {"I64", Dtype::kOther, 8},
+                                 {"U64", Dtype::kOther, 8}};
+  for (const Known& k : kKnown)
+    if (s == k.name) return *d = k.dtype, k.size;
+  return 0;
+}
 
-bool ParseDtype(const std::string& s, Dtype* d) {
-  if (s == "F32") return *d = Dtype::kF32, true;
-  if (s == "F16") return *d = Dtype::kF16, true;
-  return false;
+// bfloat16 is the upper half of a float: widening is exact; narrowing rounds to nearest, ties
+// to even (NaN stays a NaN).
+float BF16ToFloat(std::uint16_t h) {
+  const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+std::uint16_t FloatToBF16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0) return static_cast<std::uint16_t>((u >> 16) | 0x40u);
+  return static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 
 // The product of the shape, or false when a dimension is negative or the count overflows.
@@ -65,7 +85,9 @@ std::string ShapeText(const std::vector<std::int64_t>& shape) {
   return s + "]";
 }
 
-const char* DtypeName(Dtype d) { return d == Dtype::kF32 ? "F32" : "F16"; }
+const char* DtypeName(Dtype d) {
+  return d == Dtype::kF32 ? "F32" : d == Dtype::kF16 ? "F16" : d == Dtype::kBF16 ? "BF16" : "other";
+}
 
 bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error) {
   Json header = Json::object();
@@ -79,6 +101,7 @@ bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error
   for (const StTensor& t : file.tensors) {
     if (t.name == "__metadata__" || !names.insert(t.name).second)
       return Fail(error, "tensor name '" + t.name + "' repeats or is reserved");
+    if (t.dtype == Dtype::kOther) return Fail(error, "tensor '" + t.name + "': only F32, F16 and BF16 are written");
     std::uint64_t count = 0;
     if (!ElementCount(t.shape, &count) || count != t.values.size())
       return Fail(error, "tensor '" + t.name + "' has " + std::to_string(t.values.size()) +
@@ -89,6 +112,8 @@ bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error
         std::uint32_t u;
         std::memcpy(&u, &v, sizeof u);
         PutLe(data, u, 4);
+      } else if (t.dtype == Dtype::kBF16) {
+        PutLe(data, FloatToBF16(v), 2);
       } else {
         PutLe(data, FloatToHalf(v), 2);
       }
@@ -126,6 +151,7 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
 
   struct Entry {
     std::uint64_t begin, end;
+    std::size_t size = 0;  // bytes per element
     StTensor tensor;
   };
   std::vector<Entry> entries;
@@ -149,8 +175,9 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
     e.tensor.name = name;
     if (!v["dtype"].is_string()) return Fail(error, where + ": dtype is not a string");
     const std::string dtype = v["dtype"].get<std::string>();
-    if (!ParseDtype(dtype, &e.tensor.dtype))
-      return Fail(error, where + ": unknown dtype '" + dtype + "' (F32 and F16 are read)");
+    e.size = ParseDtype(dtype, &e.tensor.dtype);
+    if (e.size == 0) return Fail(error, where + ": unknown dtype '" + dtype + "'");
+    e.tensor.stored = dtype;
     const Json& shape = v["shape"];
     if (!shape.is_array()) return Fail(error, where + ": shape is not an array");
     for (const Json& d : shape) {
@@ -171,7 +198,7 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
     std::uint64_t count = 0;
     if (!ElementCount(e.tensor.shape, &count))
       return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " is too large");
-    const std::uint64_t want = count * DtypeSize(e.tensor.dtype);
+    const std::uint64_t want = count * e.size;
     if (want != e.end - e.begin)
       return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " of " + dtype +
                              " needs " + std::to_string(want) + " bytes, data_offsets give " +
@@ -197,14 +224,16 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
     return Fail(error, std::to_string(data_size - at) + " bytes after the last tensor");
   for (Entry& e : entries) {
     StTensor& t = e.tensor;
-    const std::size_t size = DtypeSize(t.dtype);
-    const std::size_t count = static_cast<std::size_t>((e.end - e.begin) / size);
+    const std::size_t size = e.size;
+    const std::size_t count = t.dtype == Dtype::kOther ? 0 : static_cast<std::size_t>((e.end - e.begin) / size);
     t.values.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
       const unsigned char* p = data + e.begin + i * size;
       if (t.dtype == Dtype::kF32) {
         const std::uint32_t u = static_cast<std::uint32_t>(GetLe(p, 4));
         std::memcpy(&t.values[i], &u, sizeof u);
+      } else if (t.dtype == Dtype::kBF16) {
+        t.values[i] = BF16ToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
       } else {
         t.values[i] = HalfToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
       }

@@ -1,4 +1,4 @@
-// safetensors files (Hugging Face's format), F32 and F16, read and written with every offset,
+// safetensors files (Hugging Face's format), F32, F16 and BF16, read and written with every offset,
 // size, dtype and shape checked.
 //
 // The format: 8 bytes, the header's length N as a little-endian uint64; N bytes of JSON, an
@@ -20,15 +20,20 @@
 namespace attn {
 namespace model {
 
-enum class Dtype { kF32, kF16 };
-const char* DtypeName(Dtype d);  // "F32", "F16"
+// kOther: an integer or boolean tensor (U8, I8, BOOL, I16, U16, I32, U32, I64, U64) or F64:
+// read for the file's layout and its name, with no values (a GPT-2 checkpoint's old attn.bias
+// mask is one; a weight stored so is refused by whoever needs it).
+enum class Dtype { kF32, kF16, kBF16, kOther };
+const char* DtypeName(Dtype d);  // "F32", "F16", "BF16", "other"
 
 struct StTensor {
   std::string name;
   Dtype dtype = Dtype::kF32;           // how it is stored in the file
   std::vector<std::int64_t> shape;     // row-major; [] is a scalar (one value)
-  std::vector<float> values;           // row-major; F16 is widened exactly on reading and
-                                       // rounded to nearest even on writing (fp16.h)
+  std::vector<float> values;           // row-major; F16 and BF16 are widened exactly on reading
+                                       // and rounded to nearest even on writing (fp16.h);
+                                       // empty for kOther
+  std::string stored;                  // reading: the dtype as the file names it ("U8", ...)
 };
 
 struct StFile {

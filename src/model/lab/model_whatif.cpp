@@ -91,7 +91,7 @@ LabError CheckModelEdits(const LabConfig& cfg, const ModelConfig& c, int n_token
   return LabError();
 }
 
-ModelKnockout KnockoutOf(const LabConfig& cfg, const ModelConfig& c) {
+ModelKnockout KnockoutOf(const LabConfig& cfg, const ModelConfig& /*c*/) {
   ModelKnockout k;
   if (!cfg.knockout_keys.empty()) {
     k.layer = cfg.layer;
