@@ -1,0 +1,209 @@
+// GPT-2-family checkpoints in the Hugging Face layout: the lab's forward on the random
+// checkpoints of scripts/gpt2_fixture.py against an independent PyTorch forward
+// (tests/model/gpt2_reference.json, scripts/gpt2_reference.py), and the refusals.
+// The checkpoints are written at test time (CTest's fixture "gpt2" runs the script into the build
+// folder and passes ATTNLAB_GPT2_FIXTURES); nothing here is trained or downloaded.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/arch/model.h"
+#include "model/format/hf_gpt2.h"
+#include "model/format/safetensors.h"
+
+using namespace attn;
+using namespace attn::model;
+using Json = nlohmann::json;
+
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string FixtureDir() {
+  const char* dir = std::getenv("ATTNLAB_GPT2_FIXTURES");
+  REQUIRE_MESSAGE(dir != nullptr,
+                  "ATTNLAB_GPT2_FIXTURES is not set: run this suite through ctest (its fixture writes the "
+                  "checkpoints), or: (cd tests/fixtures/gpt2 && npm ci) && /usr/bin/python3 scripts/gpt2_fixture.py "
+                  "--out DIR, then ATTNLAB_GPT2_FIXTURES=DIR");
+  return dir;
+}
+
+const Json& Reference() {
+  static const Json j = Json::parse(ReadText(std::string(ATTNLAB_SOURCE_DIR) + "/tests/model/gpt2_reference.json"));
+  return j;
+}
+
+// The last position's log-probabilities (double, from the float logits).
+std::vector<double> LastLogProbs(const SequenceActs<float>& a) {
+  const Eigen::Index last = a.logits.rows() - 1;
+  double m = -INFINITY;
+  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) m = std::fmax(m, a.logits(last, v));
+  double z = 0;
+  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) z += std::exp(a.logits(last, v) - m);
+  std::vector<double> out(static_cast<std::size_t>(a.logits.cols()));
+  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) out[static_cast<std::size_t>(v)] = a.logits(last, v) - m - std::log(z);
+  return out;
+}
+
+bool Run(const HfCheckpoint& ck, const std::vector<int>& ids, SequenceActs<float>* acts, bool last_only) {
+  Sequence s;
+  s.tokens = ids;
+  s.targets.assign(ids.size(), -1);
+  std::string error;
+  const bool ok = Forward(*acts, ck.params, ck.config, s, &error, last_only);
+  CHECK_MESSAGE(ok, error);
+  return ok;
+}
+
+}  // namespace
+
+TEST_SUITE("gpt2") {
+
+TEST_CASE("gpt2 checkpoints: every head's weights and the next token's log-probabilities within 1e-5 of PyTorch; greedy continuations the same") {
+  const Json& ref = Reference();
+  const std::string dir = FixtureDir();
+  int variants = 0, compared = 0;
+  for (auto it = ref["variants"].begin(); it != ref["variants"].end(); ++it) {
+    const std::string name = it.key();
+    CAPTURE(name);
+    HfCheckpoint ck;
+    std::string error;
+    REQUIRE_MESSAGE(ReadGpt2Folder(dir + "/" + name, &ck, &error), error);
+    const Json& v = it.value();
+    CHECK(ck.dtype == v["dtype"].get<std::string>());
+    CHECK(ck.config.layers == v["config"]["n_layer"].get<int>());
+    CHECK(ck.config.gelu_erf == (v["config"]["activation_function"].get<std::string>() == "gelu"));
+    const Json& results = ref["results"][v["results"].get<std::string>()];
+    double worst_attn = 0, worst_logp = 0;
+    for (std::size_t s = 0; s < ref["sentences"].size(); ++s) {
+      const std::vector<int> ids = ref["sentences"][s]["ids"].get<std::vector<int>>();
+      const Json& r = results[s];
+      SequenceActs<float> acts;
+      REQUIRE(Run(ck, ids, &acts, false));
+      // attention[l][h][i] = row i's weights on keys 0..i
+      for (int l = 0; l < ck.config.layers; ++l)
+        for (int h = 0; h < ck.config.heads; ++h) {
+          const Mat<float>& w = acts.blocks[static_cast<std::size_t>(l)].attn.heads[static_cast<std::size_t>(h)].weights;
+          const Json& rows = r["attention"][l][h];
+          REQUIRE(static_cast<Eigen::Index>(rows.size()) == w.rows());
+          for (Eigen::Index i = 0; i < w.rows(); ++i)
+            for (Eigen::Index j = 0; j < w.cols(); ++j) {
+              const double want = j <= i ? rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<double>() : 0.0;
+              worst_attn = std::fmax(worst_attn, std::abs(w(i, j) - want));
+            }
+        }
+      const std::vector<double> logp = LastLogProbs(acts);
+      for (const Json& t : r["last"]["top"])
+        worst_logp = std::fmax(worst_logp, std::abs(logp[t[0].get<std::size_t>()] - t[1].get<double>()));
+      for (std::size_t k = 0; k < ref["fixed_ids"].size(); ++k)
+        worst_logp = std::fmax(worst_logp, std::abs(logp[ref["fixed_ids"][k].get<std::size_t>()] - r["last"]["fixed"][k].get<double>()));
+      // Greedy: the same tokens while the reference's top two are further apart than our error.
+      std::vector<int> text = ids;
+      for (std::size_t step = 0; step < r["greedy"].size(); ++step) {
+        if (r["greedy_margins"][step].get<double>() < 1e-3) break;
+        SequenceActs<float> next;
+        REQUIRE(Run(ck, text, &next, true));
+        Eigen::Index best = 0;
+        next.logits.row(0).maxCoeff(&best);
+        CHECK(best == r["greedy"][step].get<int>());
+        text.push_back(static_cast<int>(best));
+      }
+      ++compared;
+    }
+    MESSAGE(name << ": worst attention error " << worst_attn << ", worst log-probability error " << worst_logp);
+    // The issue asks for 1e-4 and 1e-3; the float forward is far closer, and the tighter bound
+    // is what tells gelu from gelu_new (they differ by 1.6e-4 in these log-probabilities).
+    CHECK(worst_attn < 1e-5);
+    CHECK(worst_logp < 1e-5);
+    ++variants;
+  }
+  CHECK(variants == 7);
+  CHECK(compared == 28);
+}
+
+TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the problem named") {
+  const std::string dir = FixtureDir() + "/f32-small3";
+  HfCheckpoint ck;
+  std::string error;
+  CHECK_FALSE(ReadGpt2Folder(FixtureDir() + "/nowhere", &ck, &error));
+  CHECK(error.find("config.json: cannot be read") != std::string::npos);
+  // The configs a GPT-2 reader must refuse, by what is wrong.
+  ModelConfig c;
+  int eos = 0;
+  const std::string good = ReadText(dir + "/config.json");
+  struct Case { std::string from, to, says; };
+  const Case cases[] = {
+      {"\"gpt2\"", "\"bert\"", "model_type \"bert\" is not a GPT-2-family model"},
+      {"\"n_head\": 2", "\"n_head\": 5", "n_head 5 does not divide n_embd 48"},
+      {"\"n_layer\": 3", "\"n_layer\": 1000000000", "\"n_layer\" is 1000000000, more than the 4096 the lab opens"},
+      {"\"n_embd\": 48", "\"n_embd\": 1099511627776", "\"n_embd\" is 1099511627776"},
+      {"\"n_layer\": 3", "\"n_layer\": \"three\"", "\"n_layer\" must be a positive integer"},
+      {"\"gelu_new\"", "\"relu\"", "activation_function \"relu\" is not supported"},
+  };
+  REQUIRE(ParseGpt2Config(good, &c, &eos, &error));
+  CHECK(c.layers == 3);
+  CHECK(c.mlp == 4 * 48);
+  CHECK(eos == 50256);
+  for (const Case& k : cases) {
+    std::string text = good;
+    const std::size_t at = text.find(k.from);
+    REQUIRE_MESSAGE(at != std::string::npos, k.from);
+    text.replace(at, k.from.size(), k.to);
+    CHECK_FALSE(ParseGpt2Config(text, &c, &eos, &error));
+    CHECK_MESSAGE(error.find(k.says) != std::string::npos, error);
+  }
+  CHECK_FALSE(ParseGpt2Config("not json", &c, &eos, &error));
+  CHECK(error == "config.json: not a JSON object");
+
+  // The tensors: missing, extra, wrong shape, an integer dtype, a NaN.
+  REQUIRE(ParseGpt2Config(good, &c, &eos, &error));
+  StFile st;
+  REQUIRE(ReadSafetensorsFile(dir + "/model.safetensors", &st, &error));
+  Params<float> p;
+  REQUIRE_MESSAGE(Gpt2FromTensors(c, st.tensors, &p, &error), error);
+  auto refusal = [&](std::vector<StTensor> tensors) {
+    CHECK_FALSE(Gpt2FromTensors(c, tensors, &p, &error));
+    return error;
+  };
+  auto find = [&](std::vector<StTensor>& ts, const std::string& name) -> StTensor& {
+    for (StTensor& t : ts)
+      if (t.name == name) return t;
+    FAIL("no tensor " << name);
+    return ts[0];
+  };
+  std::vector<StTensor> ts = st.tensors;
+  ts.erase(ts.begin());
+  CHECK(refusal(ts).find("is missing") != std::string::npos);
+  ts = st.tensors;
+  ts.push_back({"h.9.mlp.c_fc.weight", Dtype::kF32, {1}, {0.0f}});
+  CHECK(refusal(ts) == "tensor 'h.9.mlp.c_fc.weight' is not part of a GPT-2 model");
+  ts = st.tensors;
+  find(ts, "h.1.attn.c_attn.weight").shape = {144, 48};
+  CHECK(refusal(ts) == "tensor 'h.1.attn.c_attn.weight' has shape [144, 48], the config needs [48, 144]");
+  ts = st.tensors;
+  StTensor& wpe = find(ts, "wpe.weight");
+  wpe.dtype = Dtype::kOther;
+  wpe.stored = "I32";
+  CHECK(refusal(ts) == "tensor 'wpe.weight' is I32; the weights must be F32, F16 or BF16");
+  ts = st.tensors;
+  find(ts, "ln_f.bias").values[3] = NAN;
+  CHECK(refusal(ts).find("NaN") != std::string::npos);
+  ts = st.tensors;
+  ts.push_back(ts.front());
+  CHECK(refusal(ts).find("appears twice") != std::string::npos);
+}
+
+}  // TEST_SUITE
