@@ -33,7 +33,7 @@ void AddHeadOptions(CLI::App* command, ModelOptions* o) {
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
-      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe");
+      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe, info");
   model->require_subcommand(1);
 
   CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
@@ -80,7 +80,11 @@ Command RegisterModel(CLI::App& app) {
   AddHeadOptions(contributions, o.get());
   contributions->add_option("--query", o->query, "the query token (0 = <|endoftext|>); -1 = the last token");
 
-  return {model, [o, train, eval, run, heads, tune, probe, contributions] {
+  CLI::App* info = model->add_subcommand(
+      "info", "What a model folder holds (the lab's own, or a GPT-2 checkpoint in the Hugging Face layout) and the memory a run needs");
+  info->add_option("dir", o->dir, "the model's folder")->required();
+
+  return {model, [o, train, eval, run, heads, tune, probe, contributions, info] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
@@ -88,7 +92,8 @@ Command RegisterModel(CLI::App& app) {
             if (*tune) return RunModelTune(*o);
             if (*probe) return RunModelProbe(*o);
             if (*contributions) return RunModelContributions(*o);
-            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe or contributions");
+            if (*info) return RunModelInfo(*o);
+            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions or info");
           }};
 }
 

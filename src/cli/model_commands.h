@@ -35,6 +35,7 @@ int RunModelHeads(const ModelOptions& o);
 int RunModelProbe(const ModelOptions& o);  // model_inspect.cpp
 int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 int RunModelContributions(const ModelOptions& o);  // model_whatif.cpp
+int RunModelInfo(const ModelOptions& o);           // model_info.cpp
 
 }  // namespace attn::cli
 

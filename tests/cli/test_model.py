@@ -134,6 +134,19 @@ try:
                 recorded = f.read()
             check("model heads --format json: the shipped heads.json, byte for byte", code == 0 and stdout == recorded,
                   stderr[-300:])
+        # model info: the shapes, the parameter count (every tensor of model.safetensors: its size
+        # less the header, in F16's two bytes), the memory a run needs
+        code, stdout, stderr = model("info", shipped)
+        info = json.loads(stdout) if code == 0 else {}
+        st = open(os.path.join(shipped, "model.safetensors"), "rb").read()
+        header = 8 + int.from_bytes(st[:8], "little")
+        check("model info (shipped model): its format, shapes and every parameter",
+              info.get("format") == "attnlab" and info["config"]["layers"] == 4 and info["config"]["heads"] == 6
+              and info["config"]["parameters"] * 2 == len(st) - header and info["fileBytes"] == len(st)
+              and info["memory"]["weightsBytes"] < info["memory"]["run64Bytes"] < info["memory"]["runContextBytes"],
+              stderr + stdout[:400])
+        check_refusal("model info", "no folder", None, "config.json: cannot be read",
+                      args=["model", "info", os.path.join(tmp, "nowhere")])
         manifest = open(os.path.join(shipped, "MANIFEST.sha256"), encoding="utf-8").read()
         check("the shipped MANIFEST.sha256 lists heads.json", manifest.rstrip("\n").endswith("  heads.json"), manifest)
     else:

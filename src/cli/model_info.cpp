@@ -1,0 +1,74 @@
+// attnlab model info DIR: what a model folder holds (the lab's own, or a GPT-2-family
+// checkpoint in the Hugging Face layout) and the memory a run of it needs, before running it.
+#include "cli/common.h"
+#include "cli/model_commands.h"
+#include "model/format/bundle.h"
+#include "model/format/hf_gpt2.h"
+
+#include <fstream>
+#include <iostream>
+
+namespace attn::cli {
+
+namespace {
+
+bool Exists(const std::string& path) { return std::ifstream(path).good(); }
+
+std::uint64_t FileSize(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  return f ? static_cast<std::uint64_t>(f.tellg()) : 0;
+}
+
+// Bytes of one forward of `t` tokens that keeps every intermediate (model.h's SequenceActs, in
+// float): per block the residual stream, the norms, the MLP, every head's q, k, v, scores,
+// weights and output; then the logits and probabilities of every position.
+std::uint64_t RunBytes(const model::ModelConfig& c, std::uint64_t t) {
+  const std::uint64_t C = c.d_model, F = c.mlp, H = c.heads, Dh = C / H, V = c.vocab;
+  const std::uint64_t block = t * C * 9 + t * F * 2 + H * (t * Dh * 4 + t * t * 4);
+  return 4 * (c.layers * block + t * C * 2 + t * V * 2);
+}
+
+Json Describe(const model::ModelConfig& c, std::int64_t parameters) {
+  return {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model}, {"mlp", c.mlp},
+          {"context", c.context}, {"vocab", c.vocab}, {"layerNormEpsilon", c.ln_eps},
+          {"activation", c.gelu_erf ? "gelu" : "gelu_new"}, {"attentionBiases", c.attn_bias},
+          {"tiedEmbeddings", c.tied}, {"parameters", parameters}};
+}
+
+}  // namespace
+
+int RunModelInfo(const ModelOptions& o) {
+  const std::string cmd = "model info";
+  const std::string dir = o.dir.empty() || o.dir.back() == '/' ? o.dir : o.dir + "/";
+  Json out;
+  model::ModelConfig c;
+  if (Exists(dir + "MANIFEST.sha256")) {  // the lab's own folder (bundle.h)
+    model::Bundle b;
+    std::string error;
+    if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
+    c = b.config;
+    out = {{"format", "attnlab"}, {"architecture", "GPT-2-shaped (pre-LayerNorm, learned positions, no attention biases)"},
+           {"dtype", "F16"}, {"fileBytes", FileSize(dir + "model.safetensors")}, {"tokenizer", "tokenizer.json (the lab's BPE)"}};
+    out["config"] = Describe(c, model::Gpt2ParameterCount(c));
+  } else {
+    model::HfCheckpoint ck;
+    std::string error;
+    if (!model::ReadGpt2Folder(o.dir, &ck, &error)) return RefuseCommand(cmd, error);
+    c = ck.config;
+    const char* tokenizer = Exists(dir + "tokenizer.json") ? "tokenizer.json"
+                            : Exists(dir + "vocab.json") && Exists(dir + "merges.txt") ? "vocab.json + merges.txt"
+                                                                                         : "none found";
+    out = {{"format", "huggingface"}, {"architecture", "gpt2"}, {"dtype", ck.dtype}, {"fileBytes", ck.file_bytes},
+           {"tokenizer", tokenizer}};
+    out["config"] = Describe(c, ck.parameters);
+  }
+  // The weights in memory (float: F16 and BF16 are widened), then one forward's intermediates.
+  const std::uint64_t weights = 4 * static_cast<std::uint64_t>(out["config"]["parameters"].get<std::int64_t>());
+  out["memory"] = {{"weightsBytes", weights},
+                   {"run64Bytes", weights + RunBytes(c, std::min<std::uint64_t>(64, static_cast<std::uint64_t>(c.context)))},
+                   {"runContextBytes", weights + RunBytes(c, static_cast<std::uint64_t>(c.context))}};
+  std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace attn::cli
