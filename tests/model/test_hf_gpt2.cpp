@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -69,6 +70,44 @@ bool Run(const HfCheckpoint& ck, const std::vector<int>& ids, SequenceActs<float
 }
 
 }  // namespace
+
+TEST_CASE("gpt2 checkpoints: the fuzz target's seeds (tests/fuzz/corpus/hf_gpt2) are accepted checkpoints that run") {
+  // Each seed is config.json's text, a NUL byte, then the safetensors bytes: the fuzzer starts
+  // from checkpoints that pass every check, so its mutations reach the deep paths.
+  int seeds = 0;
+  for (const char* name : {"tiny-f32.bin", "tiny-prefixed-bf16-buffers.bin", "tiny-f16-lmhead.bin", "two-layers-two-heads.bin"}) {
+    CAPTURE(name);
+    const std::string input = ReadText(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fuzz/corpus/hf_gpt2/" + name);
+    const std::size_t nul = input.find('\0');
+    REQUIRE(nul != std::string::npos);
+    ModelConfig c;
+    int eos = -1;
+    std::string error;
+    REQUIRE_MESSAGE(ParseGpt2Config(input.substr(0, nul), &c, &eos, &error), error);
+    StFile f;
+    REQUIRE_MESSAGE(ReadSafetensors(input.substr(nul + 1), &f, &error), error);
+    Params<float> p;
+    REQUIRE_MESSAGE(Gpt2FromTensors(c, f.tensors, &p, &error), error);
+    SequenceActs<float> acts;
+    Sequence s;
+    s.tokens = {0, 1};
+    s.targets = {-1, -1};
+    CHECK_MESSAGE(Forward(acts, p, c, s, &error), error);
+    ++seeds;
+  }
+  CHECK(seeds == 4);
+  // A config that claims far more numbers than the files hold is refused before allocating.
+  ModelConfig big;
+  int eos = -1;
+  std::string error;
+  REQUIRE(ParseGpt2Config(R"({"model_type": "gpt2", "n_layer": 48, "n_head": 64, "n_embd": 65536, "n_positions": 1024, "vocab_size": 50257})",
+                          &big, &eos, &error) == false);
+  REQUIRE(ParseGpt2Config(R"({"model_type": "gpt2", "n_layer": 24, "n_head": 16, "n_embd": 4096, "n_positions": 1024, "vocab_size": 50257})",
+                          &big, &eos, &error));
+  Params<float> p;
+  CHECK_FALSE(Gpt2FromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}}, &p, &error));
+  CHECK(error.find("the weights hold 1 numbers, the config needs") != std::string::npos);
+}
 
 TEST_SUITE("gpt2") {
 

@@ -113,6 +113,13 @@ bool Gpt2FromTensors(const ModelConfig& c, const std::vector<StTensor>& tensors,
     std::string name = t.name.rfind("transformer.", 0) == 0 ? t.name.substr(12) : t.name;
     if (!by_name.emplace(name, &t).second) return Fail(error, "tensor '" + name + "' appears twice");
   }
+  // The files must hold at least the config's numbers: checked before anything is allocated,
+  // so that a config that lies about its sizes costs no more memory than its files.
+  std::uint64_t held = 0;
+  for (const StTensor& t : tensors) held += t.values.size();
+  const std::uint64_t wanted = static_cast<std::uint64_t>(Gpt2ParameterCount(c));
+  if (held < wanted)
+    return Fail(error, "the weights hold " + std::to_string(held) + " numbers, the config needs " + std::to_string(wanted));
   std::set<std::string> used;
   const Eigen::Index C = c.d_model, F = c.mlp, V = c.vocab, P = c.context, H = c.heads, Dh = C / H;
   // The tensor `name` of exactly this shape, in a float dtype.
