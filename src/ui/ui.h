@@ -164,6 +164,12 @@ void EndPanel();  // records the panel's natural height (its content's) in ctx.u
 // A panel whose content fills the space it is given (a picture) says what it would need instead,
 // after EndPanel: its natural height for auto-height.
 void SetNatural(UiState& ui, const char* id, float h);
+// auto_height.cpp: a panel's natural height as last recorded (`guess` before it was drawn), and
+// the height the lab would like from what is shown (the header ends at `top`), never from the
+// space it has now, so that resizing the iframe to it cannot feed back.
+float Natural(const UiState& ui, const char* id, float guess);
+float WantedHeight(const Context& ctx, bool phone, bool lesson, float top);
+bool TuneShown(const Context& ctx);  // layout.cpp: "Train it more" is shown (model mode, loaded, not hidden)
 // export_menu.cpp: records a picture as exportable, and the small "↓" menu at the right end of
 // the current line (PNG, and SVG / CSV / JSON where the figure has them).
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);
