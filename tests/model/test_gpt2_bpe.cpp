@@ -251,7 +251,7 @@ TEST_CASE("gpt2 bpe: Load refuses a broken vocabulary, merges or added tokens, a
   CHECK(ToyLoadError(negative) == "vocabulary: token \"zz\" has the negative id -3");
   Toy huge = t;
   huge.vocab.emplace_back("zz", Gpt2Bpe::kMaxId + 1);
-  CHECK(ToyLoadError(huge) == "vocabulary: id 16777216 is above 16777215");
+  CHECK(ToyLoadError(huge) == "vocabulary: id 1048576 is above 1048575");
   Toy empty_token = t;
   empty_token.vocab.emplace_back("", 300);
   CHECK(ToyLoadError(empty_token) == "vocabulary: a token is the empty string");

@@ -105,10 +105,10 @@ TEST_CASE("gpt2 bpe files: a broken vocab.json or merges.txt is refused in one l
   CHECK(VocabMergesError("[1, 2]", kToyMerges) == "vocab.json: not a JSON object of tokens and their ids");
   CHECK(VocabMergesError("{\"a\": 1,", kToyMerges) == "vocab.json: not valid JSON");
   CHECK(VocabMergesError("{\"a\": 1, \"a\": 2}", kToyMerges) == "vocab.json: the key \"a\" appears twice in one object");
-  CHECK(VocabMergesError("{\"a\": 1.5}", kToyMerges) == "vocab.json: token \"a\" has the id 1.5, not an integer in 0..16777215");
-  CHECK(VocabMergesError("{\"a\": \"7\"}", kToyMerges) == "vocab.json: token \"a\" has the id \"7\", not an integer in 0..16777215");
+  CHECK(VocabMergesError("{\"a\": 1.5}", kToyMerges) == "vocab.json: token \"a\" has the id 1.5, not an integer in 0..1048575");
+  CHECK(VocabMergesError("{\"a\": \"7\"}", kToyMerges) == "vocab.json: token \"a\" has the id \"7\", not an integer in 0..1048575");
   CHECK(VocabMergesError("{\"a\": 99999999999}", kToyMerges) ==
-        "vocab.json: token \"a\" has the id 99999999999, not an integer in 0..16777215");
+        "vocab.json: token \"a\" has the id 99999999999, not an integer in 0..1048575");
   CHECK(VocabMergesError("{\"a\": 0}", "") == "vocab.json: no token for the byte 0x00 (\"" + Gpt2Sym(0) +
                                                  "\"): not a byte-level vocabulary");
   Gpt2Bpe bpe;
@@ -191,7 +191,7 @@ TEST_CASE("gpt2 bpe files: tokenizer.json's settings this reader does not implem
       {[](Json& d) { d["added_tokens"][0]["lstrip"] = true; }, t + "added_tokens[0].lstrip = true is not supported"},
       {[](Json& d) { d["added_tokens"][0]["single_word"] = true; }, t + "added_tokens[0].single_word = true is not supported"},
       {[](Json& d) { d["added_tokens"][0]["special"] = 1; }, t + "added_tokens[0].special is not true or false"},
-      {[](Json& d) { d["added_tokens"][0]["id"] = "258"; }, t + "added_tokens[0].id is not an integer in 0..16777215"},
+      {[](Json& d) { d["added_tokens"][0]["id"] = "258"; }, t + "added_tokens[0].id is not an integer in 0..1048575"},
       {[](Json& d) { d["added_tokens"][0].erase("content"); }, t + "added_tokens[0].content is not a string"},
       {[](Json& d) { d["added_tokens"][0]["extra"] = 1; }, t + "added_tokens[0]: the field \"extra\" is not supported"},
       {[](Json& d) { d["added_tokens"] = {7}; }, t + "added_tokens[0] is not an object"},

@@ -71,7 +71,9 @@ class Gpt2Bpe {
   // an id that names none.
   std::string Readable(int id) const;
 
-  static constexpr int kMaxId = (1 << 24) - 1;  // keeps the id table small whatever a file says
+  // Above the largest real vocabularies (about 262 000 ids); keeps the id table (64 bytes an id)
+  // small whatever a file says.
+  static constexpr int kMaxId = (1 << 20) - 1;
   int size() const { return static_cast<int>(tokens_.size()); }  // one above the largest id
   bool Has(int id) const { return id >= 0 && id < size() && present_[static_cast<std::size_t>(id)]; }
   int Id(const std::string& token) const;  // -1 when absent; added tokens by their content
