@@ -178,6 +178,8 @@ TEST_CASE("gpt2 bpe files: tokenizer.json's settings this reader does not implem
        t + "model.continuing_subword_prefix is not empty: not supported"},
       {[](Json& d) { d["model"]["end_of_word_suffix"] = "</w>"; }, t + "model.end_of_word_suffix is not empty: not supported"},
       {[](Json& d) { d["model"]["unk_token"] = "<unk>"; }, t + "model.unk_token is not a token of model.vocab"},
+      {[](Json& d) { d["model"]["unk_token"] = 0; }, t + "model.unk_token is not a token of model.vocab"},
+      {[](Json& d) { d["model"]["unk_token"] = "<unk>"; d["model"].erase("vocab"); }, t + "model.vocab is missing"},
       {[](Json& d) { d["model"]["cache_capacity"] = 10; }, t + "model: the field \"cache_capacity\" is not supported"},
       {[](Json& d) { d["model"]["vocab"] = Json::array(); }, t + "model.vocab: not a JSON object of tokens and their ids"},
       {[](Json& d) { d["model"].erase("vocab"); }, t + "model.vocab is missing"},

@@ -212,15 +212,14 @@ bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* err
   for (const char* key : {"byte_fallback", "ignore_merges"})
     if (set(key) && model[key] != false) return fail(std::string("model.") + key + " is not false: not supported");
   if (set("fuse_unk") && !model["fuse_unk"].is_boolean()) return fail("model.fuse_unk is not true or false");
-  // An unknown token is never needed: every byte has a token (Load checks), so unk_token and
-  // fuse_unk change nothing; unk_token must still name a token.
-  if (set("unk_token") && (!model["unk_token"].is_string() ||
-                           !model["vocab"].is_object() || !model["vocab"].contains(model["unk_token"].get<std::string>())))
-    return fail("model.unk_token is not a token of model.vocab");
-
   std::vector<std::pair<std::string, int>> vocab;
   if (!model.contains("vocab")) return fail("model.vocab is missing");
   if (!VocabFromJson(model["vocab"], name + ": model.vocab", &vocab, error)) return false;
+  // An unknown token is never needed: every byte has a token (Load checks), so unk_token and
+  // fuse_unk change nothing; unk_token must still name a token.
+  if (set("unk_token") &&
+      (!model["unk_token"].is_string() || !model["vocab"].contains(model["unk_token"].get<std::string>())))
+    return fail("model.unk_token is not a token of model.vocab");
   if (!model.contains("merges") || !model["merges"].is_array()) return fail("model.merges is missing or not an array");
   std::vector<std::pair<std::string, std::string>> merges;
   for (std::size_t i = 0; i < model["merges"].size(); ++i) {
