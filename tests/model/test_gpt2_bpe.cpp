@@ -1,8 +1,8 @@
 // GPT-2's byte-level BPE (model/tokenizer/gpt2_bpe.h) on hand-checked cases, without any npm
 // file: the byte symbols, the Unicode classes, the pre-tokenizer (its expected pieces were checked
 // with Python's `regex` and GPT-2's pattern), merges on a toy vocabulary, added tokens, readable
-// tokens and every refusal of Load and of the file readers. GPT-2's real vocabulary:
-// test_gpt2_bpe_real.cpp.
+// tokens and every refusal of Load. The files: test_gpt2_bpe_files.cpp; GPT-2's real
+// vocabulary: test_gpt2_bpe_real.cpp.
 #include <doctest/doctest.h>
 
 #include <string>
