@@ -87,6 +87,13 @@ TEST_CASE("gpt2 bpe: the 256 bytes have distinct printable symbols, as encoder.p
     CHECK(Gpt2SymbolByte(c) == -1);  // bytes that have a stand-in, and code points beyond
 }
 
+TEST_CASE("gpt2 bpe: a quoted token stays on one line") {
+  CHECK(Gpt2Quoted("plain Ġ й") == "\"plain Ġ й\"");
+  CHECK(Gpt2Quoted("a\"b\\c\nd\te\x01\x7F") == "\"a\\\"b\\\\c\\nd\\te\\u0001\\u007F\"");
+  CHECK(Gpt2Quoted("x\u2028y\u2029z\u0085w") == "\"x\\u2028y\\u2029z\\u0085w\"");
+  CHECK(Gpt2Quoted("\xE2\x80") == "\"\xE2\x80\"");  // a cut character is left as it is
+}
+
 TEST_CASE("gpt2 bpe: Unicode classes follow General_Category and White_Space") {
   CHECK(std::string(UnicodeVersion()).size() >= 5);
   for (char32_t c : {U'a', U'Z', U'я', U'Ё', U'世', U'ß', U'ǅ', U'ʰ', char32_t{0x1D400}}) CHECK(IsLetter(c));
@@ -270,6 +277,9 @@ TEST_CASE("gpt2 bpe: Load refuses a broken vocabulary, merges or added tokens, a
   CHECK(ToyLoadError(t, {{"<s>", 256, true}}) == "added tokens: \"<s>\" has id 256, which is \"ab\"");
   CHECK(ToyLoadError(t, {{"<s>", -1, true}}) == "added tokens: \"<s>\" has the negative id -1");
   CHECK(ToyLoadError(Toy{}) == "vocabulary: the vocabulary is empty");
+  Toy line_break = t;  // a token with a line break still gives a one-line message
+  line_break.vocab.emplace_back("\norma", 5);
+  CHECK(ToyLoadError(line_break) == "vocabulary: id 5 is given to both \"" + Gpt2Sym(5) + "\" and \"\\norma\"");
   std::string error;
   CHECK_FALSE(bpe.Load(repeated.vocab, repeated.merges, {}, &error));
   CHECK(bpe.size() == 257);  // unchanged

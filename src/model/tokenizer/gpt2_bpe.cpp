@@ -70,13 +70,43 @@ std::string TokenBytes(const std::string& token) {
   return bytes;
 }
 
-std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
-
 std::uint64_t PairKey(int left, int right) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
 }
 
 }  // namespace
+
+std::string Gpt2Quoted(std::string_view text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const auto escape = [&](unsigned code) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\u%04X", code);
+      out += hex;
+    };
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      escape(c);
+    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x85) {
+      escape(0x85);  // NEL
+      i += 1;
+    } else if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xA8) {
+      escape(0x2028 + (static_cast<unsigned char>(text[i + 2]) & 1));  // line and paragraph separators
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
 
 char32_t Gpt2ByteSymbol(unsigned char byte) { return Symbols().symbol[byte]; }
 
@@ -106,12 +136,12 @@ bool Gpt2Bpe::Load(const std::vector<std::pair<std::string, int>>& vocab,
     std::size_t bad;
     if (token.empty()) return fail(sources.vocab, "a token is the empty string");
     if (!ValidUtf8(token, &bad)) return fail(sources.vocab, "a token is not valid UTF-8");
-    if (id < 0) return fail(sources.vocab, "token " + Quoted(token) + " has the negative id " + std::to_string(id));
+    if (id < 0) return fail(sources.vocab, "token " + Gpt2Quoted(token) + " has the negative id " + std::to_string(id));
     const std::size_t i = static_cast<std::size_t>(id);
     if (next.present_[i])
-      return fail(sources.vocab, "id " + std::to_string(id) + " is given to both " + Quoted(next.tokens_[i]) +
-                                     " and " + Quoted(token));
-    if (!next.id_of_.emplace(token, id).second) return fail(sources.vocab, "token " + Quoted(token) + " appears twice");
+      return fail(sources.vocab, "id " + std::to_string(id) + " is given to both " + Gpt2Quoted(next.tokens_[i]) +
+                                     " and " + Gpt2Quoted(token));
+    if (!next.id_of_.emplace(token, id).second) return fail(sources.vocab, "token " + Gpt2Quoted(token) + " appears twice");
     next.tokens_[i] = token;
     next.bytes_[i] = TokenBytes(token);
     next.present_[i] = true;
@@ -123,7 +153,7 @@ bool Gpt2Bpe::Load(const std::vector<std::pair<std::string, int>>& vocab,
     if (it == next.id_of_.end()) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", b);
-      return fail(sources.vocab, std::string("no token for the byte ") + hex + " (" + Quoted(symbol) +
+      return fail(sources.vocab, std::string("no token for the byte ") + hex + " (" + Gpt2Quoted(symbol) +
                                      "): not a byte-level vocabulary");
     }
     next.byte_token_[b] = it->second;
@@ -131,13 +161,13 @@ bool Gpt2Bpe::Load(const std::vector<std::pair<std::string, int>>& vocab,
 
   for (std::size_t rank = 0; rank < merges.size(); ++rank) {
     const auto& [left, right] = merges[rank];
-    const std::string where = "merge " + std::to_string(rank + 1) + " " + Quoted(left + " " + right);
+    const std::string where = "merge " + std::to_string(rank + 1) + " " + Gpt2Quoted(left + " " + right);
     const auto l = next.id_of_.find(left), r = next.id_of_.find(right);
-    if (l == next.id_of_.end()) return fail(sources.merges, where + ": " + Quoted(left) + " is not in the vocabulary");
-    if (r == next.id_of_.end()) return fail(sources.merges, where + ": " + Quoted(right) + " is not in the vocabulary");
+    if (l == next.id_of_.end()) return fail(sources.merges, where + ": " + Gpt2Quoted(left) + " is not in the vocabulary");
+    if (r == next.id_of_.end()) return fail(sources.merges, where + ": " + Gpt2Quoted(right) + " is not in the vocabulary");
     const auto result = next.id_of_.find(left + right);
     if (result == next.id_of_.end())
-      return fail(sources.merges, where + ": the merged token " + Quoted(left + right) + " is not in the vocabulary");
+      return fail(sources.merges, where + ": the merged token " + Gpt2Quoted(left + right) + " is not in the vocabulary");
     const Merge m{static_cast<int>(rank), result->second};
     if (!next.merge_.emplace(PairKey(l->second, r->second), m).second)
       return fail(sources.merges, where + " appears twice");
@@ -147,17 +177,17 @@ bool Gpt2Bpe::Load(const std::vector<std::pair<std::string, int>>& vocab,
     std::size_t bad;
     if (a.content.empty()) return fail(sources.added, "an added token is the empty string");
     if (!ValidUtf8(a.content, &bad)) return fail(sources.added, "an added token is not valid UTF-8");
-    if (a.id < 0) return fail(sources.added, Quoted(a.content) + " has the negative id " + std::to_string(a.id));
+    if (a.id < 0) return fail(sources.added, Gpt2Quoted(a.content) + " has the negative id " + std::to_string(a.id));
     for (const Gpt2AddedToken& b : next.added_)
-      if (b.content == a.content) return fail(sources.added, Quoted(a.content) + " is added twice");
+      if (b.content == a.content) return fail(sources.added, Gpt2Quoted(a.content) + " is added twice");
     const std::size_t i = static_cast<std::size_t>(a.id);
     const auto known = next.id_of_.find(a.content);
     if (known != next.id_of_.end() && known->second != a.id)
-      return fail(sources.added, Quoted(a.content) + " has id " + std::to_string(a.id) + " but is token " +
+      return fail(sources.added, Gpt2Quoted(a.content) + " has id " + std::to_string(a.id) + " but is token " +
                                      std::to_string(known->second) + " of the vocabulary");
     if (next.present_[i] && next.tokens_[i] != a.content)
-      return fail(sources.added, Quoted(a.content) + " has id " + std::to_string(a.id) + ", which is " +
-                                     Quoted(next.tokens_[i]));
+      return fail(sources.added, Gpt2Quoted(a.content) + " has id " + std::to_string(a.id) + ", which is " +
+                                     Gpt2Quoted(next.tokens_[i]));
     next.id_of_[a.content] = a.id;
     next.tokens_[i] = a.content;
     next.bytes_[i] = TokenBytes(a.content);

@@ -37,6 +37,10 @@ namespace model {
 char32_t Gpt2ByteSymbol(unsigned char byte);
 int Gpt2SymbolByte(char32_t symbol);
 
+// `text` in double quotes for a one-line message: quotes, backslashes, control characters and
+// the Unicode line breaks escaped as in JSON (a line break becomes \n), whatever a file holds.
+std::string Gpt2Quoted(std::string_view text);
+
 struct Gpt2AddedToken {
   std::string content;  // as it appears in text (UTF-8), e.g. "<|endoftext|>"
   int id = -1;

@@ -15,8 +15,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
-
 bool ReadFile(const std::string& path, std::string* text, std::string* error) {
   std::ifstream f(path, std::ios::binary);
   std::ostringstream s;
@@ -48,7 +46,7 @@ bool ParseJson(std::string_view text, Json* out, std::string* problem) {
     return false;
   }
   if (!repeated.empty()) {
-    *problem = "the key " + Quoted(repeated) + " appears twice in one object";
+    *problem = "the key " + Gpt2Quoted(repeated) + " appears twice in one object";
     return false;
   }
   return true;
@@ -79,7 +77,7 @@ bool VocabFromJson(const Json& j, const std::string& where, std::vector<std::pai
   for (const auto& [token, value] : j.items()) {
     int id;
     if (!JsonId(value, &id)) {
-      if (error) *error = where + ": token " + Quoted(token) + " has the id " + value.dump() +
+      if (error) *error = where + ": token " + Gpt2Quoted(token) + " has the id " + value.dump() +
                           ", not an integer in 0.." + std::to_string(Gpt2Bpe::kMaxId);
       return false;
     }
@@ -106,7 +104,7 @@ bool OnlyKnown(const Json& obj, std::initializer_list<const char*> known, const 
     bool ok = false;
     for (const char* k : known) ok = ok || key == k;
     if (!ok) {
-      if (error) *error = where + ": the field " + Quoted(key) + " is not supported";
+      if (error) *error = where + ": the field " + Gpt2Quoted(key) + " is not supported";
       return false;
     }
   }
@@ -177,7 +175,7 @@ bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* err
   const auto byte_level = [&](const char* key) {
     const Json& part = j[key];
     if (type_of(part) != "ByteLevel")
-      return fail(std::string(key) + " " + Quoted(type_of(part)) + " is not supported (only ByteLevel)");
+      return fail(std::string(key) + " " + Gpt2Quoted(type_of(part)) + " is not supported (only ByteLevel)");
     if (!OnlyKnown(part, {"type", "add_prefix_space", "trim_offsets", "use_regex"}, name + ": " + key, error))
       return false;
     for (const char* flag : {"add_prefix_space", "trim_offsets", "use_regex"})
@@ -190,7 +188,7 @@ bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* err
   for (const char* key : {"truncation", "padding"})
     if (!absent_or_null(key)) return fail(std::string(key) + " is set: not supported (ids are never cut or padded here)");
   if (!absent_or_null("normalizer"))
-    return fail("normalizer " + Quoted(type_of(j["normalizer"])) + " is not supported (GPT-2 has none)");
+    return fail("normalizer " + Gpt2Quoted(type_of(j["normalizer"])) + " is not supported (GPT-2 has none)");
   if (absent_or_null("pre_tokenizer")) return fail("pre_tokenizer is missing (GPT-2's is ByteLevel)");
   if (!byte_level("pre_tokenizer")) return false;
   const Json& pre = j["pre_tokenizer"];
@@ -201,7 +199,7 @@ bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* err
 
   if (!j.contains("model") || !j["model"].is_object()) return fail("model is missing or not an object");
   const Json& model = j["model"];
-  if (type_of(model) != "BPE") return fail("model " + Quoted(type_of(model)) + " is not supported (only BPE)");
+  if (type_of(model) != "BPE") return fail("model " + Gpt2Quoted(type_of(model)) + " is not supported (only BPE)");
   if (!OnlyKnown(model, {"type", "dropout", "unk_token", "continuing_subword_prefix", "end_of_word_suffix",
                          "fuse_unk", "byte_fallback", "ignore_merges", "vocab", "merges"}, name + ": model", error))
     return false;
