@@ -114,7 +114,7 @@ TEST_CASE("gpt2 bpe files: a broken vocab.json or merges.txt is refused in one l
   Gpt2Bpe bpe;
   std::string error;
   CHECK_FALSE(LoadGpt2VocabMerges("/nonexistent/vocab.json", "/nonexistent/merges.txt", &bpe, &error));
-  CHECK(error == "/nonexistent/vocab.json: cannot be read");
+  CHECK(error == "/nonexistent/vocab.json: no such file");
 }
 
 TEST_CASE("gpt2 bpe files: tokenizer.json with merges as \"a b\" strings or [\"a\", \"b\"] pairs") {
@@ -219,5 +219,7 @@ TEST_CASE("gpt2 bpe files: tokenizer.json's settings this reader does not implem
   CHECK_FALSE(Gpt2FromTokenizerJson(text, &bpe, &error));
   CHECK(error == "tokenizer.json: the key \"ab\" appears twice in one object");
   CHECK_FALSE(LoadGpt2TokenizerJson("/nonexistent/tokenizer.json", &bpe, &error));
-  CHECK(error == "/nonexistent/tokenizer.json: cannot be read");
+  CHECK(error == "/nonexistent/tokenizer.json: no such file");
+  CHECK_FALSE(LoadGpt2TokenizerJson(ATTNLAB_SOURCE_DIR, &bpe, &error));  // a folder
+  CHECK(error == std::string(ATTNLAB_SOURCE_DIR) + ": no such file");
 }

@@ -1,10 +1,10 @@
 #include "model/tokenizer/gpt2_bpe.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <functional>
 #include <queue>
-#include <unordered_set>
 
 #include "engine/text/tokenizer.h"  // DecodeUtf8
 #include "model/tokenizer/gpt2_pretokenizer.h"

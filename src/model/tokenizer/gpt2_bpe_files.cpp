@@ -1,12 +1,13 @@
 // GPT-2's tokenizer files (gpt2_bpe.h), on nlohmann-json: attn_model_io.
+#include "model/tokenizer/gpt2_bpe.h"
+
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
-
-#include "model/tokenizer/gpt2_bpe.h"
 
 namespace attn {
 namespace model {
@@ -16,6 +17,11 @@ namespace {
 using Json = nlohmann::json;
 
 bool ReadFile(const std::string& path, std::string* text, std::string* error) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {  // a folder opens, and reads as nothing
+    if (error) *error = path + ": no such file";
+    return false;
+  }
   std::ifstream f(path, std::ios::binary);
   std::ostringstream s;
   if (f) s << f.rdbuf();
