@@ -28,6 +28,7 @@ pkgs=(build-essential cmake pkg-config python3 xz-utils ca-certificates
       libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev libstb-dev
       libsdl2-dev libgl-dev fonts-dejavu-core python3-fonttools python3-numpy python3-scipy
       libssl-dev fortunes fortunes-ru  # SHA-256 of the model files; the model's text (issue 12): English and Russian fortunes
+      unicode-data  # the tokenizers' Unicode classes (cmake/unicode_tables.py): UnicodeData.txt, PropList.txt
       clang libclang-rt-14-dev  # the fuzz targets (tests/fuzz): clang 14 and its libFuzzer/ASan/UBSan runtimes
       xvfb xauth libgl1-mesa-dri)  # the desktop test (tests/desktop): a window on Xvfb, Mesa's software OpenGL
 [ $want_wasm = 1 ] && pkgs+=(emscripten nodejs terser cleancss)  # terser, cleancss: minify the page's JavaScript and styles
