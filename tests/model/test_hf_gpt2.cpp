@@ -224,8 +224,11 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
     return ts[0];
   };
   std::vector<StTensor> ts = st.tensors;
-  ts.erase(ts.begin());
-  CHECK(refusal(ts).find("is missing") != std::string::npos);
+  find(ts, "wte.weight").name = "wte.weights";  // as many numbers, one name wrong
+  CHECK(refusal(ts) == "tensor 'wte.weight' is missing");
+  ts = st.tensors;
+  ts.erase(ts.begin());  // fewer numbers than the config's: refused before any allocation
+  CHECK(refusal(ts).find("the weights hold") != std::string::npos);
   ts = st.tensors;
   ts.push_back({"h.9.mlp.c_fc.weight", Dtype::kF32, {1}, {0.0f}});
   CHECK(refusal(ts) == "tensor 'h.9.mlp.c_fc.weight' is not part of a GPT-2 model");
