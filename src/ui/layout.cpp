@@ -173,7 +173,8 @@ bool Locked(const Context& ctx, const char* part) { return app::IsLocked(ctx.sta
 // "Train it more" is shown: model mode with the model loaded, and not hidden by a lesson.
 bool TuneShown(const Context& ctx) {
   const app::AppState& s = ctx.state;
-  return s.lab.config.projection == attn::Projection::kModel && s.model.loaded && !Hidden(ctx, "tune");
+  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
+         !Hidden(ctx, "tune");
 }
 
 LockScope::LockScope(const Context& ctx, const char* part) : locked_(Locked(ctx, part)) {

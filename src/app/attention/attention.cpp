@@ -21,7 +21,9 @@ bool ModelMode(const attn::LabConfig& c) { return c.projection == attn::Projecti
 
 attn::LabResult ComputeResult(const attn::model::LabModel* loaded, const attn::LabConfig& config,
                               attn::model::ModelLabResult* model_result) {
-  if (!ModelMode(config) || !loaded) {
+  // ModelCodeInBuild(): a constant false in the default page (absent.cpp), so that the
+  // optimizer drops the model's path from it.
+  if (!attn::model::ModelCodeInBuild() || !ModelMode(config) || !loaded) {
     *model_result = attn::model::ModelLabResult{};
     return attn::ComputeLab(config);
   }
