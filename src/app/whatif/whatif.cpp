@@ -51,11 +51,11 @@ void WhatIf::Update(const attn::api::LabState& settings, const LabView& lab) {
       w.model_key.clear();
       return;
     }
-    std::string key = SettingsKey(c);
-    if (key == w.model_key) return;
+    std::string wanted = SettingsKey(c);
+    if (wanted == w.model_key) return;
     w.model_error = attn::LabError();
     attn::model::CompareModelRuns(*lab.model.loaded, c, *lab.attention.model_result, &w.model, &w.model_error);
-    w.model_key = std::move(key);
+    w.model_key = std::move(wanted);
     return;
   }
   if (!attn::HasEdits(c) || c.projection == attn::Projection::kModel || !edited.error.ok()) {
@@ -63,16 +63,16 @@ void WhatIf::Update(const attn::api::LabState& settings, const LabView& lab) {
     w.comparison = attn::LabComparison{};
     return;
   }
-  std::string key = SettingsKey(c);
-  if (key == w.key) return;
+  std::string wanted = SettingsKey(c);
+  if (wanted == w.key) return;
   const attn::LabConfig plain_config = attn::WithoutEdits(c);
-  std::string plain_key = SettingsKey(plain_config);
-  if (plain_key != w.plain_key) {
+  std::string plain_wanted = SettingsKey(plain_config);
+  if (plain_wanted != w.plain_key) {
     w.plain = attn::ComputeLab(plain_config);
-    w.plain_key = std::move(plain_key);
+    w.plain_key = std::move(plain_wanted);
   }
   w.comparison = attn::CompareRuns(c, w.plain, edited);
-  w.key = std::move(key);
+  w.key = std::move(wanted);
 }
 
 const attn::LabComparison* WhatIf::CurrentComparison() const {
