@@ -45,6 +45,10 @@ Command RegisterModel(CLI::App& app) {
   CLI::App* eval = model->add_subcommand("eval", "Validation bits per character, English and Russian, vs baselines");
   eval->add_option("dir", o->dir, "the model's folder")->required();
   eval->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+  eval->add_option("--targets", o->targets,
+                   "score only the first N targets of each language (0: all; a large model's quick look; the "
+                   "recorded scores are then not compared)")
+      ->check(CLI::Range(0, 100000000));
 
   CLI::App* run = model->add_subcommand("run", "A text through the model: tokens, every head's weights, the next tokens");
   run->add_option("dir", o->dir, "the model's folder")->required();
@@ -57,6 +61,10 @@ Command RegisterModel(CLI::App& app) {
   CLI::App* heads = model->add_subcommand("heads", "Per layer and head: previous-token, first-token, self, induction scores, entropy");
   heads->add_option("dir", o->dir, "the model's folder")->required();
   heads->add_option("--threads", o->threads, "threads")->check(CLI::Range(1, 64));
+  heads->add_option("--windows", o->windows, "validation windows of the context's length per language (default 64)")
+      ->check(CLI::Range(1, 4096));
+  heads->add_option("--repeats", o->repeats, "repeated random sequences for the induction score (default 64)")
+      ->check(CLI::Range(1, 4096));
   heads->add_option("--format", o->heads_format,
                     "text (default, for a terminal) or json (the folder's heads.json, which the lab's head gallery reads)")
       ->check(CLI::IsMember({"json", "text"}));

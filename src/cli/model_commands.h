@@ -23,6 +23,8 @@ struct ModelOptions {
   std::string heads_format = "text";  // model heads: text or json (heads.json)
   int layer = 0, head = 0;            // model probe, model contributions
   int query = -1;                     // model contributions: -1 = the last token
+  int targets = 0;                    // model eval: score the first N targets of each stream (0: all)
+  int windows = 64, repeats = 64;     // model heads: validation windows per language, repeated sequences
 };
 
 // The configuration of `attnlab model train`, every field by its row of model::RunFields();
@@ -45,7 +47,3 @@ namespace attn::cli {
 constexpr int kModelCheckTargets = 2048;
 }  // namespace attn::cli
 
-namespace attn::cli {
-constexpr int kModelHeadWindows = 64;   // validation windows per language for `model heads`
-constexpr int kModelHeadRepeats = 64;   // repeated random sequences for the induction score
-}  // namespace attn::cli

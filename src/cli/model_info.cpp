@@ -2,8 +2,8 @@
 // checkpoint in the Hugging Face layout) and the memory a run of it needs, before running it.
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/format/bundle.h"
 #include "model/format/hf_gpt2.h"
+#include "model/format/model_folder.h"
 
 #include <fstream>
 #include <iostream>
@@ -13,11 +13,6 @@ namespace attn::cli {
 namespace {
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
-
-std::uint64_t FileSize(const std::string& path) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  return f ? static_cast<std::uint64_t>(f.tellg()) : 0;
-}
 
 // Bytes of one forward of `t` tokens that keeps every intermediate (model.h's SequenceActs, in
 // float): per block the residual stream, the norms, the MLP, every head's q, k, v, scores,
@@ -40,28 +35,23 @@ Json Describe(const model::ModelConfig& c, std::int64_t parameters) {
 int RunModelInfo(const ModelOptions& o) {
   const std::string cmd = "model info";
   const std::string dir = o.dir.empty() || o.dir.back() == '/' ? o.dir : o.dir + "/";
+  model::Bundle b;
+  std::string error;
+  if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);
+  const model::ModelConfig& c = b.config;
   Json out;
-  model::ModelConfig c;
-  if (Exists(dir + "MANIFEST.sha256")) {  // the lab's own folder (bundle.h)
-    model::Bundle b;
-    std::string error;
-    if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
-    c = b.config;
+  if (b.format == "attnlab") {  // the lab's own folder (bundle.h)
     out = {{"format", "attnlab"}, {"architecture", "GPT-2-shaped (pre-LayerNorm, learned positions, no attention biases)"},
-           {"dtype", "F16"}, {"fileBytes", FileSize(dir + "model.safetensors")}, {"tokenizer", "tokenizer.json (the lab's BPE)"}};
-    out["config"] = Describe(c, model::Gpt2ParameterCount(c));
+           {"dtype", b.dtype}, {"fileBytes", b.file_bytes}, {"tokenizer", "tokenizer.json (the lab's BPE)"}};
   } else {
-    model::HfCheckpoint ck;
-    std::string error;
-    if (!model::ReadGpt2Folder(o.dir, &ck, &error)) return RefuseCommand(cmd, error);
-    c = ck.config;
-    const char* tokenizer = Exists(dir + "tokenizer.json") ? "tokenizer.json"
-                            : Exists(dir + "vocab.json") && Exists(dir + "merges.txt") ? "vocab.json + merges.txt"
-                                                                                         : "none found";
-    out = {{"format", "huggingface"}, {"architecture", "gpt2"}, {"dtype", ck.dtype}, {"fileBytes", ck.file_bytes},
+    // the file the tokenizer came from: the first of model_folder.h's order that is there
+    const char* tokenizer = Exists(dir + "attnlab-tokenizer.json") ? "attnlab-tokenizer.json (the lab's BPE)"
+                            : Exists(dir + "tokenizer.json")       ? "tokenizer.json"
+                                                                   : "vocab.json + merges.txt";
+    out = {{"format", "huggingface"}, {"architecture", "gpt2"}, {"dtype", b.dtype}, {"fileBytes", b.file_bytes},
            {"tokenizer", tokenizer}};
-    out["config"] = Describe(c, ck.parameters);
   }
+  out["config"] = Describe(c, model::Gpt2ParameterCount(c));
   // The weights in memory (float: F16 and BF16 are widened), then one forward's intermediates.
   const std::uint64_t weights = 4 * static_cast<std::uint64_t>(out["config"]["parameters"].get<std::int64_t>());
   out["memory"] = {{"weightsBytes", weights},

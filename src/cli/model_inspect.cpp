@@ -4,7 +4,7 @@
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "engine/base/rng.h"
-#include "model/format/bundle.h"
+#include "model/format/model_folder.h"
 #include "model/corpus/corpus.h"
 #include "model/corpus/evaluate.h"
 #include "model/inspect/head_probe.h"
@@ -26,7 +26,7 @@ using model::Lang;
 
 bool Load(const std::string& command, const std::string& dir, model::Bundle* b, int* code) {
   std::string error;
-  if (model::LoadBundle(dir, b, &error)) return true;
+  if (model::OpenModelFolder(dir, b, &error)) return true;
   *code = RefuseCommand(command, error);
   return false;
 }
@@ -52,15 +52,19 @@ int RunModelEval(const ModelOptions& o) {
   int code = 0;
   if (!LoadWithValidation(cmd, o.dir, &b, &v, &code)) return code;
   std::string error;
-  const auto recorded = Json::parse(b.eval_json, nullptr, false);
+  // the lab's own folder recorded its scores (eval.json); another model's are only measured
+  const bool own = b.format == "attnlab";
+  const auto recorded = own ? Json::parse(b.eval_json, nullptr, false) : Json();
   Json out = {{"recorded", recorded}};
   bool same = true;
   std::vector<std::pair<const char*, const model::TokenStream*>> rows = {{"en", &v.en}, {"ru", &v.ru}};
   if (v.with_docs) rows.insert(rows.end(), {{"fortunesEn", &v.fortunes_en}, {"fortunesRu", &v.fortunes_ru}});
   for (const auto& [name, s] : rows) {
     model::Score full;
-    if (!model::ScoreModel(b.params, b.config, *s, o.threads, &full, &error)) return InternalError(cmd, error);
+    if (!model::ScoreModel(b.params, b.config, *s, o.threads, &full, &error, o.targets))
+      return InternalError(cmd, error);
     out[name] = {{"bitsPerChar", full.BitsPerChar()}, {"nats", full.nats}, {"targets", full.targets}, {"chars", full.chars}};
+    if (!own || o.targets > 0) continue;
     const bool equal = recorded.contains(name) && recorded[name]["model"].value("nats", -1.0) == full.nats;
     out[name]["sameAsRecorded"] = equal;
     same = same && equal;
@@ -76,19 +80,22 @@ int RunModelRun(const ModelOptions& o) {
   if (!Load(cmd, o.dir, &b, &code)) return code;
   std::string error;
   if (o.format != "json" && o.format != "text") return RefuseCommand(cmd, "--format: expected json or text, got " + o.format);
+  const model::Tokenizer& tok = *b.tokenizer;
   std::vector<int> ids;
-  if (!b.bpe.Encode(o.text, &ids, &error)) return RefuseCommand(cmd, "--text: " + error);
-  ids.insert(ids.begin(), model::Bpe::kEndOfText);  // as in training: a text starts after a separator
-  if (static_cast<int>(ids.size()) > b.config.context)
-    return RefuseCommand(cmd, "--text: " + std::to_string(ids.size() - 1) + " tokens, at most " +
-                           std::to_string(b.config.context - 1) + " fit in the context");
+  if (!tok.Encode(o.text, &ids, &error)) return RefuseCommand(cmd, "--text: " + error);
+  // the lab's model reads a text after <|endoftext|>, as in training; GPT-2 the text alone
+  const int room = tok.Begin() >= 0 ? b.config.context - 1 : b.config.context;
+  if (static_cast<int>(ids.size()) > room)
+    return RefuseCommand(cmd, "--text: " + std::to_string(ids.size()) + " tokens, at most " + std::to_string(room) +
+                                  " fit in the context");
+  if (tok.Begin() >= 0) ids.insert(ids.begin(), tok.Begin());
   model::Sequence seq;
   seq.tokens = ids;
   seq.targets.assign(ids.size(), -1);
   model::SequenceActs<float> acts;
   if (!model::Forward(acts, b.params, b.config, seq, &error, /*last_only=*/true)) return InternalError(cmd, error);
   Json tokens = Json::array();
-  for (int id : ids) tokens.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}});
+  for (int id : ids) tokens.push_back({{"id", id}, {"text", tok.Label(id)}});
   const Json layers = attn::api::AttentionWeightsJson(acts.blocks);  // [layer][head][t][0..t]
   const Eigen::Index last = acts.probs.rows() - 1;
   std::vector<int> order(static_cast<std::size_t>(b.config.vocab));
@@ -98,7 +105,7 @@ int RunModelRun(const ModelOptions& o) {
   Json next = Json::array();
   for (int k = 0; k < 5; ++k) {
     const int id = order[static_cast<std::size_t>(k)];
-    next.push_back({{"id", id}, {"text", id == 0 ? "<|endoftext|>" : b.bpe.Text(id)}, {"p", prob(id)}});
+    next.push_back({{"id", id}, {"text", tok.Label(id)}, {"p", prob(id)}});
   }
   Json out = {{"text", o.text}, {"tokens", tokens}, {"weights", layers}, {"next", next}};
   // Sampling: among the top_k likeliest of each step, by their renormalized probabilities.
@@ -128,15 +135,15 @@ int RunModelRun(const ModelOptions& o) {
         pick = id;
         if (u < 0) break;
       }
-      if (pick == model::Bpe::kEndOfText) break;
+      if (pick == tok.EndOfText()) break;
       produced.push_back(pick);
       context.push_back(pick);
     }
-    out["generated"] = b.bpe.Decode(produced);
+    out["generated"] = tok.Decode(produced);
   }
   if (o.format == "text") {
     // For a terminal: the tokens, each head's rows (query = row, 2 decimals), the next tokens.
-    auto label = [&](int id) { return id == 0 ? std::string("<eot>") : Json(b.bpe.Text(id)).dump(); };
+    auto label = [&](int id) { return id == tok.EndOfText() ? std::string("<eot>") : Json(tok.Label(id)).dump(); };
     std::string text = "tokens:";
     for (int id : ids) text += " " + label(id);
     text += "\n";
@@ -179,8 +186,10 @@ int RunModelHeads(const ModelOptions& o) {
   if (!LoadWithValidation(cmd, o.dir, &b, &v, &code)) return code;
   std::string error;
   model::HeadReport rep;
-  if (!model::AnalyzeHeads(b.params, b.config, {&v.en, &v.ru}, kModelHeadWindows, kModelHeadRepeats,
-                           model::Bpe::kFirstChar, 1, o.threads, &rep, &error))
+  if (!model::AnalyzeHeads(b.params, b.config, {&v.en, &v.ru}, o.windows, o.repeats,
+                           // the random sequences: the lab's model's characters and merges (no
+                           // bytes or ASCII), any of GPT-2's tokens
+                           b.tokenizer->Own() ? model::Bpe::kFirstChar : 0, 1, o.threads, &rep, &error))
     return InternalError(cmd, error);
   if (o.heads_format == "json") {  // heads.json: model/lab/model_lab.h reads it
     Json heads = Json::array();
@@ -218,9 +227,9 @@ int RunModelProbe(const ModelOptions& o) {
   std::string text = o.text;
   if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return RefuseCommand(cmd, "--text-file: " + error);
   model::Bundle b;
-  if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
+  if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);
   model::TextProbe probe;
-  if (!model::ProbeHeadOnText(b.bpe, b.params, b.config, text, o.text_file.empty() ? "--text" : "--text-file", o.layer,
+  if (!model::ProbeHeadOnText(*b.tokenizer, b.params, b.config, text, o.text_file.empty() ? "--text" : "--text-file", o.layer,
                               o.head, &probe, &error))
     return RefuseCommand(cmd, error);
   const Json out = Json::parse(model::TextProbeJson(probe, b.config, o.layer, o.head));

@@ -3,7 +3,7 @@
 #include "api/fields_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/tokenizer.h"
 #include "model/format/bundle.h"
 #include "model/training/checkpoint.h"
 #include "model/corpus/corpus.h"
@@ -136,11 +136,13 @@ int RunModelTrain(const ModelOptions& o) {
     std::cerr << "tokenizer: " << bpe.size() << " tokens, " << Clock(seconds()) << "\n";
   }
   model::TokenStream train, val_en, val_ru, fortunes_en, fortunes_ru;
-  if (!model::EncodeEntries(bpe, train_entries, Lang::kEn, true, &train, &error) ||
-      !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &val_en, &error) ||
-      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &val_ru, &error) ||
-      !model::EncodeEntries(bpe, corpus.validation, Lang::kEn, false, &fortunes_en, &error, model::Source::kFortunes) ||
-      !model::EncodeEntries(bpe, corpus.validation, Lang::kRu, false, &fortunes_ru, &error, model::Source::kFortunes))
+  const std::shared_ptr<const model::Tokenizer> tokenizer = model::MakeOwnTokenizer(bpe);
+  const model::Tokenizer& tok = *tokenizer;
+  if (!model::EncodeEntries(tok, train_entries, Lang::kEn, true, &train, &error) ||
+      !model::EncodeEntries(tok, corpus.validation, Lang::kEn, false, &val_en, &error) ||
+      !model::EncodeEntries(tok, corpus.validation, Lang::kRu, false, &val_ru, &error) ||
+      !model::EncodeEntries(tok, corpus.validation, Lang::kEn, false, &fortunes_en, &error, model::Source::kFortunes) ||
+      !model::EncodeEntries(tok, corpus.validation, Lang::kRu, false, &fortunes_ru, &error, model::Source::kFortunes))
     return InternalError(kCmd, error);
   const bool with_docs = !rc.en_docs.empty() || !rc.ru_docs.empty();
   std::cerr << "tokens: train " << train.ids.size() << " (" << train.chars << " chars), validation en "

@@ -5,7 +5,7 @@
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "cli/raw_input.h"
-#include "model/format/bundle.h"
+#include "model/format/model_folder.h"
 #include "model/training/finetune.h"
 
 #include <iostream>
@@ -30,9 +30,9 @@ int RunModelTune(const ModelOptions& o) {
   std::string text = o.text;
   if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return RefuseCommand(cmd, "--text-file: " + error);
   model::Bundle b;
-  if (!model::LoadBundle(o.dir, &b, &error)) return RefuseCommand(cmd, error);
+  if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);
   std::vector<int> ids;
-  if (!model::TuneStream(b.bpe, text, o.text_file.empty() ? "--text" : "--text-file", &ids, &error))
+  if (!model::TuneStream(*b.tokenizer, text, o.text_file.empty() ? "--text" : "--text-file", &ids, &error))
     return RefuseCommand(cmd, error);
   model::TuneSession session;
   if (!session.Start(b.config, ids, cfg, &error)) return RefuseCommand(cmd, error);

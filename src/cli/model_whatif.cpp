@@ -7,7 +7,7 @@
 #include "api/whatif_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
-#include "model/format/bundle.h"
+#include "model/format/model_folder.h"
 #include "model/lab/model_lab.h"
 #include "model/lab/model_whatif.h"
 
@@ -20,7 +20,7 @@ int RunModelContributions(const ModelOptions& o) {
   std::string error;
   if (o.text.empty()) return RefuseCommand(cmd, "--text: expected a text, got none");
   model::LabModel m;
-  if (!model::LoadBundle(o.dir, &m.shipped, &error)) return RefuseCommand(cmd, error);
+  if (!model::OpenModelFolder(o.dir, &m.shipped, &error)) return RefuseCommand(cmd, error);
   m.params = m.shipped.params;
   LabConfig cfg;
   cfg.projection = Projection::kModel;

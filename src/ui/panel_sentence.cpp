@@ -79,10 +79,10 @@ void DrawModelChips(Context& ctx) {
   const int n = static_cast<int>(m.texts.size());
   for (int i = 0; i < n; ++i) {
     const bool is_query = i == s.lab.config.query;
-    const bool eot = m.ids[static_cast<std::size_t>(i)] == 0;
+    const bool eot = m.ids[static_cast<std::size_t>(i)] == m.eot;
     const std::string text = ChipText(m.texts[static_cast<std::size_t>(i)]);
     if (i > 0) {  // the same word: touching; a new word: a gap; wrap where it does not fit
-      const float gap = m.word_start[static_cast<std::size_t>(i)] || eot || m.ids[static_cast<std::size_t>(i - 1)] == 0 ? word_gap : 1.0f;
+      const float gap = m.word_start[static_cast<std::size_t>(i)] || eot || m.ids[static_cast<std::size_t>(i - 1)] == m.eot ? word_gap : 1.0f;
       const float w = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
       if (ImGui::GetItemRectMax().x + gap + w < right) ImGui::SameLine(0, gap);
     }
@@ -92,7 +92,7 @@ void DrawModelChips(Context& ctx) {
     MarkPointedToken(s, i);
     if (ImGui::IsItemHovered()) {
       ctx.ui.hovered_key = i;
-      if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id 0", i, L(tr::kModelEot));
+      if (eot) ImGui::SetTooltip("%d: <|endoftext|> (%s), id %d", i, L(tr::kModelEot), m.eot);
       else ImGui::SetTooltip("%d: «%s», id %d", i, m.texts[static_cast<std::size_t>(i)].c_str(), m.ids[static_cast<std::size_t>(i)]);
     }
     ImGui::PopStyleColor(colours);
@@ -106,7 +106,7 @@ void DrawModelChips(Context& ctx) {
     const attn::model::NextToken& t = m.next[k];
     char p[32];
     std::snprintf(p, sizeof p, " %.3f%s", static_cast<double>(t.p), k + 1 < m.next.size() ? "," : "");
-    next.push_back((k == 0 ? "«" : "  «") + (t.id == 0 ? std::string("⟨eot⟩") : Visible(t.text)) + "»" + p);
+    next.push_back((k == 0 ? "«" : "  «") + (t.id == m.eot ? std::string("⟨eot⟩") : Visible(t.text)) + "»" + p);
   }
   TextWrappedPieces(next);
 }

@@ -145,7 +145,7 @@ try:
               and info["config"]["parameters"] * 2 == len(st) - header and info["fileBytes"] == len(st)
               and info["memory"]["weightsBytes"] < info["memory"]["run64Bytes"] < info["memory"]["runContextBytes"],
               stderr + stdout[:400])
-        check_refusal("model info", "no folder", None, "config.json: cannot be read",
+        check_refusal("model info", "no folder", None, "nowhere: no such folder",
                       args=["model", "info", os.path.join(tmp, "nowhere")])
         manifest = open(os.path.join(shipped, "MANIFEST.sha256"), encoding="utf-8").read()
         check("the shipped MANIFEST.sha256 lists heads.json", manifest.rstrip("\n").endswith("  heads.json"), manifest)

@@ -24,7 +24,9 @@ const char* const kText =
     "the dog saw the cat. the cat sat on the mat again, and the dog sat on the rug again.";
 
 struct Small {
-  Bpe bpe;
+  Bpe own;
+  std::shared_ptr<const Tokenizer> tokenizer;
+  const Tokenizer& bpe() const { return *tokenizer; }
   ModelConfig config;
   Params<float> params;
 };
@@ -32,8 +34,9 @@ struct Small {
 Small MakeSmall() {
   Small s;
   std::string error;
-  REQUIRE_MESSAGE(s.bpe.Train({kText, kText}, 300, 2, &error), error);
-  s.config = {s.bpe.size(), 16, 2, 2, 24, 32};
+  REQUIRE_MESSAGE(s.own.Train({kText, kText}, 300, 2, &error), error);
+  s.tokenizer = MakeOwnTokenizer(s.own);
+  s.config = {s.own.size(), 16, 2, 2, 24, 32};
   s.params = InitParams<float>(s.config, 7);
   return s;
 }
@@ -75,7 +78,7 @@ TEST_CASE("tune: the loss on the text falls") {
   Small s = MakeSmall();
   std::vector<int> ids;
   std::string error;
-  REQUIRE_MESSAGE(TuneStream(s.bpe, kText, "text", &ids, &error), error);
+  REQUIRE_MESSAGE(TuneStream(s.bpe(), kText, "text", &ids, &error), error);
   CHECK(ids[0] == Bpe::kEndOfText);
   TuneConfig cfg;
   cfg.lr = 1e-2;
@@ -97,7 +100,7 @@ TEST_CASE("tune: the loss on the text falls") {
 TEST_CASE("tune: a step is LossAndGrad + clip + AdamW on the same batch, bit for bit, for 1 and 2 threads") {
   Small s = MakeSmall();
   std::vector<int> ids;
-  REQUIRE(TuneStream(s.bpe, kText, "text", &ids, nullptr));
+  REQUIRE(TuneStream(s.bpe(), kText, "text", &ids, nullptr));
   TuneConfig cfg;
   cfg.batch = 3;
   cfg.length = 12;
@@ -124,7 +127,7 @@ TEST_CASE("tune: a step is LossAndGrad + clip + AdamW on the same batch, bit for
 TEST_CASE("tune: N steps then M more are the same bits as N + M at once; the units may be sliced anyhow") {
   Small s = MakeSmall();
   std::vector<int> ids;
-  REQUIRE(TuneStream(s.bpe, kText, "text", &ids, nullptr));
+  REQUIRE(TuneStream(s.bpe(), kText, "text", &ids, nullptr));
   TuneConfig cfg;
   Params<float> a = s.params, b = s.params;
   TuneSession one, two;
@@ -150,7 +153,7 @@ TEST_CASE("tune: going back to the starting weights restores every bit; the chec
   const Params<float> shipped = s.params;
   const std::string before = ParamsChecksum(shipped);
   std::vector<int> ids;
-  REQUIRE(TuneStream(s.bpe, kText, "text", &ids, nullptr));
+  REQUIRE(TuneStream(s.bpe(), kText, "text", &ids, nullptr));
   TuneSession session;
   REQUIRE(session.Start(s.config, ids, TuneConfig{}, nullptr));
   Run(session, s.params, 3);
@@ -175,18 +178,18 @@ TEST_CASE("tune: texts that cannot be trained on are refused in the one wording"
   Small s = MakeSmall();
   std::vector<int> ids;
   std::string error;
-  CHECK_FALSE(TuneStream(s.bpe, "", "tune.text", &ids, &error));
+  CHECK_FALSE(TuneStream(s.bpe(), "", "tune.text", &ids, &error));
   CHECK(error == "tune.text: expected a text of at least 8 tokens, got an empty text");
-  CHECK_FALSE(TuneStream(s.bpe, " \n\t ", "tune.text", &ids, &error));
+  CHECK_FALSE(TuneStream(s.bpe(), " \n\t ", "tune.text", &ids, &error));
   CHECK(error == "tune.text: expected a text of at least 8 tokens, got only spaces");
-  CHECK_FALSE(TuneStream(s.bpe, "the cat", "text", &ids, &error));
+  CHECK_FALSE(TuneStream(s.bpe(), "the cat", "text", &ids, &error));
   CHECK(error.rfind("text: expected a text of at least 8 tokens, got ", 0) == 0);
-  CHECK_FALSE(TuneStream(s.bpe, "the cat \xff\xfe sat on the mat and the dog", "text", &ids, &error));
+  CHECK_FALSE(TuneStream(s.bpe(), "the cat \xff\xfe sat on the mat and the dog", "text", &ids, &error));
   CHECK(error == "text: expected UTF-8 text, got invalid bytes");
-  CHECK_FALSE(TuneStream(s.bpe, std::string(kMaxTuneTextBytes + 1, 'a'), "text", &ids, &error));
+  CHECK_FALSE(TuneStream(s.bpe(), std::string(kMaxTuneTextBytes + 1, 'a'), "text", &ids, &error));
   CHECK(error == "text: expected a text of at most 65536 bytes, got 65537 bytes");
 
-  REQUIRE(TuneStream(s.bpe, kText, "text", &ids, nullptr));
+  REQUIRE(TuneStream(s.bpe(), kText, "text", &ids, nullptr));
   TuneSession session;
   TuneConfig bad;
   bad.batch = 0;
@@ -197,7 +200,7 @@ TEST_CASE("tune: texts that cannot be trained on are refused in the one wording"
   CHECK_FALSE(session.Start(s.config, ids, bad, &error));
   CHECK(error == "lr: expected a number > 0 and <= 0.1, got 0");
   // A short text trains on shorter sequences rather than being refused.
-  REQUIRE(TuneStream(s.bpe, "the cat sat on the mat. the dog", "text", &ids, &error));
+  REQUIRE(TuneStream(s.bpe(), "the cat sat on the mat. the dog", "text", &ids, &error));
   REQUIRE(session.Start(s.config, ids, TuneConfig{}, &error));
   CHECK(session.length() == static_cast<int>(ids.size()) - 1);
   Params<float> p = s.params;
@@ -214,7 +217,7 @@ TEST_CASE("tune: the shipped model on the built-in texts, each language's loss f
     CAPTURE(lang);
     const std::string text = ReadFile(std::string(ATTNLAB_SOURCE_DIR) + "/web/tune/" + lang + ".txt");
     std::vector<int> ids;
-    REQUIRE_MESSAGE(TuneStream(b.bpe, text, "text", &ids, &error), error);
+    REQUIRE_MESSAGE(TuneStream(*b.tokenizer, text, "text", &ids, &error), error);
     // The loss on a fixed set of the text's windows, before and after 12 steps.
     const std::vector<Sequence> probe = SampleBatch(ids, 8, 32, 12345, 0);
     const double before = Loss(b.params, b.config, probe, nullptr, 2);

@@ -32,7 +32,7 @@ const Bundle& ShippedBundle() {
 SequenceActs<float> Run(const Bundle& b, const std::string& text) {
   std::vector<int> ids;
   std::string error;
-  REQUIRE(b.bpe.Encode(text, &ids, &error));
+  REQUIRE(b.tokenizer->Encode(text, &ids, &error));
   ids.insert(ids.begin(), Bpe::kEndOfText);
   Sequence s;
   s.tokens = ids;

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <initializer_list>
 #include <sstream>
 #include <string>
@@ -18,7 +20,10 @@
 
 #include "model/arch/model.h"
 #include "model/format/hf_gpt2.h"
+#include "model/format/model_folder.h"
 #include "model/format/safetensors.h"
+#include "model/lab/model_lab.h"
+#include "model/lab/model_whatif.h"
 
 using namespace attn;
 using namespace attn::model;
@@ -178,7 +183,7 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
   HfCheckpoint ck;
   std::string error;
   CHECK_FALSE(ReadGpt2Folder(FixtureDir() + "/nowhere", &ck, &error));
-  CHECK(error.find("config.json: cannot be read") != std::string::npos);
+  CHECK(error.find("config.json: no such file") != std::string::npos);
   // The configs a GPT-2 reader must refuse, by what is wrong.
   ModelConfig c;
   int eos = 0;
@@ -248,4 +253,91 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
   CHECK(refusal(ts).find("appears twice") != std::string::npos);
 }
 
+
+TEST_CASE("gpt2 checkpoints open as one of the lab's models: the reference's ids, no begin token, every tool runs") {
+  const Json& ref = Reference();
+  const std::string dir = FixtureDir();
+  int opened = 0;
+  for (auto it = ref["variants"].begin(); it != ref["variants"].end(); ++it) {
+    const std::string name = it.key();
+    CAPTURE(name);
+    LabModel m;
+    std::string error;
+    REQUIRE_MESSAGE(OpenModelFolder(dir + "/" + name, &m.shipped, &error), error);
+    m.params = m.shipped.params;
+    CHECK(m.shipped.format == "huggingface");
+    CHECK(std::string(m.tokenizer().Kind()) == "gpt2-bpe");
+    CHECK(m.tokenizer().Begin() == -1);
+    CHECK(m.tokenizer().EndOfText() == 50256);
+    const Json& results = ref["results"][it.value()["results"].get<std::string>()];
+    for (std::size_t s = 0; s < ref["sentences"].size(); ++s) {
+      const std::string text = ref["sentences"][s]["text"].get<std::string>();
+      const std::vector<int> want = ref["sentences"][s]["ids"].get<std::vector<int>>();
+      std::vector<int> ids;
+      REQUIRE(m.tokenizer().Encode(text, &ids, &error));
+      CHECK(ids == want);
+      CHECK(m.tokenizer().Decode(ids) == text);
+      // the lab's model mode on the sentence: the same tokens, nothing before them
+      LabConfig cfg;
+      cfg.projection = Projection::kModel;
+      cfg.sentence = text;
+      cfg.layer = m.config().layers - 1;
+      cfg.head = m.config().heads - 1;
+      cfg.query = static_cast<int>(want.size()) - 1;
+      LabResult lab;
+      ModelLabResult extra;
+      REQUIRE_MESSAGE(ComputeModelLab(m, cfg, &lab, &extra), lab.error.message);
+      CHECK(extra.ids == want);
+      CHECK(extra.first == 0);
+      CHECK(extra.eot == 50256);
+      REQUIRE(lab.tokens.size() == want.size());
+      CHECK(lab.tokens.front().byte_begin == 0);
+      CHECK(lab.tokens.back().byte_end == text.size());  // pieces of characters too: by their bytes
+      // the shown head's weights are the reference's (the query's row)
+      const Json& row = results[s]["attention"][cfg.layer][cfg.head][static_cast<std::size_t>(cfg.query)];
+      for (std::size_t j = 0; j < row.size(); ++j)
+        CHECK(std::abs(lab.trace.weights(cfg.query, static_cast<Eigen::Index>(j)) - row[j].get<double>()) < 1e-5);
+      // the next token: the reference's likeliest when it leads by more than our error
+      if (results[s]["greedy_margins"][0].get<double>() > 1e-3) CHECK(extra.next[0].id == results[s]["greedy"][0].get<int>());
+      // a knock-out and a word edit through the what-if comparison
+      LabConfig ko = cfg;
+      ko.knockout_heads = HeadList("0:0");
+      ModelComparison cmp;
+      LabError why;
+      REQUIRE_MESSAGE(CompareModelRuns(m, ko, extra, &cmp, &why), why.message);
+      CHECK(cmp.d_weights.size() == static_cast<std::size_t>(m.config().layers * m.config().heads));
+      LabConfig edit = cfg;
+      edit.what_if_token = 0;  // the first word deleted: no begin token keeps the first place
+      edit.what_if_mode = WhatIfMode::kReplace;
+      edit.what_if_with = "";  // deleted
+      REQUIRE_MESSAGE(CompareModelRuns(m, edit, extra, &cmp, &why), why.message);
+      CHECK(cmp.to_edited[0] == -1);
+    }
+    ++opened;
+  }
+  CHECK(opened == 7);
+}
+
+TEST_CASE("gpt2 checkpoints: a folder without a tokenizer, or with one larger than the model, is refused by name") {
+  const std::string from = FixtureDir() + "/f32-bare-buffers";
+  const std::string dir = FixtureDir() + "/../gpt2-no-tokenizer";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"config.json", "model.safetensors"}) std::filesystem::copy_file(from + "/" + f, dir + "/" + f);
+  Bundle b;
+  std::string error;
+  CHECK_FALSE(OpenModelFolder(dir, &b, &error));
+  CHECK(error.find("no tokenizer: expected tokenizer.json, or vocab.json and merges.txt") != std::string::npos);
+  CHECK_FALSE(OpenModelFolder(dir + "/nowhere", &b, &error));
+  CHECK(error == dir + "/nowhere: no such folder");
+  // a vocabulary of fewer ids than the tokenizer has
+  std::filesystem::copy_file(from + "/vocab.json", dir + "/vocab.json");
+  std::filesystem::copy_file(from + "/merges.txt", dir + "/merges.txt");
+  REQUIRE_MESSAGE(OpenModelFolder(dir, &b, &error), error);
+  std::shared_ptr<const Tokenizer> t;
+  std::map<std::string, std::string> files = {{"vocab.json", ReadText(dir + "/vocab.json")}, {"merges.txt", ReadText(dir + "/merges.txt")}};
+  CHECK_FALSE(HfTokenizerFromFiles(files, 50256, 50000, &t, &error));
+  CHECK(error == "vocab.json: the tokenizer has ids up to 50256 but the model's vocabulary is 50000 tokens");
+  std::filesystem::remove_all(dir);
+}
 }  // TEST_SUITE

@@ -34,7 +34,7 @@ TEST_CASE("model lab: every layer and head is the model's forward pass, bit for 
   const LabModel& m = Shipped();
   for (const char* sentence : {"я люблю суши", "I love sushi"}) {
     std::vector<int> ids;
-    REQUIRE(m.shipped.bpe.Encode(sentence, &ids));
+    REQUIRE(m.tokenizer().Encode(sentence, &ids));
     ids.insert(ids.begin(), Bpe::kEndOfText);
     Sequence seq;
     seq.tokens = ids;

@@ -26,7 +26,7 @@ using testing_model::Shipped;
 TEST_CASE("model knock-out: none is the model's forward pass, bit for bit") {
   const LabModel& m = Shipped();
   std::vector<int> ids;
-  REQUIRE(m.shipped.bpe.Encode("I love sushi", &ids));
+  REQUIRE(m.tokenizer().Encode("I love sushi", &ids));
   ids.insert(ids.begin(), Bpe::kEndOfText);
   Sequence seq;
   seq.tokens = ids;

@@ -49,7 +49,7 @@ bool Model::RunProbe(const attn::api::LabState& lab) {
     return false;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const bool ok = attn::model::ProbeHeadOnText(loaded->shipped.bpe, loaded->params, loaded->config(),
+  const bool ok = attn::model::ProbeHeadOnText(loaded->tokenizer(), loaded->params, loaded->config(),
                                                p.lang == "ru" ? tune.text_ru : tune.text_en, "probe text",
                                                p.layer, p.head, &p.result, &p.error);
   p.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -64,7 +64,7 @@ bool Model::StartTune(const attn::api::LabState& lab, int steps, std::string* er
   if (!t.session.started() || key != t.key) {
     std::vector<int> ids;
     std::string why;
-    if (!attn::model::TuneStream(loaded->shipped.bpe, text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
+    if (!attn::model::TuneStream(loaded->tokenizer(), text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
       return refuse(TuneRefusal::kText, why);
     if (!t.session.Start(loaded->config(), std::move(ids), lab.tune, &why)) return refuse(TuneRefusal::kText, why);
     t.key = key;

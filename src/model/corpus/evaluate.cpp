@@ -21,15 +21,15 @@ std::int64_t CodePoints(const std::string& s) {
 }
 }  // namespace
 
-bool EncodeEntries(const Bpe& bpe, const std::vector<CorpusEntry>& entries, Lang lang, bool all,
+bool EncodeEntries(const Tokenizer& tokenizer, const std::vector<CorpusEntry>& entries, Lang lang, bool all,
                    TokenStream* out, std::string* error, std::optional<Source> only) {
   TokenStream s;
   std::vector<int> ids;
   for (const CorpusEntry& e : entries) {
     if (!all && e.lang != lang) continue;
     if (only && e.source != *only) continue;
-    if (!bpe.Encode(e.text, &ids, error)) return false;
-    s.ids.push_back(Bpe::kEndOfText);
+    if (!tokenizer.Encode(e.text, &ids, error)) return false;
+    if (tokenizer.EndOfText() >= 0) s.ids.push_back(tokenizer.EndOfText());
     s.ids.insert(s.ids.end(), ids.begin(), ids.end());
     s.chars += CodePoints(e.text);
     ++s.entries;

@@ -14,7 +14,7 @@
 // shorter when the stream ends.
 #pragma once
 
-#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/tokenizer.h"
 #include "model/corpus/corpus.h"
 #include "model/arch/model.h"
 
@@ -33,7 +33,7 @@ struct TokenStream {
 };
 // The entries of one language (or all of them: all = true) encoded back to back; with `only`,
 // just the entries of that source (the fortunes-only validation row).
-bool EncodeEntries(const Bpe& bpe, const std::vector<CorpusEntry>& entries, Lang lang, bool all,
+bool EncodeEntries(const Tokenizer& tokenizer, const std::vector<CorpusEntry>& entries, Lang lang, bool all,
                    TokenStream* out, std::string* error = nullptr, std::optional<Source> only = std::nullopt);
 
 struct Score {

@@ -43,10 +43,10 @@ bool LoadValidation(const Bundle& b, const std::string& dir, Validation* v, std:
   }
   const Corpus corpus = BuildCorpus(std::move(files));
   const auto fortunes = std::optional<Source>(Source::kFortunes);
-  return EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->en, error) &&
-         EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->ru, error) &&
-         EncodeEntries(b.bpe, corpus.validation, Lang::kEn, false, &v->fortunes_en, error, fortunes) &&
-         EncodeEntries(b.bpe, corpus.validation, Lang::kRu, false, &v->fortunes_ru, error, fortunes);
+  return EncodeEntries(*b.tokenizer, corpus.validation, Lang::kEn, false, &v->en, error) &&
+         EncodeEntries(*b.tokenizer, corpus.validation, Lang::kRu, false, &v->ru, error) &&
+         EncodeEntries(*b.tokenizer, corpus.validation, Lang::kEn, false, &v->fortunes_en, error, fortunes) &&
+         EncodeEntries(*b.tokenizer, corpus.validation, Lang::kRu, false, &v->fortunes_ru, error, fortunes);
 }
 
 }  // namespace model

@@ -73,10 +73,13 @@ bool LoadBundleFilesWithDigests(const std::vector<std::pair<std::string, std::st
       return linalg::Fail(error, "model.safetensors: " + t.name + " is " + DtypeName(t.dtype) + ", expected F16");
   }
   if (!ParamsFromFile(st, b.config, &b.params, &e)) return linalg::Fail(error, "model.safetensors: " + e);
-  if (!BpeFromJson(*by_name["tokenizer.json"], &b.bpe, &e)) return linalg::Fail(error, "tokenizer.json: " + e);
-  if (b.bpe.size() != b.config.vocab)
-    return linalg::Fail(error, "tokenizer.json has " + std::to_string(b.bpe.size()) +
+  Bpe bpe;
+  if (!BpeFromJson(*by_name["tokenizer.json"], &bpe, &e)) return linalg::Fail(error, "tokenizer.json: " + e);
+  if (bpe.size() != b.config.vocab)
+    return linalg::Fail(error, "tokenizer.json has " + std::to_string(bpe.size()) +
                                    " tokens but the model's vocabulary is " + std::to_string(b.config.vocab));
+  b.tokenizer = MakeOwnTokenizer(std::move(bpe));
+  b.file_bytes = by_name["model.safetensors"]->size();
   b.config_json = *by_name["config.json"];
   b.eval_json = *by_name["eval.json"];
   for (const std::string* text : {&b.config_json, &b.eval_json}) {

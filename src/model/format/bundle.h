@@ -11,10 +11,12 @@
 // the model's vocabulary. Anything wrong is refused with a message naming the file.
 #pragma once
 
-#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/tokenizer.h"
 #include "model/arch/model.h"
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,10 +27,15 @@ namespace model {
 // ManifestText, LoadBundleFiles and LoadBundle: bundle_native.cpp).
 std::string Sha256Hex(const std::string& bytes);
 
+// A model as loaded: the lab's own folder (below) or a GPT-2-family checkpoint
+// (model_folder.h: OpenModelFolder reads either).
 struct Bundle {
   ModelConfig config;
-  Bpe bpe;
+  std::shared_ptr<const Tokenizer> tokenizer;  // the lab's BPE, or GPT-2's
   Params<float> params;   // the F16 values widened to float exactly
+  std::string format = "attnlab";  // "attnlab" (this folder) or "huggingface"
+  std::string dtype = "F16";       // the weights' stored dtype: F32, F16, BF16 or "mixed"
+  std::uint64_t file_bytes = 0;    // the weight files' size
   std::string eval_json;  // eval.json as written
   std::string config_json;
   std::string heads_json;  // heads.json as written (`attnlab model heads --format json`), or

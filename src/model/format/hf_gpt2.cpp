@@ -2,6 +2,7 @@
 #include "model/format/hf_gpt2.h"
 
 #include "engine/linalg/linalg.h"
+#include "model/format/read_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,15 +21,6 @@ using Json = nlohmann::json;
 bool Fail(std::string* error, const std::string& message) {
   if (error) *error = message;
   return false;
-}
-
-bool ReadFile(const std::string& path, std::string* bytes) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  *bytes = ss.str();
-  return static_cast<bool>(f) || f.eof();
 }
 
 // A positive integer under `key` (or under `alias` when `key` is absent), at most `max`.
@@ -193,13 +185,13 @@ bool Gpt2FromTensors(const ModelConfig& c, const std::vector<StTensor>& tensors,
 bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* error) {
   const std::string base = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   std::string text;
-  if (!ReadFile(base + "config.json", &text)) return Fail(error, base + "config.json: cannot be read");
+  if (!ReadFileBytes(base + "config.json", &text, error)) return false;
   HfCheckpoint ck;
   if (!ParseGpt2Config(text, &ck.config, &ck.eos, error)) return false;
   // The weight files: one, or the shards an index names (each once, inside the folder).
   std::vector<std::string> files;
   std::string index;
-  if (ReadFile(base + "model.safetensors.index.json", &index)) {
+  if (ReadFileBytes(base + "model.safetensors.index.json", &index)) {
     const Json j = Json::parse(index, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
       return Fail(error, base + "model.safetensors.index.json: no \"weight_map\" object");
@@ -219,7 +211,7 @@ bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* erro
   std::set<std::string> dtypes;
   for (const std::string& f : files) {
     std::string bytes, why;
-    if (!ReadFile(base + f, &bytes)) return Fail(error, base + f + ": cannot be read");
+    if (!ReadFileBytes(base + f, &bytes, error)) return false;
     ck.file_bytes += bytes.size();
     StFile st;
     if (!ReadSafetensors(bytes, &st, &why)) return Fail(error, base + f + ": " + why);

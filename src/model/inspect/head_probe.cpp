@@ -97,7 +97,7 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
   return true;
 }
 
-bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
+bool ProbeHeadOnText(const Tokenizer& tokenizer, const Params<float>& p, const ModelConfig& c, std::string_view text,
                      std::string_view field, int layer, int head, TextProbe* out, std::string* error) {
   const LabError chosen = CheckLayerHead(c.layers, c.heads, layer, head);
   if (!chosen.ok()) {
@@ -105,7 +105,7 @@ bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& 
     return false;
   }
   std::vector<int> ids;
-  if (!TuneStream(bpe, text, field, &ids, error)) return false;
+  if (!TuneStream(tokenizer, text, field, &ids, error)) return false;
   TextProbe r;
   r.tokens = static_cast<int>(ids.size());
   r.window = c.context;

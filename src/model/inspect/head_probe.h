@@ -17,7 +17,7 @@
 // and times: docs/model-mode.md).
 #pragma once
 
-#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/tokenizer.h"
 #include "model/arch/model.h"
 
 #include <string>
@@ -75,7 +75,7 @@ struct TextProbe {
 // Cuts `text` into windows as above and runs ProbeHead on (layer, head). False with a refusal in
 // the one wording, naming `field`, for a text TuneStream refuses or one too short for a window on
 // each side of the split; "layer: ..." / "head: ..." out of range.
-bool ProbeHeadOnText(const Bpe& bpe, const Params<float>& p, const ModelConfig& c, std::string_view text,
+bool ProbeHeadOnText(const Tokenizer& tokenizer, const Params<float>& p, const ModelConfig& c, std::string_view text,
                      std::string_view field, int layer, int head, TextProbe* out, std::string* error = nullptr);
 
 // The probe's JSON, one object: `attnlab model probe` prints it, the page API adds ok, lang,

@@ -44,12 +44,12 @@ bool AnalyzeHead(const Params<float>&, const SequenceActs<float>&, int, int, int
   return Absent(error);
 }
 
-bool TuneStream(const Bpe&, std::string_view, std::string_view, std::vector<int>*, std::string* error,
+bool TuneStream(const Tokenizer&, std::string_view, std::string_view, std::vector<int>*, std::string* error,
                 TuneTextProblem*) {
   return Absent(error);
 }
 
-bool ProbeHeadOnText(const Bpe&, const Params<float>&, const ModelConfig&, std::string_view, std::string_view, int, int,
+bool ProbeHeadOnText(const Tokenizer&, const Params<float>&, const ModelConfig&, std::string_view, std::string_view, int, int,
                      TextProbe*, std::string* error) {
   return Absent(error);
 }

@@ -72,7 +72,7 @@ std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen
   for (int k = 0; k < 5 && k < vocab; ++k) {
     NextToken next;
     next.id = order[static_cast<std::size_t>(k)];
-    next.text = next.id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(next.id);
+    next.text = m.tokenizer().Label(next.id);
     next.p = probs(row, next.id);
     out.push_back(next);
   }
@@ -124,15 +124,18 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   if (!text.ok()) return Fail(lab, text);
   std::vector<int> ids;
   std::string why;
-  if (!m.shipped.bpe.Encode(cfg.sentence, &ids, &why))
+  const Tokenizer& tokenizer = m.tokenizer();
+  if (!tokenizer.Encode(cfg.sentence, &ids, &why))
     return Fail(lab, Refuse(ConfigError::kSentenceInvalidUtf8, "sentence", "sentence: expected valid UTF-8, got " + why, 0));
-  const int fit = c.context - 1;  // <|endoftext|> comes first, as in training
+  // the lab's model reads a text after <|endoftext|>, as in training; GPT-2 the text alone
+  const int begin = tokenizer.Begin();
+  const int fit = begin >= 0 ? c.context - 1 : c.context;
   if (static_cast<int>(ids.size()) > fit)
     return Fail(lab, Refuse(ConfigError::kModelTooManyTokens, "sentence",
                             "sentence: expected at most " + std::to_string(fit) + " model tokens, got " +
                                 std::to_string(ids.size()),
                             static_cast<double>(ids.size())));
-  ids.insert(ids.begin(), Bpe::kEndOfText);
+  if (begin >= 0) ids.insert(ids.begin(), begin);
   const int n = static_cast<int>(ids.size());
   // 2. the indices against the model and the tokens
   const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);
@@ -153,20 +156,24 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   // 4. the tokens: texts, byte ranges in the sentence, the words they belong to
   const TokenizeResult words = Tokenize(cfg.sentence);  // the engine's words (chips' groups)
   extra->ids = ids;
+  extra->first = begin >= 0 ? 1 : 0;
+  extra->eot = tokenizer.EndOfText();
   std::size_t at = 0;
   int previous_word = -1;
   for (int t = 0; t < n; ++t) {
     const int id = ids[static_cast<std::size_t>(t)];
-    const std::string piece = id == Bpe::kEndOfText ? std::string("<|endoftext|>") : m.shipped.bpe.Text(id);
-    const std::size_t length = id == Bpe::kEndOfText ? 0 : piece.size();
+    const bool added = begin >= 0 && t == 0;  // the begin token: in no byte of the sentence
+    const std::string piece = tokenizer.Label(id);
+    const std::string bytes = added ? std::string() : tokenizer.Bytes(id);
+    const std::size_t length = bytes.size();
     Token tok;
     tok.text = piece;
     tok.byte_begin = at;
     tok.byte_end = at + length;
     tok.is_word = false;
     int word = -1;
-    if (id != Bpe::kEndOfText) {
-      const std::size_t first = piece.find_first_not_of(' ');  // the piece's first non-space byte
+    if (!added) {
+      const std::size_t first = bytes.find_first_not_of(' ');  // the piece's first non-space byte
       if (first != std::string::npos) {
         const std::size_t byte = at + first;
         for (std::size_t w = 0; w < words.tokens.size(); ++w)

@@ -1,15 +1,16 @@
 // The trained model in the lab (issue 13): a learner's sentence through the shipped model, and
 // one of its heads shown by every panel the lab already has.
 //
-// ComputeModelLab runs the model's own Forward (model.h) on <|endoftext|> + the sentence's BPE
-// tokens, exactly as `attnlab model run` does (same ids, same code, same bits), then fills the
+// ComputeModelLab runs the model's own Forward (model.h) on the sentence's tokens (after
+// <|endoftext|> for the lab's model, which was trained so; alone for GPT-2: Tokenizer::Begin), exactly as `attnlab model run` does (same ids, same code, same bits), then fills the
 // engine's usual LabResult for (cfg.layer, cfg.head) through attn::FinishLab: the head reads
 // LN(x) of its layer (BlockActs::ln1), its W_Q, W_K, W_V are the layer's, the normalizer is
 // causal scaled softmax. The settings the model fixes (dModel, dK, dV, heads, seed, positional,
 // normalizer, causal, scaled, temperature) are ignored: the effective configuration is
 // ModelLabResult::config. Temperature is fixed at 1: the panels show the model's own weights,
 // the ones the next-token list comes from.
-// Shapes: T = tokens with <|endoftext|> first (<= context), C = d_model, Dh = C / H.
+// Shapes: T = tokens, with <|endoftext|> first for the lab's model (<= context), C = d_model,
+// Dh = C / H.
 // Eigen + std only, like the engine: no app or UI code.
 #pragma once
 
@@ -34,6 +35,7 @@ struct LabModel {
   std::vector<HeadScores> heads;  // what each head does (layer-major, L * H), from heads.json
                                   // (`attnlab model heads`); empty when the folder has none
   const ModelConfig& config() const { return shipped.config; }
+  const Tokenizer& tokenizer() const { return *shipped.tokenizer; }
 };
 
 // A LabModel from the folder's files (name -> bytes, MANIFEST.sha256 included) and the SHA-256
@@ -45,12 +47,16 @@ bool LoadLabModel(const std::vector<std::pair<std::string, std::string>>& files,
 
 struct NextToken {
   int id = 0;
-  std::string text;  // "<|endoftext|>" for id 0
+  std::string text;  // Tokenizer::Label: "<|endoftext|>", a piece of a character as <0xE2>
   float p = 0;       // the model's probability after the last token
 };
 
 struct ModelLabResult {
-  std::vector<int> ids;            // (T) with <|endoftext|> first, as attnlab model run
+  std::vector<int> ids;            // (T) with the tokenizer's Begin() first when it has one
+                                   // (the lab's model: <|endoftext|>; GPT-2: none), as attnlab
+                                   // model run
+  int first = 1;                   // the sentence's first token: 1 after a begin token, else 0
+  int eot = 0;                     // the tokenizer's <|endoftext|> (-1: none): drawn apart
   std::vector<std::string> texts;  // (T) each token's text ("<|endoftext|>" first)
   std::vector<int> word;           // (T) the sentence's word (engine/text/tokenizer.h) the piece
                                    // belongs to, -1 for <|endoftext|> (and spaces only)

@@ -116,7 +116,7 @@ bool CompareModelRuns(const LabModel& m, const LabConfig& cfg, const ModelLabRes
     const TokenizeResult typed = Tokenize(cfg.sentence);
     LabConfig e = WithoutEdits(cfg);
     e.sentence = EditedSentence(cfg, typed.tokens);
-    e.query = 0;  // <|endoftext|>: a token every run has
+    e.query = 0;  // a token every run has (<|endoftext|>, or the edited sentence's first)
     e.target = -1;
     LabResult lab;
     if (!ComputeModelLab(m, e, &lab, &other)) {
@@ -136,15 +136,16 @@ bool CompareModelRuns(const LabModel& m, const LabConfig& cfg, const ModelLabRes
       return w < w0 ? w : w == w0 ? -1 : w - 1;                 // deleted
     };
     out->to_edited.assign(static_cast<std::size_t>(n), -1);
-    out->to_edited[0] = 0;
-    for (int t = 1; t < n; ++t) {
+    const int first = plain.first;  // the sentence's first token: after <|endoftext|> or 0
+    if (first == 1) out->to_edited[0] = 0;
+    for (int t = first; t < n; ++t) {
       const int w = plain.word[static_cast<std::size_t>(t)];
       if (w < 0) continue;
       const int we = word_to(w);
       if (we < 0) continue;
       int k = 0;  // t's place among its word's pieces
-      for (int u = t - 1; u >= 1 && plain.word[static_cast<std::size_t>(u)] == w; --u) ++k;
-      for (std::size_t u = 1; u < other.word.size(); ++u)
+      for (int u = t - 1; u >= first && plain.word[static_cast<std::size_t>(u)] == w; --u) ++k;
+      for (std::size_t u = static_cast<std::size_t>(first); u < other.word.size(); ++u)
         if (other.word[u] == we) {
           const std::size_t at = u + static_cast<std::size_t>(k);
           if (at < other.word.size() && other.word[at] == we && other.texts[at] == plain.texts[static_cast<std::size_t>(t)])

@@ -1,5 +1,6 @@
 // GPT-2's tokenizer files (gpt2_bpe.h), on nlohmann-json: attn_model_io.
 #include "model/tokenizer/gpt2_bpe.h"
+#include "model/format/read_file.h"
 
 #include <filesystem>
 #include <fstream>
@@ -15,23 +16,6 @@ namespace model {
 namespace {
 
 using Json = nlohmann::json;
-
-bool ReadFile(const std::string& path, std::string* text, std::string* error) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {  // a folder opens, and reads as nothing
-    if (error) *error = path + ": no such file";
-    return false;
-  }
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  if (f) s << f.rdbuf();
-  if (!f || f.bad()) {
-    if (error) *error = path + ": cannot be read";
-    return false;
-  }
-  *text = s.str();
-  return true;
-}
 
 // Parses JSON, refusing a key repeated in one object: nlohmann-json would keep the last one
 // silently, and a vocabulary that names a token twice is broken. `problem` says what is wrong.
@@ -156,7 +140,7 @@ bool Gpt2FromVocabMerges(std::string_view vocab_json, std::string_view merges_tx
 bool LoadGpt2VocabMerges(const std::string& vocab_path, const std::string& merges_path, Gpt2Bpe* bpe,
                          std::string* error) {
   std::string vocab, merges;
-  return ReadFile(vocab_path, &vocab, error) && ReadFile(merges_path, &merges, error) &&
+  return ReadFileBytes(vocab_path, &vocab, error) && ReadFileBytes(merges_path, &merges, error) &&
          Gpt2FromVocabMerges(vocab, merges, bpe, error, vocab_path, merges_path);
 }
 
@@ -267,7 +251,7 @@ bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* err
 
 bool LoadGpt2TokenizerJson(const std::string& path, Gpt2Bpe* bpe, std::string* error) {
   std::string text;
-  return ReadFile(path, &text, error) && Gpt2FromTokenizerJson(text, bpe, error, path);
+  return ReadFileBytes(path, &text, error) && Gpt2FromTokenizerJson(text, bpe, error, path);
 }
 
 }  // namespace model

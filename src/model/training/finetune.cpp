@@ -14,7 +14,7 @@
 namespace attn {
 namespace model {
 
-bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, std::vector<int>* ids,
+bool TuneStream(const Tokenizer& tokenizer, std::string_view text, std::string_view field, std::vector<int>* ids,
                 std::string* error, TuneTextProblem* problem) {
   using Code = TuneTextProblem::Code;
   TuneTextProblem local;
@@ -38,12 +38,12 @@ bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, s
                                    std::to_string(text.size()) + " bytes");
   }
   std::vector<int> body;
-  if (!bpe.Encode(text, &body, nullptr)) {
+  if (!tokenizer.Encode(text, &body, nullptr)) {
     why.code = Code::kInvalidUtf8;
     return linalg::Fail(error, std::string(field) + ": expected UTF-8 text, got invalid bytes");
   }
   ids->clear();
-  ids->push_back(Bpe::kEndOfText);
+  if (tokenizer.EndOfText() >= 0) ids->push_back(tokenizer.EndOfText());
   ids->insert(ids->end(), body.begin(), body.end());
   if (ids->size() < static_cast<std::size_t>(kMinTuneTokens)) {
     why = {Code::kTooShort, static_cast<int>(ids->size())};

@@ -15,7 +15,7 @@
 // updates. However the app slices the units into frames, the result is the same.
 #pragma once
 
-#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/tokenizer.h"
 #include "engine/base/fields.h"
 #include "model/arch/model.h"
 #include "model/training/train.h"
@@ -51,7 +51,7 @@ struct TuneTextProblem {
 // The text's stream: <|endoftext|> then its tokens. False with a refusal in the one wording,
 // naming `field`, for an empty text, invalid UTF-8, a text over kMaxTuneTextBytes, or fewer
 // than kMinTuneTokens tokens (and the reason as a code in *problem when asked for).
-bool TuneStream(const Bpe& bpe, std::string_view text, std::string_view field, std::vector<int>* ids,
+bool TuneStream(const Tokenizer& tokenizer, std::string_view text, std::string_view field, std::vector<int>* ids,
                 std::string* error, TuneTextProblem* problem = nullptr);
 
 // FNV-1a 64 over every tensor's float bytes in Tensors' order, as 16 hex digits: two sets of

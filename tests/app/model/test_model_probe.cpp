@@ -61,7 +61,7 @@ TEST_CASE("model probe: queued, one frame of \"probing…\", then the numbers of
 
   // The same numbers as ProbeHeadOnText on the shipped weights and the English text.
   attn::model::TextProbe direct;
-  REQUIRE(attn::model::ProbeHeadOnText(s.model.loaded->shipped.bpe, s.model.loaded->shipped.params, s.model.loaded->config(), en, "text",
+  REQUIRE(attn::model::ProbeHeadOnText(s.model.loaded->tokenizer(), s.model.loaded->shipped.params, s.model.loaded->config(), en, "text",
                                        0, 3, &direct, &error));
   const attn::model::HeadProbeResult& r = s.model.probe.result.result;
   CHECK(s.model.probe.lang == "en");
@@ -107,13 +107,13 @@ TEST_CASE("model probe: a text too short for a window on each side of the split 
   std::string error;
   REQUIRE_MESSAGE(attn::model::LoadBundle(std::string(ATTNLAB_SOURCE_DIR) + "/web/model", &b, &error), error);
   attn::model::TextProbe out;
-  CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, "a short text", "--text", 0, 0, &out, &error));
+  CHECK_FALSE(attn::model::ProbeHeadOnText(*b.tokenizer, b.params, b.config, "a short text", "--text", 0, 0, &out, &error));
   CHECK(error.rfind("--text: expected a text of at least ", 0) == 0);
   CHECK(error.find(" tokens, got ") != std::string::npos);
-  CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, "", "--text", 0, 0, &out, &error));
-  CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, std::string(400, 'a'), "--text", 4, 0, &out, &error));
+  CHECK_FALSE(attn::model::ProbeHeadOnText(*b.tokenizer, b.params, b.config, "", "--text", 0, 0, &out, &error));
+  CHECK_FALSE(attn::model::ProbeHeadOnText(*b.tokenizer, b.params, b.config, std::string(400, 'a'), "--text", 4, 0, &out, &error));
   CHECK(error.rfind("layer: expected a layer index from 0 to 3, got 4", 0) == 0);
-  CHECK_FALSE(attn::model::ProbeHeadOnText(b.bpe, b.params, b.config, std::string(400, 'a'), "--text", 0, -1, &out, &error));
+  CHECK_FALSE(attn::model::ProbeHeadOnText(*b.tokenizer, b.params, b.config, std::string(400, 'a'), "--text", 0, -1, &out, &error));
   CHECK(error.rfind("head: expected", 0) == 0);
 }
 

@@ -52,7 +52,7 @@ int TickUntilDone(AppState& s, int max = 400) {
 
 std::vector<double> Direct(const AppState& s, const std::string& text, int steps, std::string* checksum) {
   std::vector<int> ids;
-  REQUIRE(attn::model::TuneStream(s.model.loaded->shipped.bpe, text, "text", &ids, nullptr));
+  REQUIRE(attn::model::TuneStream(s.model.loaded->tokenizer(), text, "text", &ids, nullptr));
   attn::model::TuneSession session;
   REQUIRE(session.Start(s.model.loaded->config(), ids, s.lab.tune, nullptr));
   attn::model::Params<float> p = s.model.loaded->shipped.params;

@@ -1,0 +1,58 @@
+// Either kind of model folder (model_folder.h).
+#include "model/format/model_folder.h"
+
+#include "model/tokenizer/bpe.h"
+#include "model/tokenizer/gpt2_bpe.h"
+
+#include <utility>
+
+namespace attn {
+namespace model {
+
+namespace {
+
+bool Fail(std::string* error, const std::string& message) {
+  if (error) *error = message;
+  return false;
+}
+
+}  // namespace
+
+const char* const kHfTokenizerFiles[4] = {"attnlab-tokenizer.json", "tokenizer.json", "vocab.json", "merges.txt"};
+
+bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int eos, int vocab,
+                          std::shared_ptr<const Tokenizer>* out, std::string* error) {
+  auto file = [&](const char* name) -> const std::string* {
+    const auto it = files.find(name);
+    return it == files.end() ? nullptr : &it->second;
+  };
+  std::string why;
+  std::shared_ptr<const Tokenizer> tokenizer;
+  std::string source;
+  if (const std::string* own = file("attnlab-tokenizer.json")) {
+    Bpe bpe;
+    source = "attnlab-tokenizer.json";
+    if (!BpeFromJson(*own, &bpe, &why)) return Fail(error, source + ": " + why);
+    tokenizer = MakeOwnTokenizer(std::move(bpe));
+  } else if (const std::string* json = file("tokenizer.json")) {
+    Gpt2Bpe bpe;
+    source = "tokenizer.json";
+    if (!Gpt2FromTokenizerJson(*json, &bpe, &why)) return Fail(error, why);  // its messages name the file
+    tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);
+  } else if (file("vocab.json") && file("merges.txt")) {
+    Gpt2Bpe bpe;
+    source = "vocab.json";
+    if (!Gpt2FromVocabMerges(*file("vocab.json"), *file("merges.txt"), &bpe, &why)) return Fail(error, why);
+    tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);
+  } else {
+    return Fail(error, "no tokenizer: expected tokenizer.json, or vocab.json and merges.txt, beside config.json");
+  }
+  if (tokenizer->size() > vocab)
+    return Fail(error, source + ": the tokenizer has ids up to " + std::to_string(tokenizer->size() - 1) +
+                           " but the model's vocabulary is " + std::to_string(vocab) + " tokens");
+  *out = std::move(tokenizer);
+  return true;
+}
+
+}  // namespace model
+}  // namespace attn
