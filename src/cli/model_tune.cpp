@@ -37,7 +37,7 @@ int RunModelTune(const ModelOptions& o) {
   model::TuneSession session;
   if (!session.Start(b.config, ids, cfg, &error)) return RefuseCommand(cmd, error);
   Json steps = Json::array();
-  model::Params<float> p = b.params;
+  model::Params<float> p = model::Widened(b.params);  // training needs every number in float
   while (session.step() < o.steps) {
     bool done = false;
     model::StepMetrics m;

@@ -1,11 +1,14 @@
 // Fuzz target: a GPT-2-family checkpoint in the Hugging Face layout (model/format/hf_gpt2.h):
-// config.json, then the weights. Input: the config's text, a NUL byte, the safetensors bytes.
+// config.json, then the weights, both ways the lab reads them: tensor by tensor from the header
+// (Gpt2Loader, as a folder or the page does) and from parsed tensors (Gpt2FromTensors). Input:
+// the config's text, a NUL byte, the safetensors bytes.
 // Properties: no crash, no exception, no allocation beyond what the files hold (a config that
 // lies about its sizes is refused before the parameters exist); a refusal says one line; an
 // accepted checkpoint runs a forward of one token.
 #include "fuzz_common.h"
 #include "model/arch/model.h"
 #include "model/format/hf_gpt2.h"
+#include "model/format/hf_gpt2_loader.h"
 #include "model/format/safetensors.h"
 
 using namespace attn;
@@ -24,6 +27,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   Check(model::CheckModelConfig(c).empty(), "an accepted config the model refuses");
+  // The page's and the folder's way: the file's header, then each tensor's bytes (hf_gpt2_loader.h)
+  {
+    model::Gpt2Loader loader(c);
+    std::uint64_t length = 0;
+    const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+    model::Params<float> stored;
+    std::string dtype;
+    bool ok = bytes.size() >= 8 && model::HeaderLength(raw, bytes.size(), &length, &error) &&
+              loader.AddFile("model.safetensors", bytes.size(), std::string_view(bytes).substr(8, length), &error) &&
+              loader.Plan(&error);
+    for (std::size_t k = 0; ok && k < loader.pieces().size(); ++k) {
+      const model::Gpt2Piece& piece = loader.pieces()[k];
+      Check(piece.end <= bytes.size() && piece.begin <= piece.end, "a piece outside the file");
+      ok = loader.Take(k, raw + piece.begin, static_cast<std::size_t>(piece.end - piece.begin), &error);
+    }
+    ok = ok && loader.Finish(&stored, &dtype, &error);
+    if (ok) {
+      model::SequenceActs<float> acts;
+      model::Sequence s;
+      s.tokens = {0};
+      s.targets = {-1};
+      if (!model::Forward(acts, stored, c, s, &error, /*last_only=*/true)) attn::fuzz::CheckMessage(error, "Forward refusal");
+    } else if (!error.empty()) {
+      attn::fuzz::CheckMessage(error, "Gpt2Loader refusal");
+    }
+    error.clear();
+  }
   model::StFile f;
   if (!model::ReadSafetensors(bytes, &f, &error)) return 0;  // the safetensors target's business
   model::Params<float> p;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -101,7 +102,8 @@ TEST_CASE("gpt2 checkpoints: the fuzz target's seeds (tests/fuzz/corpus/hf_gpt2)
     ++seeds;
   }
   CHECK(seeds == 4);
-  // A config that claims far more numbers than the files hold is refused before allocating.
+  // A config that claims far more numbers than the files hold is refused before allocating:
+  // every weight is checked present, by name and shape, before any is allocated.
   ModelConfig big;
   int eos = -1;
   std::string error;
@@ -111,7 +113,10 @@ TEST_CASE("gpt2 checkpoints: the fuzz target's seeds (tests/fuzz/corpus/hf_gpt2)
                           &big, &eos, &error));
   Params<float> p;
   CHECK_FALSE(Gpt2FromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}}, &p, &error));
-  CHECK(error.find("the weights hold 1 numbers, the config needs") != std::string::npos);
+  CHECK(error == "tensor 'wpe.weight' is missing");
+  CHECK_FALSE(Gpt2FromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}, StTensor{"wpe.weight", Dtype::kF32, {1}, {0.0f}}},
+                              &p, &error));
+  CHECK(error.find("tensor 'h.0.ln_1.weight' is missing") == 0);
 }
 
 TEST_SUITE("gpt2") {
@@ -196,6 +201,7 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
       {"\"n_embd\": 48", "\"n_embd\": 1099511627776", "\"n_embd\" is 1099511627776"},
       {"\"n_layer\": 3", "\"n_layer\": \"three\"", "\"n_layer\" must be a positive integer"},
       {"\"gelu_new\"", "\"relu\"", "activation_function \"relu\" is not supported"},
+      {"\"gelu_new\"", "{\"a\": 1}", "\"activation_function\" must be a string"},  // found by fuzzing: json's value() threw
   };
   REQUIRE(ParseGpt2Config(good, &c, &eos, &error));
   CHECK(c.layers == 3);
@@ -232,8 +238,9 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
   find(ts, "wte.weight").name = "wte.weights";  // as many numbers, one name wrong
   CHECK(refusal(ts) == "tensor 'wte.weight' is missing");
   ts = st.tensors;
-  ts.erase(ts.begin());  // fewer numbers than the config's: refused before any allocation
-  CHECK(refusal(ts).find("the weights hold") != std::string::npos);
+  const std::string first = ts.front().name;
+  ts.erase(ts.begin());  // a weight missing: refused by name, before any allocation
+  CHECK(refusal(ts) == "tensor '" + first + "' is missing");
   ts = st.tensors;
   ts.push_back({"h.9.mlp.c_fc.weight", Dtype::kF32, {1}, {0.0f}});
   CHECK(refusal(ts) == "tensor 'h.9.mlp.c_fc.weight' is not part of a GPT-2 model");
@@ -316,6 +323,54 @@ TEST_CASE("gpt2 checkpoints open as one of the lab's models: the reference's ids
     ++opened;
   }
   CHECK(opened == 7);
+}
+
+TEST_CASE("gpt2 checkpoints: weights kept at their stored precision give the widened weights' bits") {
+  const Json& ref = Reference();
+  int variants = 0;
+  for (auto it = ref["variants"].begin(); it != ref["variants"].end(); ++it) {
+    const std::string name = it.key();
+    CAPTURE(name);
+    HfCheckpoint ck;
+    std::string error;
+    REQUIRE_MESSAGE(ReadGpt2Folder(FixtureDir() + "/" + name, &ck, &error), error);
+    REQUIRE(ck.params.stored);
+    CHECK(ck.params.wte.size() == 0);  // the big matrices are only stored
+    const Params<float> wide = Widened(ck.params);
+    REQUIRE_FALSE(wide.stored);
+    // F16 and BF16: two bytes a number, not four
+    const std::size_t per = it.value()["dtype"].get<std::string>() == "F32" ? 4 : 2;
+    const ModelConfig& c = ck.config;
+    const std::size_t big = static_cast<std::size_t>(c.vocab) * c.d_model * (c.tied ? 1 : 2) +
+                            static_cast<std::size_t>(c.layers) * (4 * c.d_model * c.d_model + 2 * c.d_model * c.mlp);
+    CHECK(ck.params.stored->bytes() == big * per);
+    for (bool last_only : {true, false}) {
+      Sequence s;
+      s.tokens = ref["sentences"][1]["ids"].get<std::vector<int>>();
+      s.targets.assign(s.tokens.size(), -1);
+      s.targets[2] = 7;
+      SequenceActs<float> a, b;
+      Hooks<float> hooks;  // a hook at hook_embed takes the embedding's other path
+      hooks.Add(HookPoint::kEmbed, -1, -1, [](const HookSite&, Mat<float>&, std::string*) { return true; });
+      REQUIRE(Forward(a, ck.params, c, s, &error, last_only, last_only ? &hooks : nullptr));
+      REQUIRE(Forward(b, wide, c, s, &error, last_only));
+      CHECK(std::memcmp(a.logits.data(), b.logits.data(), sizeof(float) * static_cast<std::size_t>(a.logits.size())) == 0);
+      CHECK(a.loss_sum == b.loss_sum);
+      for (std::size_t l = 0; l < a.blocks.size(); ++l)
+        CHECK(a.blocks[l].res2 == b.blocks[l].res2);
+    }
+    // training needs the widened numbers: the stored ones are refused, not guessed
+    Params<float> g = ZeroParams<float>(c);
+    SequenceActs<float> acts;
+    Sequence s;
+    s.tokens = {1, 2};
+    s.targets = {2, 3};
+    REQUIRE(Forward(acts, ck.params, c, s, &error));
+    CHECK_FALSE(Backward(g, acts, ck.params, c, s, 1.0f, &error));
+    CHECK(error == "the weights are kept at their stored precision: widen them to train");
+    ++variants;
+  }
+  CHECK(variants == 7);
 }
 
 TEST_CASE("gpt2 checkpoints: a folder without a tokenizer, or with one larger than the model, is refused by name") {

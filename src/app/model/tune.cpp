@@ -67,6 +67,8 @@ bool Model::StartTune(const attn::api::LabState& lab, int steps, std::string* er
     if (!attn::model::TuneStream(loaded->tokenizer(), text, own ? "tuneOwn" : "tuneText", &ids, &why, &t.problem))
       return refuse(TuneRefusal::kText, why);
     if (!t.session.Start(loaded->config(), std::move(ids), lab.tune, &why)) return refuse(TuneRefusal::kText, why);
+    // training needs every number in float: a checkpoint kept at its stored precision is widened
+    if (loaded->params.stored) loaded->params = attn::model::Widened(loaded->params);
     t.key = key;
   }
   t.run_from = t.session.step();

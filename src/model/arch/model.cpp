@@ -9,8 +9,10 @@
 #include "model/arch/layers.h"
 #include "model/arch/parallel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace attn {
 namespace model {
@@ -137,7 +139,90 @@ Params<T> InitParams(const ModelConfig& c, std::uint64_t seed) {
   return p;
 }
 
+const BlockParams<float>& BlockOf(const Params<float>& p, int l, BlockParams<float>* scratch) {
+  const BlockParams<float>& own = p.blocks[static_cast<std::size_t>(l)];
+  if (!p.stored) return own;
+  const StoredBlock& s = p.stored->blocks[static_cast<std::size_t>(l)];
+  BlockParams<float>& b = *scratch;
+  b.ln1_w = own.ln1_w;
+  b.ln1_b = own.ln1_b;
+  b.bq = own.bq;
+  b.bk = own.bk;
+  b.bv = own.bv;
+  b.bo = own.bo;
+  b.ln2_w = own.ln2_w;
+  b.ln2_b = own.ln2_b;
+  b.fc_b = own.fc_b;
+  b.proj_b = own.proj_b;
+  const std::size_t heads = s.wq.size();
+  b.attn.W_Q.resize(heads);
+  b.attn.W_K.resize(heads);
+  b.attn.W_V.resize(heads);
+  for (std::size_t h = 0; h < heads; ++h) {
+    s.wq[h].Widen(&b.attn.W_Q[h]);
+    s.wk[h].Widen(&b.attn.W_K[h]);
+    s.wv[h].Widen(&b.attn.W_V[h]);
+  }
+  s.wo.Widen(&b.attn.W_O);
+  s.fc_w.Widen(&b.fc_w);
+  s.proj_w.Widen(&b.proj_w);
+  return b;
+}
+
+Params<float> Widened(const Params<float>& p) {
+  Params<float> out = p;
+  if (!p.stored) return out;
+  out.stored = nullptr;
+  p.stored->wte.Widen(&out.wte);
+  if (!p.stored->lm_head.empty()) p.stored->lm_head.Widen(&out.lm_head);
+  for (std::size_t l = 0; l < out.blocks.size(); ++l) {
+    BlockParams<float> scratch;
+    out.blocks[l] = BlockOf(p, static_cast<int>(l), &scratch);
+  }
+  return out;
+}
+
 namespace {
+
+// The block a forward reads: the parameters' own, or widened from stored weights into scratch.
+template <typename T>
+const BlockParams<T>& BlockFor(const Params<T>& p, std::size_t l, BlockParams<T>* scratch) {
+  if constexpr (std::is_same<T, float>::value) return BlockOf(p, static_cast<int>(l), scratch);
+  return p.blocks[l];
+}
+
+// Row `id` of the token embedding (C), from p.wte or the stored one.
+template <typename T>
+void TokenRow(const Params<T>& p, int id, Eigen::Index c, T* out, Eigen::Index stride) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (p.stored) {
+      for (Eigen::Index k = 0; k < c; ++k) out[k * stride] = p.stored->wte.At(id, k);
+      return;
+    }
+  }
+  for (Eigen::Index k = 0; k < c; ++k) out[k * stride] = p.wte(id, k);
+}
+
+// logits = h out^T (T, V) for the output matrix (wte, or lm_head when untied). Stored weights
+// are widened a slice of rows at a time: each logit is still one product over C in the same
+// order, so the same bits as on the widened matrix.
+template <typename T>
+void OutputLogits(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const ModelConfig& c) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (p.stored) {
+      const StoredMatrix& out = c.tied ? p.stored->wte : p.stored->lm_head;  // (V, C)
+      logits.resize(h.rows(), out.rows());
+      Mat<float> slice;  // (n, C)
+      for (Eigen::Index v = 0; v < out.rows(); v += kStoredRowSlice) {
+        const Eigen::Index n = std::min<Eigen::Index>(kStoredRowSlice, out.rows() - v);
+        out.WidenRows(v, n, &slice);
+        logits.middleCols(v, n) = linalg::MatMulTransposed(h, slice);
+      }
+      return;
+    }
+  }
+  TiedLogitsForward(logits, h, c.tied ? p.wte : p.lm_head);
+}
 
 // A bias added to every row, after the product (so the product's bits stay).
 template <typename T>
@@ -175,13 +260,13 @@ const Hooks<T>* WithBiasHooks(Hooks<T>& all, const Params<T>& p, const Hooks<T>*
 template <typename T>
 bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>& p, const Hooks<T>* hooks,
                     std::string* error) {
-  if (!hooks || (!hooks->Wants(HookPoint::kEmbed, -1) && !hooks->Wants(HookPoint::kPosEmbed, -1))) {
+  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size()), c = p.wpe.cols();
+  if (!p.stored && (!hooks || (!hooks->Wants(HookPoint::kEmbed, -1) && !hooks->Wants(HookPoint::kPosEmbed, -1)))) {
     EmbeddingForward(out, tokens, p.wte, p.wpe);
     return true;
   }
-  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size()), c = p.wte.cols();
   Mat<T> tok(n, c), pos = p.wpe.topRows(n);  // (T, C), (T, C)
-  for (Eigen::Index t = 0; t < n; ++t) tok.row(t) = p.wte.row(tokens[static_cast<std::size_t>(t)]);
+  for (Eigen::Index t = 0; t < n; ++t) TokenRow(p, tokens[static_cast<std::size_t>(t)], c, &tok(t, 0), n);
   if (!RunHooks(hooks, HookPoint::kEmbed, -1, -1, tok, error) ||
       !RunHooks(hooks, HookPoint::kPosEmbed, -1, -1, pos, error))
     return false;
@@ -225,15 +310,14 @@ template <typename T>
 bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s, bool last_only,
                   const Hooks<T>* hooks, std::string* error) {
   LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b, c.ln_eps);
-  const Mat<T>& out = c.tied ? p.wte : p.lm_head;  // (V, C)
   if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
   if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
     const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
-    TiedLogitsForward(a.logits, last, out);
+    OutputLogits(a.logits, last, p, c);
     a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
     return true;
   }
-  TiedLogitsForward(a.logits, a.lnf, out);
+  OutputLogits(a.logits, a.lnf, p, c);
   a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
   return true;
 }
@@ -264,12 +348,13 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
   mask(a.drop_emb, 0);
   DropoutForward(a.emb, a.drop_emb);
   a.blocks.resize(p.blocks.size());
+  BlockParams<T> widened;  // stored weights: one block at a time, the storage reused
   for (std::size_t l = 0; l < p.blocks.size(); ++l) {
     BlockActs<T>& b = a.blocks[l];
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
     mask(b.drop_attn, 1 + 2 * l);
     mask(b.drop_mlp, 2 + 2 * l);
-    if (!BlockForward(b, p.blocks[l], c, static_cast<int>(l), hooks, error)) return false;
+    if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error)) return false;
   }
   return FinalForward(a, p, c, s, last_only, hooks, error);
 }
@@ -307,6 +392,7 @@ const Mat<T>* Activation(const SequenceActs<T>& a, HookPoint point, int layer, i
 template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c,
               const Sequence& s, T scale, std::string* error) {
+  if (p.stored) return linalg::Fail(error, "the weights are kept at their stored precision: widen them to train");
   const Eigen::Index n = static_cast<Eigen::Index>(s.tokens.size());
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   // loss -> logits -> h (the last LayerNorm) -> the residual stream

@@ -22,8 +22,10 @@
 
 #include "engine/attention/multihead.h"
 #include "engine/base/types.h"
+#include "model/arch/stored.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,7 +72,18 @@ struct Params {
   std::vector<BlockParams<T>> blocks;  // L
   Vec<T> lnf_w, lnf_b;                 // (C), (C)
   Mat<T> lm_head;                      // (V, C) the output's own when the config is untied, else empty
+  // A checkpoint read at its stored precision (stored.h): the big matrices are there, and wte,
+  // lm_head and every block's attn W_Q/W_K/W_V/W_O, fc_w and proj_w above are empty (the
+  // vectors, wpe and the LayerNorms are here in T). Null: every number is above. Only float.
+  std::shared_ptr<const StoredWeights> stored;
 };
+
+// Block l's parameters: p.blocks[l] itself, or, when p keeps its weights stored, a copy in
+// *scratch with the block's matrices widened (scratch's storage is reused when its shapes fit).
+const BlockParams<float>& BlockOf(const Params<float>& p, int l, BlockParams<float>* scratch);
+// Every number in float, as plain Params (training and the optimizer need them): a copy of p
+// when nothing is stored.
+Params<float> Widened(const Params<float>& p);
 
 // One parameter tensor in the fixed order (optimizer, file): its name, shape (row-major, as in
 // the file: [rows, cols] for a matrix, [n] for a vector), whether AdamW decays it, and where
@@ -166,7 +179,8 @@ bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, co
 // for a layer or head that is not there.
 template <typename T>
 const Mat<T>* Activation(const SequenceActs<T>& acts, HookPoint point, int layer, int head = -1);
-// Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g.
+// Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g. Refused
+// for stored weights (p.stored): widen them first (Widened).
 template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c,
               const Sequence& s, T scale, std::string* error = nullptr);

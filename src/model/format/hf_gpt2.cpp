@@ -2,10 +2,13 @@
 #include "model/format/hf_gpt2.h"
 
 #include "engine/linalg/linalg.h"
+#include "model/format/hf_gpt2_loader.h"
 #include "model/format/read_file.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -35,13 +38,6 @@ bool SizeOf(const Json& j, const char* key, const char* alias, std::int64_t max,
                            ", more than the " + std::to_string(max) + " the lab opens");
   *out = static_cast<int>(v.get<std::int64_t>());
   return true;
-}
-
-// Row-major values into an Eigen matrix (column-major): m(r, c) = v[r * cols + c].
-void ToMatrix(const float* v, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride, Mat<float>* m) {
-  m->resize(rows, cols);
-  for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) (*m)(r, c) = v[r * stride + c];
 }
 
 }  // namespace
@@ -78,107 +74,71 @@ bool ParseGpt2Config(const std::string& text, ModelConfig* config, int* eos, std
       return Fail(error, "config.json: \"layer_norm_epsilon\" must be a number in (0, 1)");
     c.ln_eps = e.get<double>();
   }
-  const std::string act = j.value("activation_function", std::string("gelu_new"));
+  // The optional keys by their type: a value of another type is refused by name (json's value()
+  // would throw on it).
+  auto flag = [&](const char* key, bool fallback, bool* out) {
+    if (!j.contains(key) || j[key].is_null()) return *out = fallback, true;
+    if (!j[key].is_boolean()) return Fail(error, std::string("config.json: \"") + key + "\" must be true or false");
+    *out = j[key].get<bool>();
+    return true;
+  };
+  if (j.contains("activation_function") && !j["activation_function"].is_string())
+    return Fail(error, "config.json: \"activation_function\" must be a string");
+  const std::string act = j.contains("activation_function") ? j["activation_function"].get<std::string>() : "gelu_new";
   if (act == "gelu") c.gelu_erf = true;
   else if (act != "gelu_new" && act != "gelu_pytorch_tanh" && act != "gelu_fast")
     return Fail(error, "config.json: activation_function \"" + act + "\" is not supported (gelu_new, gelu)");
-  c.tied = !j.contains("tie_word_embeddings") || !j["tie_word_embeddings"].is_boolean() || j["tie_word_embeddings"].get<bool>();
+  bool cross = false, by_layer = false, scaled = true;
+  if (!flag("tie_word_embeddings", true, &c.tied) || !flag("add_cross_attention", false, &cross) ||
+      !flag("scale_attn_by_inverse_layer_idx", false, &by_layer) || !flag("scale_attn_weights", true, &scaled))
+    return false;
   c.attn_bias = true;
-  if (j.value("add_cross_attention", false)) return Fail(error, "config.json: add_cross_attention is not supported");
-  if (j.value("scale_attn_by_inverse_layer_idx", false))
-    return Fail(error, "config.json: scale_attn_by_inverse_layer_idx is not supported");
-  if (!j.value("scale_attn_weights", true)) return Fail(error, "config.json: scale_attn_weights false is not supported");
+  if (cross) return Fail(error, "config.json: add_cross_attention is not supported");
+  if (by_layer) return Fail(error, "config.json: scale_attn_by_inverse_layer_idx is not supported");
+  if (!scaled) return Fail(error, "config.json: scale_attn_weights false is not supported");
   // A model the lab could never hold: refused before anything is read.
   if (Gpt2ParameterCount(c) > 100000000000LL)
     return Fail(error, "config.json: " + std::to_string(Gpt2ParameterCount(c)) + " parameters, more than the lab opens");
   const std::string shape = CheckModelConfig(c);
   if (!shape.empty()) return Fail(error, "config.json: " + shape);
-  *eos = j.contains("eos_token_id") && j["eos_token_id"].is_number_integer() ? j["eos_token_id"].get<int>() : -1;
+  const bool has_eos = j.contains("eos_token_id") && j["eos_token_id"].is_number_integer() &&
+                       j["eos_token_id"].get<std::int64_t>() >= 0 && j["eos_token_id"].get<std::int64_t>() < c.vocab;
+  *eos = has_eos ? static_cast<int>(j["eos_token_id"].get<std::int64_t>()) : -1;
   *config = c;
   return true;
 }
 
 bool Gpt2FromTensors(const ModelConfig& c, const std::vector<StTensor>& tensors, Params<float>* params,
                      std::string* error) {
-  std::map<std::string, const StTensor*> by_name;
+  // The values as one F32 file's data, through the loader that reads files (hf_gpt2_loader.h).
+  std::vector<StEntry> entries;
+  std::vector<unsigned char> data;
   for (const StTensor& t : tensors) {
-    std::string name = t.name.rfind("transformer.", 0) == 0 ? t.name.substr(12) : t.name;
-    if (!by_name.emplace(name, &t).second) return Fail(error, "tensor '" + name + "' appears twice");
-  }
-  // The files must hold at least the config's numbers: checked before anything is allocated,
-  // so that a config that lies about its sizes costs no more memory than its files.
-  std::uint64_t held = 0;
-  for (const StTensor& t : tensors) held += t.values.size();
-  const std::uint64_t wanted = static_cast<std::uint64_t>(Gpt2ParameterCount(c));
-  if (held < wanted)
-    return Fail(error, "the weights hold " + std::to_string(held) + " numbers, the config needs " + std::to_string(wanted));
-  std::set<std::string> used;
-  const Eigen::Index C = c.d_model, F = c.mlp, V = c.vocab, P = c.context, H = c.heads, Dh = C / H;
-  // The tensor `name` of exactly this shape, in a float dtype.
-  auto take = [&](const std::string& name, std::vector<std::int64_t> shape, const StTensor** out) {
-    const auto it = by_name.find(name);
-    if (it == by_name.end()) return Fail(error, "tensor '" + name + "' is missing");
-    const StTensor& t = *it->second;
-    if (t.dtype == Dtype::kOther)
-      return Fail(error, "tensor '" + name + "' is " + t.stored + "; the weights must be F32, F16 or BF16");
-    if (t.shape != shape)
-      return Fail(error, "tensor '" + name + "' has shape " + ShapeText(t.shape) + ", the config needs " + ShapeText(shape));
-    used.insert(name);
-    *out = &t;
-    return true;
-  };
-  auto matrix = [&](const std::string& name, Eigen::Index rows, Eigen::Index cols, Mat<float>* m) {
-    const StTensor* t = nullptr;
-    if (!take(name, {rows, cols}, &t)) return false;
-    ToMatrix(t->values.data(), rows, cols, cols, m);
-    return true;
-  };
-  auto vector = [&](const std::string& name, Eigen::Index n, Vec<float>* v) {
-    const StTensor* t = nullptr;
-    if (!take(name, {n}, &t)) return false;
-    *v = Eigen::Map<const Vec<float>>(t->values.data(), n);
-    return true;
-  };
-  Params<float> p = ZeroParams<float>(c);
-  if (!matrix("wte.weight", V, C, &p.wte) || !matrix("wpe.weight", P, C, &p.wpe)) return false;
-  for (int l = 0; l < c.layers; ++l) {
-    BlockParams<float>& b = p.blocks[static_cast<std::size_t>(l)];
-    const std::string h = "h." + std::to_string(l) + ".";
-    const StTensor *qkv = nullptr, *qkv_b = nullptr;
-    if (!vector(h + "ln_1.weight", C, &b.ln1_w) || !vector(h + "ln_1.bias", C, &b.ln1_b) ||
-        !take(h + "attn.c_attn.weight", {C, 3 * C}, &qkv) || !take(h + "attn.c_attn.bias", {3 * C}, &qkv_b) ||
-        !matrix(h + "attn.c_proj.weight", C, C, &b.attn.W_O) || !vector(h + "attn.c_proj.bias", C, &b.bo) ||
-        !vector(h + "ln_2.weight", C, &b.ln2_w) || !vector(h + "ln_2.bias", C, &b.ln2_b) ||
-        !matrix(h + "mlp.c_fc.weight", C, F, &b.fc_w) || !vector(h + "mlp.c_fc.bias", F, &b.fc_b) ||
-        !matrix(h + "mlp.c_proj.weight", F, C, &b.proj_w) || !vector(h + "mlp.c_proj.bias", C, &b.proj_b))
-      return false;
-    // c_attn (C, 3C): columns [q | k | v], each of H heads of Dh columns.
-    for (Eigen::Index k = 0; k < H; ++k) {
-      const std::size_t j = static_cast<std::size_t>(k);
-      ToMatrix(qkv->values.data() + 0 * C + k * Dh, C, Dh, 3 * C, &b.attn.W_Q[j]);
-      ToMatrix(qkv->values.data() + 1 * C + k * Dh, C, Dh, 3 * C, &b.attn.W_K[j]);
-      ToMatrix(qkv->values.data() + 2 * C + k * Dh, C, Dh, 3 * C, &b.attn.W_V[j]);
-      b.bq[j] = Eigen::Map<const Vec<float>>(qkv_b->values.data() + 0 * C + k * Dh, Dh);
-      b.bk[j] = Eigen::Map<const Vec<float>>(qkv_b->values.data() + 1 * C + k * Dh, Dh);
-      b.bv[j] = Eigen::Map<const Vec<float>>(qkv_b->values.data() + 2 * C + k * Dh, Dh);
+    StEntry e;
+    e.name = t.name;
+    e.dtype = t.dtype == Dtype::kOther ? Dtype::kOther : Dtype::kF32;
+    e.stored = t.dtype == Dtype::kOther ? t.stored : "F32";
+    e.shape = t.shape;
+    e.size = 4;
+    e.begin = data.size();
+    for (float v : t.values) {
+      std::uint32_t u;
+      std::memcpy(&u, &v, sizeof u);
+      for (int k = 0; k < 4; ++k) data.push_back(static_cast<unsigned char>(u >> (8 * k)));
     }
-    // The causal mask GPT-2 once stored as buffers: the lab's attention is causal anyway.
-    for (const char* buffer : {"attn.bias", "attn.masked_bias"})
-      if (by_name.count(h + buffer)) used.insert(h + buffer);
+    e.end = data.size();
+    entries.push_back(std::move(e));
   }
-  if (!vector("ln_f.weight", C, &p.lnf_w) || !vector("ln_f.bias", C, &p.lnf_b)) return false;
-  const bool has_head = by_name.count("lm_head.weight") > 0;
-  if (!c.tied && !matrix("lm_head.weight", V, C, &p.lm_head)) return false;
-  if (c.tied && has_head) {  // save_pretrained may write the tied copy: the same shape, unused
-    const StTensor* t = nullptr;
-    if (!take("lm_head.weight", {V, C}, &t)) return false;
+  Gpt2Loader loader(c);
+  std::string dtype;
+  if (!loader.AddEntries("tensors", entries, 0, error) || !loader.Plan(error)) return false;
+  for (std::size_t k = 0; k < loader.pieces().size(); ++k) {
+    const Gpt2Piece& piece = loader.pieces()[k];
+    if (!loader.Take(k, data.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin), error)) return false;
   }
-  for (const auto& [name, t] : by_name)
-    if (!used.count(name)) return Fail(error, "tensor '" + name + "' is not part of a GPT-2 model");
-  for (const TensorRef<float>& t : Tensors(p))
-    if (!linalg::AllFinite(Eigen::Map<const Mat<float>>(t.data, t.rows, t.cols)))
-      return Fail(error, "tensor " + t.name + " holds a NaN or an infinity");
-  *params = std::move(p);
+  Params<float> stored;
+  if (!loader.Finish(&stored, &dtype, error)) return false;
+  *params = Widened(stored);
   return true;
 }
 
@@ -207,23 +167,40 @@ bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* erro
   } else {
     files.push_back("model.safetensors");
   }
-  std::vector<StTensor> tensors;
-  std::set<std::string> dtypes;
-  for (const std::string& f : files) {
-    std::string bytes, why;
-    if (!ReadFileBytes(base + f, &bytes, error)) return false;
-    ck.file_bytes += bytes.size();
-    StFile st;
-    if (!ReadSafetensors(bytes, &st, &why)) return Fail(error, base + f + ": " + why);
-    for (StTensor& t : st.tensors) {
-      if (t.dtype != Dtype::kOther) dtypes.insert(DtypeName(t.dtype));
-      tensors.push_back(std::move(t));
-    }
-  }
+  // Each file's header, then each tensor's bytes read in turn: the memory a load needs is the
+  // weights as stored plus one tensor (hf_gpt2_loader.h).
+  Gpt2Loader loader(ck.config);
+  std::vector<std::ifstream> streams;
+  const std::string where = base + (files.size() == 1 ? files[0] : "model.safetensors.index.json") + ": ";
   std::string why;
-  if (!Gpt2FromTensors(ck.config, tensors, &ck.params, &why))
-    return Fail(error, base + (files.size() == 1 ? files[0] : "model.safetensors.index.json") + ": " + why);
-  ck.dtype = dtypes.size() == 1 ? *dtypes.begin() : "mixed";
+  for (const std::string& f : files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(base + f, ec)) return Fail(error, base + f + ": no such file");
+    const std::uint64_t size = std::filesystem::file_size(base + f, ec);
+    streams.emplace_back(base + f, std::ios::binary);
+    std::ifstream& in = streams.back();
+    unsigned char first8[8] = {};
+    std::uint64_t length = 0;
+    in.read(reinterpret_cast<char*>(first8), 8);
+    if (!in && size >= 8) return Fail(error, base + f + ": cannot be read");
+    if (!HeaderLength(first8, size, &length, &why)) return Fail(error, base + f + ": " + why);
+    std::string header(static_cast<std::size_t>(length), '\0');
+    if (!in.read(&header[0], static_cast<std::streamsize>(length))) return Fail(error, base + f + ": cannot be read");
+    if (!loader.AddFile(f, size, header, &why)) return Fail(error, base + f + ": " + why);
+    ck.file_bytes += size;
+  }
+  if (!loader.Plan(&why)) return Fail(error, where + why);
+  std::vector<unsigned char> bytes;
+  for (std::size_t k = 0; k < loader.pieces().size(); ++k) {
+    const Gpt2Piece& piece = loader.pieces()[k];
+    std::ifstream& in = streams[piece.file];
+    bytes.resize(static_cast<std::size_t>(piece.end - piece.begin));
+    in.seekg(static_cast<std::streamoff>(piece.begin));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+      return Fail(error, base + files[piece.file] + ": cannot be read");
+    if (!loader.Take(k, bytes.data(), bytes.size(), &why)) return Fail(error, base + files[piece.file] + ": " + why);
+  }
+  if (!loader.Finish(&ck.params, &ck.dtype, &why)) return Fail(error, where + why);
   ck.parameters = Gpt2ParameterCount(ck.config);
   *out = std::move(ck);
   return true;

@@ -28,7 +28,8 @@ namespace model {
 
 struct HfCheckpoint {
   ModelConfig config;
-  Params<float> params;          // F16 and BF16 widened to float exactly
+  Params<float> params;          // the big matrices at their stored precision (params.stored),
+                                 // the rest widened to float exactly
   std::string dtype;             // the weights' dtype: "F32", "F16", "BF16", or "mixed"
   std::uint64_t file_bytes = 0;  // the weight files' size
   std::int64_t parameters = 0;   // the model's numbers (wte counted once when tied)
@@ -43,12 +44,14 @@ struct HfCheckpoint {
 bool ParseGpt2Config(const std::string& text, ModelConfig* config, int* eos, std::string* error);
 
 // The tensors (by name, any prefix "transformer." removed) into parameters of the config's
-// shapes: every tensor checked by name, shape and dtype; a missing, repeated, unknown or
-// integer-typed weight refused by name.
+// shapes, widened to float (the fuzz target and the tests; a folder is read tensor by tensor:
+// hf_gpt2_loader.h): every tensor checked by name, shape and dtype; a missing, repeated,
+// unknown or integer-typed weight refused by name.
 bool Gpt2FromTensors(const ModelConfig& config, const std::vector<StTensor>& tensors,
                      Params<float>* params, std::string* error);
 
-// A folder (config.json and the weights). Messages start with the file they are about.
+// A folder (config.json and the weights), each tensor read in turn from its file and kept at its
+// stored precision. Messages start with the file they are about.
 bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* error);
 
 // The parameters a config holds (wte once when tied; attention biases when it has them), for

@@ -131,30 +131,25 @@ bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error
   return true;
 }
 
-bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) {
-  out->tensors.clear();
+bool HeaderLength(const unsigned char* first8, std::uint64_t file_size, std::uint64_t* length, std::string* error) {
+  if (file_size < 8)
+    return Fail(error, "truncated file: " + std::to_string(file_size) + " bytes, fewer than the 8-byte header length");
+  const std::uint64_t n = GetLe(first8, 8);
+  if (n > kMaxHeaderBytes || n > file_size - 8)
+    return Fail(error, "header length " + std::to_string(n) + " exceeds the " + std::to_string(file_size - 8) +
+                           " bytes after it");
+  *length = n;
+  return true;
+}
+
+bool ReadSafetensorsHeader(std::string_view text, std::uint64_t data_size, StHeader* out, std::string* error) {
+  out->entries.clear();
   out->metadata.clear();
-  if (bytes.size() < 8)
-    return Fail(error, "truncated file: " + std::to_string(bytes.size()) +
-                           " bytes, fewer than the 8-byte header length");
-  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
-  const std::uint64_t n = GetLe(raw, 8);
-  if (n > kMaxHeaderBytes || n > bytes.size() - 8)
-    return Fail(error, "header length " + std::to_string(n) + " exceeds the " +
-                           std::to_string(bytes.size() - 8) + " bytes after it");
-  const Json header = Json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(n),
-                                  nullptr, /*allow_exceptions=*/false);
+  out->data_size = data_size;
+  const Json header = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (header.is_discarded()) return Fail(error, "the header is not valid JSON");
   if (!header.is_object()) return Fail(error, "the header is not a JSON object");
-  const std::uint64_t data_size = bytes.size() - 8 - n;
-  const unsigned char* data = raw + 8 + n;
-
-  struct Entry {
-    std::uint64_t begin, end;
-    std::size_t size = 0;  // bytes per element
-    StTensor tensor;
-  };
-  std::vector<Entry> entries;
+  std::vector<StEntry>& entries = out->entries;
   for (auto it = header.begin(); it != header.end(); ++it) {
     const std::string& name = it.key();
     const Json& v = it.value();
@@ -171,19 +166,19 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
     if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
         !v.contains("data_offsets"))
       return Fail(error, where + " lacks dtype, shape or data_offsets");
-    Entry e;
-    e.tensor.name = name;
+    StEntry e;
+    e.name = name;
     if (!v["dtype"].is_string()) return Fail(error, where + ": dtype is not a string");
     const std::string dtype = v["dtype"].get<std::string>();
-    e.size = ParseDtype(dtype, &e.tensor.dtype);
+    e.size = ParseDtype(dtype, &e.dtype);
     if (e.size == 0) return Fail(error, where + ": unknown dtype '" + dtype + "'");
-    e.tensor.stored = dtype;
+    e.stored = dtype;
     const Json& shape = v["shape"];
     if (!shape.is_array()) return Fail(error, where + ": shape is not an array");
     for (const Json& d : shape) {
       if (!d.is_number_integer() || d.get<std::int64_t>() < 0)
         return Fail(error, where + ": shape holds something other than a non-negative integer");
-      e.tensor.shape.push_back(d.get<std::int64_t>());
+      e.shape.push_back(d.get<std::int64_t>());
     }
     const Json& off = v["data_offsets"];
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() ||
@@ -196,11 +191,11 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
       return Fail(error, where + ": data_offsets end at " + std::to_string(e.end) +
                              ", past the " + std::to_string(data_size) + " data bytes");
     std::uint64_t count = 0;
-    if (!ElementCount(e.tensor.shape, &count))
-      return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " is too large");
+    if (!ElementCount(e.shape, &count))
+      return Fail(error, where + ": shape " + ShapeText(e.shape) + " is too large");
     const std::uint64_t want = count * e.size;
     if (want != e.end - e.begin)
-      return Fail(error, where + ": shape " + ShapeText(e.tensor.shape) + " of " + dtype +
+      return Fail(error, where + ": shape " + ShapeText(e.shape) + " of " + dtype +
                              " needs " + std::to_string(want) + " bytes, data_offsets give " +
                              std::to_string(e.end - e.begin));
     entries.push_back(std::move(e));
@@ -208,36 +203,53 @@ bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) 
   // The data must be covered exactly once: sorted by offset, each tensor starts where the
   // previous one ended, and the last ends with the file.
   std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+                   [](const StEntry& a, const StEntry& b) { return a.begin < b.begin; });
   std::uint64_t at = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
+    const StEntry& e = entries[i];
     if (e.begin < at)
-      return Fail(error, "tensors '" + entries[i - 1].tensor.name + "' and '" + e.tensor.name +
-                             "' overlap");
+      return Fail(error, "tensors '" + entries[i - 1].name + "' and '" + e.name + "' overlap");
     if (e.begin > at)
-      return Fail(error, "a hole of " + std::to_string(e.begin - at) + " bytes before tensor '" +
-                             e.tensor.name + "'");
+      return Fail(error, "a hole of " + std::to_string(e.begin - at) + " bytes before tensor '" + e.name + "'");
     at = e.end;
   }
   if (at != data_size)
     return Fail(error, std::to_string(data_size - at) + " bytes after the last tensor");
-  for (Entry& e : entries) {
-    StTensor& t = e.tensor;
-    const std::size_t size = e.size;
-    const std::size_t count = t.dtype == Dtype::kOther ? 0 : static_cast<std::size_t>((e.end - e.begin) / size);
+  return true;
+}
+
+float StValue(Dtype dtype, const unsigned char* p) {
+  if (dtype == Dtype::kF32) {
+    const std::uint32_t u = static_cast<std::uint32_t>(GetLe(p, 4));
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+  if (dtype == Dtype::kBF16) return BF16ToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
+  return HalfToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
+}
+
+bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error) {
+  out->tensors.clear();
+  out->metadata.clear();
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::uint64_t n = 0;
+  if (!HeaderLength(raw, bytes.size(), &n, error)) return false;
+  StHeader header;
+  if (!ReadSafetensorsHeader(std::string_view(bytes).substr(8, static_cast<std::size_t>(n)), bytes.size() - 8 - n,
+                             &header, error))
+    return false;
+  out->metadata = header.metadata;
+  const unsigned char* data = raw + 8 + n;
+  for (const StEntry& e : header.entries) {
+    StTensor t;
+    t.name = e.name;
+    t.dtype = e.dtype;
+    t.shape = e.shape;
+    t.stored = e.stored;
+    const std::size_t count = e.dtype == Dtype::kOther ? 0 : static_cast<std::size_t>((e.end - e.begin) / e.size);
     t.values.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      const unsigned char* p = data + e.begin + i * size;
-      if (t.dtype == Dtype::kF32) {
-        const std::uint32_t u = static_cast<std::uint32_t>(GetLe(p, 4));
-        std::memcpy(&t.values[i], &u, sizeof u);
-      } else if (t.dtype == Dtype::kBF16) {
-        t.values[i] = BF16ToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
-      } else {
-        t.values[i] = HalfToFloat(static_cast<std::uint16_t>(GetLe(p, 2)));
-      }
-    }
+    for (std::size_t i = 0; i < count; ++i) t.values[i] = StValue(e.dtype, data + e.begin + i * e.size);
     out->tensors.push_back(std::move(t));
   }
   return true;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn {
@@ -36,6 +37,21 @@ struct StTensor {
   std::string stored;                  // reading: the dtype as the file names it ("U8", ...)
 };
 
+// One tensor of a file's header: where its bytes are (offsets into the data after the header).
+struct StEntry {
+  std::string name;
+  Dtype dtype = Dtype::kF32;
+  std::string stored;                  // the dtype as the file names it
+  std::vector<std::int64_t> shape;
+  std::uint64_t begin = 0, end = 0;    // [begin, end) in the data
+  std::size_t size = 0;                // bytes per value
+};
+struct StHeader {
+  std::vector<StEntry> entries;                // by offset: they cover the data exactly once
+  std::map<std::string, std::string> metadata;
+  std::uint64_t data_size = 0;
+};
+
 struct StFile {
   std::vector<StTensor> tensors;               // reading: in the order of their data offsets
   std::map<std::string, std::string> metadata; // "__metadata__"
@@ -47,6 +63,16 @@ bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error
 // Parses and checks everything; on failure returns false with an English one-line message
 // (never a crash, never an exception) and leaves `out` unspecified.
 bool ReadSafetensors(const std::string& bytes, StFile* out, std::string* error = nullptr);
+
+// Reading a file in pieces (a page streams it; a large file is never read whole): the header's
+// length from the first 8 bytes, checked against the file's size; then the header's JSON,
+// every entry checked as ReadSafetensors does (offsets inside the data, no overlap or hole);
+// then each value from its little-endian bytes (F16 and BF16 widened exactly).
+bool HeaderLength(const unsigned char* first8, std::uint64_t file_size, std::uint64_t* length,
+                  std::string* error = nullptr);
+bool ReadSafetensorsHeader(std::string_view text, std::uint64_t data_size, StHeader* out,
+                           std::string* error = nullptr);
+float StValue(Dtype dtype, const unsigned char* bytes);
 
 // The same through a file on disk (binary).
 bool WriteSafetensorsFile(const std::string& path, const StFile& file, std::string* error = nullptr);

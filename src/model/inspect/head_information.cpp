@@ -72,7 +72,8 @@ bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int la
   const LabError chosen = CheckLayerHead(L, H, layer, head);
   if (!chosen.ok()) return Fail(error, chosen.message);
   const BlockActs<float>& a = acts.blocks[static_cast<std::size_t>(layer)];
-  const BlockParams<float>& b = p.blocks[static_cast<std::size_t>(layer)];
+  BlockParams<float> widened;  // stored weights: this block widened
+  const BlockParams<float>& b = BlockOf(p, layer, &widened);
   const int T = static_cast<int>(a.x.rows());
   if (query < 0 || query >= T) return Fail(error, "query: out of range");
   const int n = query + 1;

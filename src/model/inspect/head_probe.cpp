@@ -35,6 +35,8 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
   upto.blocks.assign(p.blocks.begin(), p.blocks.begin() + cfg.layer + 1);
   upto.lnf_w = p.lnf_w;
   upto.lnf_b = p.lnf_b;
+  upto.lm_head = p.lm_head;  // an untied output matrix
+  upto.stored = p.stored;    // stored weights: block l is still blocks[l] there
   std::vector<double> x[2];
   std::vector<int> y[2], t_of[2];
   for (int w = 0; w < nw; ++w) {

@@ -58,6 +58,8 @@ std::string TextProbeJson(const TextProbe&, const ModelConfig&, int, int) { retu
 
 std::string ParamsChecksum(const Params<float>&) { return std::string(); }
 
+Params<float> Widened(const Params<float>& p) { return p; }  // no model is ever loaded here
+
 bool TuneSession::Start(const ModelConfig&, std::vector<int>, const TuneConfig&, std::string* error) {
   return Absent(error);
 }

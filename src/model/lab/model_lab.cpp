@@ -208,7 +208,8 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   // read from the run's cache by hook point: what the chosen layer's heads read (its LN1) and
   // the heads themselves
   lab->mha = extra->acts.blocks[static_cast<std::size_t>(cfg.layer)].attn;
-  lab->projections = m.params.blocks[static_cast<std::size_t>(cfg.layer)].attn;
+  BlockParams<float> widened;  // stored weights: the chosen layer widened
+  lab->projections = BlockOf(m.params, cfg.layer, &widened).attn;
   FinishLab(shown, *Activation(extra->acts, HookPoint::kLn1, cfg.layer), lab);
   extra->config = shown;
   return true;

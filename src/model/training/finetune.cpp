@@ -53,7 +53,7 @@ bool TuneStream(const Tokenizer& tokenizer, std::string_view text, std::string_v
 }
 
 std::string ParamsChecksum(const Params<float>& p) {
-  Params<float> copy = p;  // Tensors wants non-const access
+  Params<float> copy = Widened(p);  // Tensors wants non-const access; stored weights: every number
   std::uint64_t h = 1469598103934665603ULL;
   for (const TensorRef<float>& t : Tensors(copy)) {
     const std::size_t n = static_cast<std::size_t>(t.size());

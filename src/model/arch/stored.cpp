@@ -1,0 +1,109 @@
+// Weights at their stored precision (stored.h).
+#include "model/arch/stored.h"
+
+#include "model/format/fp16.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace attn {
+namespace model {
+
+namespace {
+
+// Every half's float, computed once (256 KB): widening a block is a table lookup per value.
+const float* HalfTable() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = HalfToFloat(static_cast<std::uint16_t>(h));
+    return t;
+  }();
+  return table.data();
+}
+
+float Bf16ToFloat(std::uint16_t b) {
+  const std::uint32_t bits = static_cast<std::uint32_t>(b) << 16;  // bfloat16 is float's top half
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+const char* StoredTypeName(StoredType t) {
+  switch (t) {
+    case StoredType::kF16: return "F16";
+    case StoredType::kBF16: return "BF16";
+    default: return "F32";
+  }
+}
+
+StoredMatrix::StoredMatrix(StoredType type, Eigen::Index rows, Eigen::Index cols)
+    : type_(type), rows_(rows), cols_(cols) {
+  const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  if (type == StoredType::kF32) f32_.assign(n, 0.0f);
+  else half_.assign(n, 0);
+}
+
+void StoredMatrix::SetRaw(Eigen::Index r, Eigen::Index c, const unsigned char* value) {
+  const std::size_t i = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(c);
+  if (type_ == StoredType::kF32) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(value[0]) | static_cast<std::uint32_t>(value[1]) << 8 |
+                               static_cast<std::uint32_t>(value[2]) << 16 | static_cast<std::uint32_t>(value[3]) << 24;
+    std::memcpy(&f32_[i], &bits, sizeof bits);
+  } else {
+    half_[i] = static_cast<std::uint16_t>(value[0] | value[1] << 8);
+  }
+}
+
+float StoredMatrix::At(Eigen::Index r, Eigen::Index c) const {
+  const std::size_t i = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(c);
+  switch (type_) {
+    case StoredType::kF16: return HalfTable()[half_[i]];
+    case StoredType::kBF16: return Bf16ToFloat(half_[i]);
+    default: return f32_[i];
+  }
+}
+
+void StoredMatrix::WidenRows(Eigen::Index first, Eigen::Index n, Mat<float>* out) const {
+  out->resize(n, cols_);  // (n, cols); no reallocation when a scratch already has the shape
+  const std::size_t begin = static_cast<std::size_t>(first) * static_cast<std::size_t>(cols_);
+  float* o = out->data();  // column-major: o[r + c n]
+  if (type_ == StoredType::kF32) {
+    for (Eigen::Index r = 0; r < n; ++r)
+      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = f32_[begin + static_cast<std::size_t>(r * cols_ + c)];
+  } else if (type_ == StoredType::kF16) {
+    const float* table = HalfTable();
+    for (Eigen::Index r = 0; r < n; ++r)
+      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = table[half_[begin + static_cast<std::size_t>(r * cols_ + c)]];
+  } else {
+    for (Eigen::Index r = 0; r < n; ++r)
+      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = Bf16ToFloat(half_[begin + static_cast<std::size_t>(r * cols_ + c)]);
+  }
+}
+
+bool StoredMatrix::AllFinite() const {
+  if (type_ == StoredType::kF32) {
+    for (float v : f32_)
+      if (!std::isfinite(v)) return false;
+    return true;
+  }
+  // F16: exponent 0x1F is inf or NaN; BF16: exponent 0xFF
+  const std::uint16_t mask = type_ == StoredType::kF16 ? 0x7C00u : 0x7F80u;
+  for (std::uint16_t h : half_)
+    if ((h & mask) == mask) return false;
+  return true;
+}
+
+std::size_t StoredWeights::bytes() const {
+  std::size_t n = wte.bytes() + lm_head.bytes();
+  for (const StoredBlock& b : blocks) {
+    for (const auto* list : {&b.wq, &b.wk, &b.wv})
+      for (const StoredMatrix& m : *list) n += m.bytes();
+    n += b.wo.bytes() + b.fc_w.bytes() + b.proj_w.bytes();
+  }
+  return n;
+}
+
+}  // namespace model
+}  // namespace attn
