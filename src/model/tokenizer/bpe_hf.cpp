@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <initializer_list>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace attn {
 namespace model {
@@ -22,31 +24,40 @@ std::string Hex(char32_t cp) {
   return buf;
 }
 
-// The code points of the given classes as the inside of a bracket expression ("\x{41}-\x{5A}..."),
-// read from the engine's own table. Surrogates are left out: no valid text holds one, and
-// Oniguruma refuses them in a class.
+// The engine's table as runs of one class over every code point but the surrogates (no valid text
+// holds one, and Oniguruma refuses them in a class), computed once.
+struct Run {
+  char32_t first, last;
+  CharClass cls;
+};
+const std::vector<Run>& Runs() {
+  static const std::vector<Run> runs = [] {
+    std::vector<Run> out;
+    for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+      if (cp == 0xD800) cp = 0xE000;
+      const CharClass c = ClassifyCodePoint(cp);
+      if (!out.empty() && out.back().cls == c && out.back().last + 1 == cp) out.back().last = cp;
+      else out.push_back({cp, cp, c});
+    }
+    return out;
+  }();
+  return runs;
+}
+
+// The code points of the given classes as the inside of a bracket expression ("\x{41}-\x{5A}...").
 std::string ClassBody(std::initializer_list<CharClass> classes) {
-  auto in = [&](char32_t cp) {
-    const CharClass c = ClassifyCodePoint(cp);
-    for (CharClass k : classes)
-      if (c == k) return true;
-    return false;
-  };
+  std::vector<std::pair<char32_t, char32_t>> ranges;  // adjacent runs of the classes joined
+  for (const Run& r : Runs()) {
+    bool in = false;
+    for (CharClass k : classes) in = in || r.cls == k;
+    if (!in) continue;
+    if (!ranges.empty() && ranges.back().second + 1 == r.first) ranges.back().second = r.last;
+    else ranges.push_back({r.first, r.last});
+  }
   std::string out;
-  for (char32_t cp = 0; cp <= 0x10FFFF;) {
-    if (cp >= 0xD800 && cp <= 0xDFFF) {
-      cp = 0xE000;
-      continue;
-    }
-    if (!in(cp)) {
-      ++cp;
-      continue;
-    }
-    char32_t last = cp;
-    while (last + 1 <= 0x10FFFF && !(last + 1 >= 0xD800 && last + 1 <= 0xDFFF) && in(last + 1)) ++last;
-    out += Hex(cp);
-    if (last > cp) out += (last > cp + 1 ? "-" : "") + Hex(last);
-    cp = last + 1;
+  for (const auto& [first, last] : ranges) {
+    out += Hex(first);
+    if (last > first) out += (last > first + 1 ? "-" : "") + Hex(last);
   }
   return out;
 }
