@@ -7,6 +7,7 @@
 //   attnlab model probe DIR --layer 0 --head 0 --text-file web/tune/en.txt   the page's "Probe
 //                                                            this head" (model/inspect/head_probe.h)
 //   attnlab model export DIR --to hf OUT                     a GPT-2 checkpoint (model_export.cpp)
+//   attnlab model encode DIR --text "..." | --validation     the BPE's ids (model_export.cpp)
 // Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
 // (tokens/s, ETA) on stderr.
 #include "cli/common.h"
