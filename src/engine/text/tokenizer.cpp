@@ -58,16 +58,7 @@ namespace {
 // Character classes. Deliberately coarse: a table of the blocks that are not letters, and
 // everything else above U+00BF counts as a letter, so that any script makes words.
 
-enum class Cls {
-  kSpace,     // whitespace, control and invisible format characters: separate, dropped
-  kLetter,    // letters of any script
-  kDigit,     // digits: make words like letters, but do not hold an apostrophe or hyphen
-  kInWord,    // ' ’ - ‐: inside a word when between two letters, else a symbol
-  kExtend,    // combining marks, variation selectors, tags, skin tones: join the previous token
-  kJoiner,    // U+200D ZWJ: joins the previous token, and the next code point joins too
-  kRegional,  // regional indicator letters: two make one flag
-  kSymbol     // punctuation, symbols, emoji: one token each
-};
+using Cls = CharClass;  // tokenizer.h
 
 struct Range {
   char32_t first, last;
@@ -216,7 +207,7 @@ constexpr Range kRanges[] = {
     {0xF0000, 0x10FFFF, Cls::kSymbol},  // supplementary private use
 };
 
-Cls Classify(char32_t cp) {
+Cls Classify(char32_t cp) {  // ClassifyCodePoint, inlined for Tokenize's loop
   if (cp < 0x80) {  // fast path; agrees with the table
     if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z')) return Cls::kLetter;
   }
@@ -253,6 +244,8 @@ TokenizeResult Fail(TokenizeError error, std::size_t detail, std::string message
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+
+CharClass ClassifyCodePoint(char32_t cp) { return Classify(cp); }
 
 TokenizeResult Tokenize(std::string_view utf8) {
   if (utf8.size() > kMaxSentenceBytes) {

@@ -48,6 +48,21 @@ struct TokenizeResult {
 
 TokenizeResult Tokenize(std::string_view utf8);
 
+// The rule's classes of code points (tokenizer.cpp's table, coarse by design: every code point
+// above U+00BF that the table does not list is a letter). Public so that a writer of the same rule
+// in another form (model/tokenizer/bpe_hf.cpp: the rule as a regular expression) reads the one table.
+enum class CharClass {
+  kSpace,     // whitespace, control and invisible format characters: separate, dropped
+  kLetter,    // letters of any script
+  kDigit,     // digits: make words like letters, but do not hold an apostrophe or hyphen
+  kInWord,    // ' ’ - ‐: inside a word when between two letters, else a symbol
+  kExtend,    // combining marks, variation selectors, tags, skin tones: join the previous token
+  kJoiner,    // U+200D ZWJ: joins the previous token, and the next code point joins too
+  kRegional,  // regional indicator letters: two make one flag
+  kSymbol     // punctuation, symbols, emoji: one token each
+};
+CharClass ClassifyCodePoint(char32_t cp);
+
 // Decodes one code point at `pos`; returns false on invalid UTF-8 (overlong, surrogate,
 // > U+10FFFF, truncated). On success advances `pos` past it.
 bool DecodeUtf8(std::string_view s, std::size_t& pos, char32_t& cp);

@@ -1,8 +1,6 @@
 // The validation streams of a shipped run (validation.h).
 #include "model/corpus/validation.h"
 
-#include "model/corpus/corpus.h"
-
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -19,7 +17,8 @@ std::string RunFolder(const std::string& folder, const std::string& dir) {
   return std::filesystem::exists(repo / folder) ? (repo / folder).lexically_normal().string() : folder;
 }
 
-bool LoadValidation(const Bundle& b, const std::string& dir, Validation* v, std::string* error) {
+bool LoadValidationEntries(const Bundle& b, const std::string& dir, std::vector<CorpusEntry>* entries,
+                           bool* with_docs, std::string* error) {
   using Json = nlohmann::json;
   const Json config = Json::parse(b.config_json, nullptr, false);
   const Json run = config.is_object() && config.contains("run") && config["run"].is_object() ? config["run"]
@@ -29,6 +28,7 @@ bool LoadValidation(const Bundle& b, const std::string& dir, Validation* v, std:
     return RunFolder(f.get<std::string>(), dir);
   };
   std::vector<SourceFile> files;
+  *with_docs = false;
   if (!ReadFortuneFolder(folder("enFolder", "/usr/share/games/fortunes"), Lang::kEn, &files, error) ||
       !ReadFortuneFolder(folder("ruFolder", "/usr/share/games/fortunes/ru"), Lang::kRu, &files, error))
     return false;
@@ -39,9 +39,15 @@ bool LoadValidation(const Bundle& b, const std::string& dir, Validation* v, std:
       if (error) *error += " (scripts/corpus.sh makes the documents from Debian's manuals)";
       return false;
     }
-    v->with_docs = true;
+    *with_docs = true;
   }
-  const Corpus corpus = BuildCorpus(std::move(files));
+  *entries = BuildCorpus(std::move(files)).validation;
+  return true;
+}
+
+bool LoadValidation(const Bundle& b, const std::string& dir, Validation* v, std::string* error) {
+  Corpus corpus;
+  if (!LoadValidationEntries(b, dir, &corpus.validation, &v->with_docs, error)) return false;
   const auto fortunes = std::optional<Source>(Source::kFortunes);
   return EncodeEntries(*b.tokenizer, corpus.validation, Lang::kEn, false, &v->en, error) &&
          EncodeEntries(*b.tokenizer, corpus.validation, Lang::kRu, false, &v->ru, error) &&

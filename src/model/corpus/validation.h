@@ -3,9 +3,11 @@
 // what `attnlab model eval|heads` and the shipped model's test score.
 #pragma once
 #include "model/format/bundle.h"
+#include "model/corpus/corpus.h"
 #include "model/corpus/evaluate.h"
 
 #include <string>
+#include <vector>
 
 namespace attn {
 namespace model {
@@ -20,6 +22,12 @@ struct Validation {
 // A folder of the run's configuration: as written (absolute, or relative to the working folder),
 // else relative to the repository that holds the model's folder `dir` (dir/../..: web/model).
 std::string RunFolder(const std::string& folder, const std::string& dir);
+
+// The run's validation entries as text, in the corpus's order (corpus.h): what LoadValidation
+// encodes, and what scripts/hf_tokenizer_check.sh compares tokenizers on (`attnlab model encode
+// DIR --validation`). `dir` is the bundle's folder.
+bool LoadValidationEntries(const Bundle& b, const std::string& dir, std::vector<CorpusEntry>* entries,
+                           bool* with_docs, std::string* error);
 
 // Reads the run's text (fortunes, documents), splits it as training did and encodes the four
 // streams with the bundle's tokenizer. `dir` is the bundle's folder.
