@@ -74,9 +74,9 @@ if [ "${1:-}" = "--gpt2" ]; then
   "$B" --load-phases "$dir" >"$tmp/load.json"
   "$B" --kernels --runs 3 >"$tmp/kernels.json"
   "$B" --widen "$dir" >"$tmp/widen.json"
-  # `attnlab model run` end to end (load included), the same 64 tokens: <|endoftext|> + 63 BPE ids.
-  text="Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? The lab computes the attention of a sentence live and shows every step with real numbers, from the scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell."
-  if /usr/bin/time -v build/native-release/attnlab model run "$dir" --text "$text" --format text \
+  # `attnlab model run` end to end (load included, its JSON written), the same 64 BPE tokens.
+  text="Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? The lab computes the attention of a sentence live and shows every step with real numbers, from the scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us."
+  if /usr/bin/time -v build/native-release/attnlab model run "$dir" --text "$text" \
        >"$tmp/run.out" 2>"$tmp/run.time"; then echo ok >"$tmp/run.status"; else echo failed >"$tmp/run.status"; fi
   /usr/bin/python3 - "$tmp" <<'PY'
 import json, re, sys
@@ -114,7 +114,11 @@ rows = [
 run_ok = (tmp / "run.status").read_text().strip() == "ok"
 if run_ok:
     run_rss, run_s = time_v(tmp / "run.time")
-    rows.append(("attnlab model run, end to end (wall)", "<= 1.5 s", f"{run_s:.2f} s", ok(run_s, 1.5)))
+    try:
+        run_tokens = len(json.loads((tmp / "run.out").read_text())["tokens"])
+    except (ValueError, KeyError, TypeError):
+        run_tokens = "?"
+    rows.append((f"attnlab model run, {run_tokens} tokens, end to end (wall)", "<= 1.5 s", f"{run_s:.2f} s", ok(run_s, 1.5)))
     rows.append(("attnlab model run, peak RSS", f"<= {limit_mib:.0f} MiB", f"{run_rss:.0f} MiB", ok(run_rss, limit_mib)))
 rows.append(("peak RSS of bench_gpt2 (load + forward; /usr/bin/time -v)", f"<= {limit_mib:.0f} MiB (1.3 x file + 200)",
              f"{peak_mib:.0f} MiB ({peak_mib / file_mib:.2f} x file)", ok(peak_mib, limit_mib)))

@@ -4,8 +4,9 @@
 //
 //   bench_gpt2 DIR [--tokens N] [--runs R] [--malloc-default]
 //       the load (ReadGpt2Folder, then the tokenizer's vocab.json + merges.txt) with the peak
-//       resident memory it reached; the forward of N tokens (default 64: <|endoftext|> and a
-//       text's BPE ids, as `attnlab model run` does) with last_only, the median of R (default 5)
+//       resident memory it reached; the forward of N tokens (default 64: a text's BPE ids, as
+//       `attnlab model run` gives them to a GPT-2 folder's forward, no <|endoftext|> first) with
+//       last_only, the median of R (default 5)
 //       after one run to warm up; where one forward's time goes, from hooks that only read
 //       the clock (the same bits as the plain forward: checked); the engine's per-forward
 //       checks of the attention weights timed apart.
@@ -108,12 +109,12 @@ Part PartEndingAt(attn::HookPoint p) {
   }
 }
 
-// 63 GPT-2 tokens: with <|endoftext|> first, the 64 of issue 38 (scripts/bench.sh --gpt2 gives
-// `attnlab model run` the same text).
+// 64 GPT-2 tokens, issue 38's length (scripts/bench.sh --gpt2 gives `attnlab model run` the same
+// text).
 const char* const kText =
     "Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? "
     "The lab computes the attention of a sentence live and shows every step with real numbers, from the "
-    "scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell.";
+    "scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us.";
 
 int RunForward(const std::string& dir, int tokens, int runs) {
   // The load, as `attnlab model run` would: the checkpoint, then the tokenizer.
@@ -132,16 +133,15 @@ int RunForward(const std::string& dir, int tokens, int runs) {
   std::int64_t param_floats = 0;
   for (const auto& t : attn::model::Tensors(ck.params)) param_floats += t.size();
 
-  // <|endoftext|> and the text's ids (kText: 63 of them), repeated or cut to `tokens`.
+  // The text's ids (kText: 64 of them), repeated or cut to `tokens`.
   std::string text;
   std::vector<int> ids;
-  while (static_cast<int>(ids.size()) + 1 < tokens) {
+  while (static_cast<int>(ids.size()) < tokens) {
     text += text.empty() ? kText : std::string(" ") + kText;
     if (!bpe.Encode(text, &ids, &error)) return Fail(error);
   }
   attn::model::Sequence s;
-  s.tokens.push_back(ck.eos >= 0 ? ck.eos : 0);
-  s.tokens.insert(s.tokens.end(), ids.begin(), ids.begin() + (tokens - 1));
+  s.tokens.assign(ids.begin(), ids.begin() + tokens);
   s.targets.assign(s.tokens.size(), -1);
 
   attn::model::SequenceActs<float> acts;
