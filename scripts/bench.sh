@@ -20,13 +20,13 @@
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
-#   scripts/bench.sh --gpt2 [--runs R]
+#   scripts/bench.sh --gpt2 [--runs R] [--attnlab PATH]
 #       a GPT-2-small-shaped checkpoint (12 x 12 x 768, 124 M random F16 numbers; written once into
 #       build/bench/gpt2-small by scripts/gpt2_fixture.py --only gpt2-small): the load and its peak
 #       resident memory (/usr/bin/time -v), the forward of 64 tokens (median of R, default 5) and
 #       where its time goes, the products' GFLOP/s on its shapes on 1 and 2 threads, F16 widening
-#       (tests/bench/bench_gpt2.cpp), `attnlab model run` on it when it takes such a folder; a
-#       table with issue 38's limits beside the numbers.
+#       (tests/bench/bench_gpt2.cpp), `attnlab model run` on it when it takes such a folder (this
+#       build's, or the one --attnlab names); a table with issue 38's limits beside the numbers.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -51,10 +51,11 @@ if [ "${1:-}" = "--payload" ]; then
 fi
 if [ "${1:-}" = "--gpt2" ]; then
   shift
-  runs=5
+  runs=5 attnlab=build/native-release/attnlab
   while [ $# -gt 0 ]; do
     case "$1" in
       --runs) runs="$2"; shift ;;
+      --attnlab) attnlab="$2"; shift ;;
       *) echo "bench.sh --gpt2: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -76,7 +77,7 @@ if [ "${1:-}" = "--gpt2" ]; then
   "$B" --widen "$dir" >"$tmp/widen.json"
   # `attnlab model run` end to end (load included, its JSON written), the same 64 BPE tokens.
   text="Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? The lab computes the attention of a sentence live and shows every step with real numbers, from the scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us."
-  if /usr/bin/time -v build/native-release/attnlab model run "$dir" --text "$text" \
+  if /usr/bin/time -v "$attnlab" model run "$dir" --text "$text" \
        >"$tmp/run.out" 2>"$tmp/run.time"; then echo ok >"$tmp/run.status"; else echo failed >"$tmp/run.status"; fi
   /usr/bin/python3 - "$tmp" <<'PY'
 import json, re, sys
