@@ -20,6 +20,13 @@
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
+#   scripts/bench.sh --gpt2 [--runs R] [--attnlab PATH]
+#       a GPT-2-small-shaped checkpoint (12 x 12 x 768, 124 M random F16 numbers; written once into
+#       build/bench/gpt2-small by scripts/gpt2_fixture.py --only gpt2-small): the load and its peak
+#       resident memory (/usr/bin/time -v), the forward of 64 tokens (median of R, default 5) and
+#       where its time goes, the products' GFLOP/s on its shapes on 1 and 2 threads, F16 widening
+#       (tests/bench/bench_gpt2.cpp), `attnlab model run` on it when it takes such a folder (this
+#       build's, or the one --attnlab names); a table with issue 38's limits beside the numbers.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -41,6 +48,134 @@ if [ "${1:-}" = "--payload" ]; then
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_payload.mjs --site build/wasm-release/site "$@"
+fi
+if [ "${1:-}" = "--gpt2" ]; then
+  shift
+  runs=5 attnlab=build/native-release/attnlab
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --runs) runs="$2"; shift ;;
+      --attnlab) attnlab="$2"; shift ;;
+      *) echo "bench.sh --gpt2: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+  done
+  dir=build/bench/gpt2-small
+  if [ ! -f "$dir/model.safetensors" ] || [ ! -f "$dir/config.json" ]; then
+    echo "bench.sh --gpt2: writing $dir (once; about 10 s)"
+    /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small
+  fi
+  cmake --preset native-release >/dev/null
+  cmake --build --preset native-release --target bench_gpt2 attnlab -j"$(nproc)"
+  tmp=$(mktemp -d /tmp/bench-gpt2.XXXXXX)
+  trap 'rm -rf "$tmp"' EXIT
+  B=build/native-release/bench_gpt2
+  /usr/bin/time -v "$B" "$dir" --runs "$runs" >"$tmp/forward.json" 2>"$tmp/forward.time" ||
+    { cat "$tmp/forward.time" >&2; exit 1; }
+  "$B" --load-phases "$dir" >"$tmp/load.json"
+  "$B" --kernels --runs 3 >"$tmp/kernels.json"
+  "$B" --widen "$dir" >"$tmp/widen.json"
+  # `attnlab model run` end to end (load included, its JSON written), the same 64 BPE tokens.
+  text="Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? The lab computes the attention of a sentence live and shows every step with real numbers, from the scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us."
+  if /usr/bin/time -v "$attnlab" model run "$dir" --text "$text" \
+       >"$tmp/run.out" 2>"$tmp/run.time"; then echo ok >"$tmp/run.status"; else echo failed >"$tmp/run.status"; fi
+  /usr/bin/python3 - "$tmp" <<'PY'
+import json, re, sys
+from pathlib import Path
+tmp = Path(sys.argv[1])
+f = json.loads((tmp / "forward.json").read_text())
+k = json.loads((tmp / "kernels.json").read_text())
+ld = json.loads((tmp / "load.json").read_text())
+w = json.loads((tmp / "widen.json").read_text())
+
+def time_v(path):
+    t = Path(path).read_text()
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", t)
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", t)
+    secs = None
+    if wall:
+        secs = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
+    return (int(rss.group(1)) / 1024 if rss else None), secs  # MiB (time -v: KiB), s
+
+peak_mib, _ = time_v(tmp / "forward.time")
+file_mib = f["file_bytes"] / 2**20
+limit_mib = 1.3 * file_mib + 200  # issue 38: 1.3 x the file + 200 MB (here in MiB)
+end_to_end = f["load_s"] + f["tokenizer_s"] + f["forward_s"]
+ok = lambda x, lim: "yes" if x <= lim else "NO"
+print(f"\nGPT-2 small shape: {f['layers']} layers x {f['heads']} heads x {f['d_model']}, vocabulary {f['vocab']}, "
+      f"{f['parameters'] / 1e6:.1f} M parameters, {f['dtype']}, model.safetensors {file_mib:.1f} MiB; "
+      f"{f['tokens']} tokens, kernels {f['kernels']}, Forward on {f['threads']} thread (it runs no threads of its own)")
+rows = [
+    ("load: ReadGpt2Folder", "", f"{f['load_s']:.2f} s"),
+    ("load: tokenizer (vocab.json + merges.txt)", "", f"{f['tokenizer_s']:.2f} s"),
+    (f"forward of {f['tokens']} tokens, last_only (median of {f['runs']})", "<= 0.4 s",
+     f"{f['forward_s']:.3f} s ({f['forward_min_s']:.3f}-{f['forward_max_s']:.3f})", ok(f["forward_s"], 0.4)),
+    ("load + tokenizer + forward (bench_gpt2)", "<= 1.5 s", f"{end_to_end:.2f} s", ok(end_to_end, 1.5)),
+]
+run_ok = (tmp / "run.status").read_text().strip() == "ok"
+if run_ok:
+    run_rss, run_s = time_v(tmp / "run.time")
+    try:
+        run_tokens = len(json.loads((tmp / "run.out").read_text())["tokens"])
+    except (ValueError, KeyError, TypeError):
+        run_tokens = "?"
+    rows.append((f"attnlab model run, {run_tokens} tokens, end to end (wall)", "<= 1.5 s", f"{run_s:.2f} s", ok(run_s, 1.5)))
+    rows.append(("attnlab model run, peak RSS", f"<= {limit_mib:.0f} MiB", f"{run_rss:.0f} MiB", ok(run_rss, limit_mib)))
+rows.append(("peak RSS of bench_gpt2 (load + forward; /usr/bin/time -v)", f"<= {limit_mib:.0f} MiB (1.3 x file + 200)",
+             f"{peak_mib:.0f} MiB ({peak_mib / file_mib:.2f} x file)", ok(peak_mib, limit_mib)))
+rows.append(("peak RSS at the end of the load (getrusage)", "", f"{f['peak_rss_load_mib']:.0f} MiB"))
+rows.append(("RSS after the load / the float parameters", "", f"{f['rss_after_load_mib']:.0f} MiB / {f['params_mib']:.0f} MiB"))
+rows.append(("RSS after the tokenizer / after the forwards", "",
+             f"{f['rss_after_tokenizer_mib']:.0f} MiB / {f['rss_after_forward_mib']:.0f} MiB"))
+rows.append(("page: forward of 64 tokens / setState changing the sentence", "<= 1.5 s / <= 2 s",
+             "not measured (the page opens no GPT-2 folder yet)"))
+w0 = max(len(r[0]) for r in rows); w1 = max(len(r[1]) for r in rows)
+print(f"\n{'':{w0}}  {'issue 38 limit':{w1}}  measured")
+for r in rows:
+    print(f"{r[0]:{w0}}  {r[1]:{w1}}  {r[2]}{'  ' + r[3] if len(r) > 3 and r[1] else ''}")
+if not run_ok:
+    err = (tmp / "run.time").read_text().strip().splitlines()
+    print(f"\nTODO attnlab model run on a GPT-2 folder: not measured, it fails here: {err[0] if err else '?'}")
+
+print(f"\nThe load step by step (a second process; peak resident memory after each step):")
+print(f"  read the file (ifstream -> ostringstream -> string)  {ld['read_s']:.3f} s  peak {ld['read_peak_mib']:.0f} MiB")
+print(f"  ReadSafetensors (every number widened to float)       {ld['safetensors_s']:.3f} s  peak {ld['safetensors_peak_mib']:.0f} MiB")
+print(f"  Gpt2FromTensors (Params: transposed copies, checks)   {ld['params_s']:.3f} s  peak {ld['params_peak_mib']:.0f} MiB")
+print(f"  resident after the temporaries are freed              {ld['rss_end_mib']:.0f} MiB (the float parameters: "
+      f"{f['params_mib']:.0f} MiB)")
+
+parts = f["parts_s"]
+total = sum(parts.values())
+print(f"\nWhere one forward's time goes (hooks reading the clock, median of {f['runs']}; same bits as the plain "
+      f"forward: {f['hooked_same_bits']}; sum {total:.3f} s):")
+for name, secs in sorted(parts.items(), key=lambda kv: -kv[1]):
+    print(f"  {name:12s} {secs * 1e3:8.1f} ms  {100 * secs / total:5.1f} %")
+print(f"  (attn_qkv includes the engine's per-forward AllFinite checks of every W_Q, W_K, W_V, W_O: "
+      f"{f['weight_checks_s'] * 1e3:.1f} ms, and each head's entropy)")
+prod = parts["attn_qkv"] + parts["attn_out"] + parts["mlp_fc"] + parts["mlp_proj"] - f["weight_checks_s"]
+print(f"  the blocks' products: {f['gflop_block_products']:.2f} GFLOP in about {prod:.3f} s = "
+      f"{f['gflop_block_products'] / prod:.1f} GFLOP/s; lm head of the last position {f['gflop_lm_head'] * 1e3:.0f} MFLOP "
+      f"(logits rows: {f['logits_rows']})")
+
+print(f"\nThe products on the model's shapes, kernels {k['kernels']} (best of 3 rounds; 2 threads = the output's "
+      f"columns in two halves, same bits):")
+print(f"  {'product':14s} {'R x K x C':>18s} {'per fwd':>8s} {'1 thread':>18s} {'2 threads':>18s} same bits")
+for s in k["shapes"]:
+    shape = f"{s['rows']}x{s['inner']}x{s['cols']}"
+    print(f"  {s['name']:14s} {shape:>18s} {s['per_forward']:>8d} {s['ms_1']:7.3f} ms {s['gflops_1']:5.1f} GF/s "
+          f"{s['ms_2']:7.3f} ms {s['gflops_2']:5.1f} GF/s {s['same_bits']}")
+est1 = sum(s["ms_1"] * s["per_forward"] for s in k["shapes"]) / 1e3
+est2 = sum(s["ms_2"] * s["per_forward"] for s in k["shapes"]) / 1e3
+print(f"  one forward's products at these speeds: {est1:.3f} s on 1 thread, {est2:.3f} s on 2")
+
+n = w["values"]
+print(f"\nF16 -> float, all {n / 1e6:.1f} M numbers of the file, {w['chunk'] / 1e6:.1f} M (a block) at a time:")
+print(f"  fp16.h HalfToFloat  {w['halftofloat_s']:.3f} s  ({w['halftofloat_mvalues_per_s']:.0f} M numbers/s)")
+print(f"  65536-entry table   {w['table_s']:.3f} s  ({w['table_mvalues_per_s']:.0f} M numbers/s; same bits: {w['table_same_bits']})")
+if w["f16c"] == "true" or w["f16c"] is True:
+    print(f"  F16C                {w['f16c_s']:.3f} s  ({w['f16c_mvalues_per_s']:.0f} M numbers/s; same bits: {w['f16c_same_bits']})")
+PY
+  exit 0
 fi
 if [ "${1:-}" = "--kernels" ]; then
   shift

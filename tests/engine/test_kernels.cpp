@@ -127,6 +127,13 @@ void CheckAllShapes() {
   CheckShape<T>(512, 64, 512, seed++);  // Q K^T at N = 512, d = 64
   CheckShape<T>(512, 512, 64, seed++);  // P V
   CheckShape<T>(193, 300, 131, seed++);  // two row blocks and a tail, two k blocks
+  // One row: a b^T runs its own path (lanes across columns, 8 vectors at a time, then whole
+  // vectors, then single columns): column counts around each of those edges, k past a block.
+  for (Eigen::Index C : {Eigen::Index{1}, Eigen::Index{3}, Eigen::Index{4}, Eigen::Index{8}, Eigen::Index{9},
+                         Eigen::Index{31}, Eigen::Index{32}, Eigen::Index{33}, Eigen::Index{63}, Eigen::Index{64},
+                         Eigen::Index{65}, Eigen::Index{72}, Eigen::Index{100}, Eigen::Index{1000}})
+    for (Eigen::Index K : {Eigen::Index{0}, Eigen::Index{1}, Eigen::Index{5}, Eigen::Index{257}})
+      CheckShape<T>(1, K, C, seed++);
 }
 
 template <typename T>
@@ -174,7 +181,7 @@ TEST_CASE("kernels: NaN, inf, -0, subnormals and overflow give the same bits (Na
     CAPTURE(name);
     for (Eigen::Index R : {1, 5, 8, 17, 40}) {
       for (Eigen::Index K : {1, 4, 9, 300}) {
-        for (Eigen::Index C : {1, 6, 7}) {
+        for (Eigen::Index C : {1, 6, 7, 70}) {
           CheckShape<float>(R, K, C, seed, PoisonSpecials<float>);
           CheckShape<double>(R, K, C, seed, PoisonSpecials<double>);
           ++seed;
@@ -188,30 +195,37 @@ TEST_CASE("kernels: each multiply is rounded before its add, and k runs 0, 1, 2,
   // x = 1 + 2^-12: x * x = 1 + 2^-11 + 2^-24 rounds (a tie, to even) to 1 + 2^-11, so
   // -1 * 1 + x * x is exactly 2^-11 with a separate multiply and add, and 2^-11 + 2^-24 with an
   // FMA. And 1 + e + e with e = 2^-24 is 1 summed left to right, 1 + 2^-23 in any order that
-  // adds the two e first. Whole 16 x 6 tiles, so the vector path runs, in all three products.
+  // adds the two e first. Whole 16 x 6 tiles, so the vector path runs, in all three products;
+  // 70 columns, so that one row's a b^T runs its vectors (64 columns) and its single columns.
   const float x = 1.0f + std::ldexp(1.0f, -12), e = std::ldexp(1.0f, -24);
   for (bool baseline : {false, true})
   for (Eigen::Index R : {Eigen::Index{1}, Eigen::Index{16}, Eigen::Index{48}}) {
     Isa isa(baseline);
     CAPTURE(R);
-    Mat<float> a(R, 5), b(5, 6);
+    Mat<float> a(R, 5), b(5, 70);
     for (Eigen::Index r = 0; r < R; ++r) a.row(r) << -1.0f, x, 1.0f, e, e;
-    for (Eigen::Index c = 0; c < 6; ++c) b.col(c) << 1.0f, x, 0.0f, 0.0f, 0.0f;
+    for (Eigen::Index c = 0; c < 70; ++c) b.col(c) << 1.0f, x, 0.0f, 0.0f, 0.0f;
     const Mat<float> m = linalg::MatMul(a, b);
     const Mat<float> mt = linalg::MatMulTransposed(a, Mat<float>(b.transpose()));
     const Mat<float> ma = linalg::MatMulTransposedA(Mat<float>(a.transpose()), b);
     for (Eigen::Index r = 0; r < R; ++r) {
-      CHECK(m(r, 0) == std::ldexp(1.0f, -11));
-      CHECK(mt(r, 0) == std::ldexp(1.0f, -11));
-      CHECK(ma(r, 0) == std::ldexp(1.0f, -11));
+      for (Eigen::Index c : {Eigen::Index{0}, Eigen::Index{63}, Eigen::Index{69}}) {
+        CHECK(m(r, c) == std::ldexp(1.0f, -11));
+        CHECK(mt(r, c) == std::ldexp(1.0f, -11));
+        CHECK(ma(r, c) == std::ldexp(1.0f, -11));
+      }
     }
-    Mat<float> s(R, 3), ones = Mat<float>::Ones(3, 6);
+    Mat<float> s(R, 3), ones = Mat<float>::Ones(3, 70);
     for (Eigen::Index r = 0; r < R; ++r) s.row(r) << 1.0f, e, e;
     const Mat<float> sm = linalg::MatMul(s, ones);
+    const Mat<float> st = linalg::MatMulTransposed(s, Mat<float>(ones.transpose()));
     const Mat<float> sa = linalg::MatMulTransposedA(Mat<float>(s.transpose()), ones);
     for (Eigen::Index r = 0; r < R; ++r) {
-      CHECK(sm(r, 5) == 1.0f);
-      CHECK(sa(r, 5) == 1.0f);
+      for (Eigen::Index c : {Eigen::Index{5}, Eigen::Index{63}, Eigen::Index{69}}) {
+        CHECK(sm(r, c) == 1.0f);
+        CHECK(st(r, c) == 1.0f);
+        CHECK(sa(r, c) == 1.0f);
+      }
     }
   }
 }

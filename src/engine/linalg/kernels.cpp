@@ -18,6 +18,14 @@
 #define ATTNLAB_KERNELS_AVX 1
 #endif
 
+// The one-row path of a b^T (kernels_impl.inc's GemvRow: the logits of a forward's last
+// position) natively and in the page's full build (its fast engine copy, ATTNLAB_ENGINE_FAST:
+// cmake/Emscripten.cmake), which runs the model; the default page, which never does, keeps its
+// size (0.6 KB gzipped; its budget is 500 KB). The bits are the same either way.
+#if !defined(__wasm__) || defined(ATTNLAB_ENGINE_FAST)
+#define ATTNLAB_KERNELS_ONE_ROW 1
+#endif
+
 namespace attn {
 namespace kernels {
 
