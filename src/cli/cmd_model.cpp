@@ -59,6 +59,8 @@ Command RegisterModel(CLI::App& app) {
   run->add_option("--top-k", o->top_k, "sample among the k likeliest (1: greedy)")->check(CLI::Range(1, 100000));
   run->add_option("--seed", o->seed, "seed of the sampling")->check(CLI::Range(0.0, 4294967295.0));
   run->add_option("--format", o->format, "json (default) or text (for a terminal)")->check(CLI::IsMember({"json", "text"}));
+  run->add_option("--threads", o->threads, "threads for the large products (default 2; the same numbers on any)")
+      ->check(CLI::Range(1, 64));
 
   CLI::App* heads = model->add_subcommand("heads", "Per layer and head: previous-token, first-token, self, induction scores, entropy");
   heads->add_option("dir", o->dir, "the model's folder")->required();

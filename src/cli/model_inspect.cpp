@@ -92,6 +92,7 @@ int RunModelRun(const ModelOptions& o) {
   model::Sequence seq;
   seq.tokens = ids;
   seq.targets.assign(ids.size(), -1);
+  seq.threads = o.threads;  // the large products by columns: the same bits on any number
   model::SequenceActs<float> acts;
   if (!model::Forward(acts, b.params, b.config, seq, &error, /*last_only=*/true)) return InternalError(cmd, error);
   Json tokens = Json::array();
@@ -119,6 +120,7 @@ int RunModelRun(const ModelOptions& o) {
       model::Sequence s;
       s.tokens = context;
       s.targets.assign(context.size(), -1);
+      s.threads = o.threads;
       if (!model::Forward(step, b.params, b.config, s, &error, /*last_only=*/true)) return InternalError(cmd, error);
       const Eigen::Index r = step.probs.rows() - 1;
       std::vector<int> ord(static_cast<std::size_t>(b.config.vocab));

@@ -2,7 +2,7 @@
 // scripts/gpt2_fixture.py --only gpt2-small) read with model::ReadGpt2Folder and run with
 // model::Forward, natively.
 //
-//   bench_gpt2 DIR [--tokens N] [--runs R] [--malloc-default]
+//   bench_gpt2 DIR [--tokens N] [--runs R] [--threads T] [--malloc-default]
 //       the load (ReadGpt2Folder, then the tokenizer's vocab.json + merges.txt) with the peak
 //       resident memory it reached; the forward of N tokens (default 64: a text's BPE ids, as
 //       `attnlab model run` gives them to a GPT-2 folder's forward, no <|endoftext|> first) with
@@ -116,7 +116,7 @@ const char* const kText =
     "The lab computes the attention of a sentence live and shows every step with real numbers, from the "
     "scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us.";
 
-int RunForward(const std::string& dir, int tokens, int runs) {
+int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   // The load, as `attnlab model run` would: the checkpoint, then the tokenizer.
   const double rss_before = PeakRssMib();
   auto t0 = Clock::now();
@@ -143,6 +143,7 @@ int RunForward(const std::string& dir, int tokens, int runs) {
   attn::model::Sequence s;
   s.tokens.assign(ids.begin(), ids.begin() + tokens);
   s.targets.assign(s.tokens.size(), -1);
+  s.threads = threads;  // the large products by columns, as `attnlab model run --threads`
 
   attn::model::SequenceActs<float> acts;
   std::vector<double> times;
@@ -205,14 +206,14 @@ int RunForward(const std::string& dir, int tokens, int runs) {
               "\"parameters\": %lld, \"file_bytes\": %llu, \"params_mib\": %.1f, "
               "\"load_s\": %.3f, \"tokenizer_s\": %.3f, \"rss_before_mib\": %.1f, \"peak_rss_load_mib\": %.1f, "
               "\"rss_after_load_mib\": %.1f, \"rss_after_tokenizer_mib\": %.1f, \"rss_after_forward_mib\": %.1f, "
-              "\"tokens\": %d, \"text_ids\": %zu, \"runs\": %d, \"threads\": 1, \"kernels\": \"%s\", "
+              "\"tokens\": %d, \"text_ids\": %zu, \"runs\": %d, \"threads\": %d, \"kernels\": \"%s\", "
               "\"forward_s\": %.4f, \"forward_min_s\": %.4f, \"forward_max_s\": %.4f, \"logits_rows\": %ld, "
               "\"gflop_block_products\": %.3f, \"gflop_attention\": %.3f, \"gflop_lm_head\": %.4f, "
               "\"weight_checks_s\": %.4f, \"hooked_same_bits\": %s, \"parts_s\": {",
               dir.c_str(), ck.dtype.c_str(), c.layers, c.heads, c.d_model, c.vocab,
               static_cast<long long>(ck.parameters), static_cast<unsigned long long>(ck.file_bytes),
               static_cast<double>(param_floats) * 4 / 1048576.0, load_s, tokenizer_s, rss_before, peak_after_load,
-              rss_after_load, rss_after_tokenizer, rss_after_forward, tokens, ids.size(), runs, attn::kernels::KernelIsa(), forward_s,
+              rss_after_load, rss_after_tokenizer, rss_after_forward, tokens, ids.size(), runs, threads, attn::kernels::KernelIsa(), forward_s,
               *std::min_element(times.begin(), times.end()), *std::max_element(times.begin(), times.end()),
               logits_rows, gflop_blocks, gflop_attn, gflop_head, Median(check_times), same_bits ? "true" : "false");
   for (int k = 0; k < kParts; ++k)
@@ -419,7 +420,7 @@ int RunWiden(const std::string& dir) {
 
 int main(int argc, char** argv) {
   std::string dir, mode = "forward";
-  int tokens = 64, runs = 5;
+  int tokens = 64, runs = 5, threads = 2;
   bool keep = true;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
@@ -427,6 +428,7 @@ int main(int argc, char** argv) {
     else if (k == "--kernels" || k == "--widen" || k == "--load-phases") mode = k.substr(2);
     else if (k == "--tokens" && i + 1 < argc) tokens = std::atoi(argv[++i]);
     else if (k == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else if (k == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (!k.empty() && k[0] != '-' && dir.empty()) dir = k;
     else return Fail("unknown option " + k);
   }
@@ -437,5 +439,5 @@ int main(int argc, char** argv) {
     return Fail("usage: bench_gpt2 DIR [--tokens N] [--runs R] | --kernels | --load-phases DIR | --widen DIR");
   if (mode == "widen") return RunWiden(dir);
   if (mode == "load-phases") return RunLoadPhases(dir);
-  return RunForward(dir, tokens, runs);
+  return RunForward(dir, tokens, runs, threads < 1 ? 1 : threads);
 }

@@ -352,7 +352,9 @@ TEST_CASE("gpt2 checkpoints: weights kept at their stored precision give the wid
       SequenceActs<float> a, b;
       Hooks<float> hooks;  // a hook at hook_embed takes the embedding's other path
       hooks.Add(HookPoint::kEmbed, -1, -1, [](const HookSite&, Mat<float>&, std::string*) { return true; });
+      s.threads = 2;  // the output's slices over two threads: the same bits
       REQUIRE(Forward(a, ck.params, c, s, &error, last_only, last_only ? &hooks : nullptr));
+      s.threads = 1;
       REQUIRE(Forward(b, wide, c, s, &error, last_only));
       CHECK(std::memcmp(a.logits.data(), b.logits.data(), sizeof(float) * static_cast<std::size_t>(a.logits.size())) == 0);
       CHECK(a.loss_sum == b.loss_sum);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -199,4 +200,18 @@ TEST_CASE("model layers: GELU against its defining formula at a few points") {
     CHECK(out(0, j) == doctest::Approx(want).epsilon(1e-15));
   }
   CHECK(out(0, 2) == 0.0);
+}
+
+TEST_CASE("model layers: a large product split by its columns over threads gives every bit of the one-thread product") {
+  // (64, 512) x (512, 300): above the split's threshold; 300 columns do not halve into the
+  // kernel's blocks evenly, so the second part starts inside one
+  const MatF x = Random(64, 512, 11).cast<float>(), w = Random(512, 300, 12).cast<float>();
+  const MatF one = linalg::MatMul(x, w);
+  for (int threads : {2, 3, 7}) {
+    CAPTURE(threads);
+    const MatF split = MatMulByColumns(x, w, threads);
+    REQUIRE(split.rows() == one.rows());
+    REQUIRE(split.cols() == one.cols());
+    CHECK(std::memcmp(split.data(), one.data(), sizeof(float) * static_cast<std::size_t>(one.size())) == 0);
+  }
 }

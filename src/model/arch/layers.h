@@ -16,7 +16,9 @@
 #include "engine/linalg/linalg.h"  // the bit-exact kernels (and the FP_CONTRACT pragma for clang)
 #include "engine/base/rng.h"
 #include "engine/base/types.h"
+#include "model/arch/parallel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -134,12 +136,28 @@ void LayerNormBackward(Mat<T>& dx,            // (T, C) +=
 
 // ---------------------------------------------------------------------------------------------
 // Linear: out = x W + b   (W is (in, out), as x @ W in llm.c's matmul with the weight transposed)
+// out = x w with the output's columns split over `threads` (a large product only): each entry
+// is the kernel's same sum, whichever thread computes it, so the same bits.
+template <typename T>
+Mat<T> MatMulByColumns(const Mat<T>& x, const Mat<T>& w, int threads) {  // (T, I) x (I, O)
+  const Eigen::Index rows = x.rows(), inner = x.cols(), cols = w.cols();
+  if (threads <= 1 || cols < 64 || rows * inner * cols < (Eigen::Index(1) << 22)) return linalg::MatMul(x, w);
+  Mat<T> out(rows, cols);  // (T, O)
+  const Eigen::Index part = (cols + threads - 1) / threads;
+  ParallelFor(threads, threads, [&](int i) {
+    const Eigen::Index c0 = std::min<Eigen::Index>(cols, part * i), n = std::min<Eigen::Index>(part, cols - c0);
+    if (n > 0) kernels::Gemm<T>(rows, n, inner, x.data(), 1, rows, w.data() + c0 * inner, 1, inner, out.data() + c0 * rows);
+  });
+  return out;
+}
+
 template <typename T>
 void LinearForward(Mat<T>& out,         // (T, O)
                    const Mat<T>& x,     // (T, I)
                    const Mat<T>& w,     // (I, O)
-                   const Vec<T>& b) {   // (O)
-  out = linalg::MatMul(x, w);  // each entry: acc = 0; acc += x_tk w_ko for k = 0.. in order
+                   const Vec<T>& b,     // (O)
+                   int threads = 1) {
+  out = MatMulByColumns(x, w, threads);  // each entry: acc = 0; acc += x_tk w_ko for k = 0.. in order
   for (Eigen::Index o = 0; o < out.cols(); ++o) {
     for (Eigen::Index t = 0; t < out.rows(); ++t) out(t, o) += b(o);  // then + b
   }

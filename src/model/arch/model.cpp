@@ -207,17 +207,22 @@ void TokenRow(const Params<T>& p, int id, Eigen::Index c, T* out, Eigen::Index s
 // are widened a slice of rows at a time: each logit is still one product over C in the same
 // order, so the same bits as on the widened matrix.
 template <typename T>
-void OutputLogits(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const ModelConfig& c) {
+void OutputLogits(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const ModelConfig& c, int threads) {
   if constexpr (std::is_same<T, float>::value) {
     if (p.stored) {
       const StoredMatrix& out = c.tied ? p.stored->wte : p.stored->lm_head;  // (V, C)
       logits.resize(h.rows(), out.rows());
-      Mat<float> slice;  // (n, C)
-      for (Eigen::Index v = 0; v < out.rows(); v += kStoredRowSlice) {
-        const Eigen::Index n = std::min<Eigen::Index>(kStoredRowSlice, out.rows() - v);
-        out.WidenRows(v, n, &slice);
-        logits.middleCols(v, n) = linalg::MatMulTransposed(h, slice);
-      }
+      const Eigen::Index slices = (out.rows() + kStoredRowSlice - 1) / kStoredRowSlice;
+      const int workers = threads > 1 ? threads : 1;
+      // thread t takes slices t, t + workers, ...: each logit is one product, wherever it runs
+      ParallelFor(workers, workers, [&](int t) {
+        Mat<float> slice;  // (n, C)
+        for (Eigen::Index k = t; k < slices; k += workers) {
+          const Eigen::Index v = k * kStoredRowSlice, n = std::min<Eigen::Index>(kStoredRowSlice, out.rows() - v);
+          out.WidenRows(v, n, &slice);
+          logits.middleCols(v, n) = linalg::MatMulTransposed(h, slice);
+        }
+      });
       return;
     }
   }
@@ -280,7 +285,7 @@ bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>
 // branches' dropout masks (empty: none).
 template <typename T>
 bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c, int l, const Hooks<T>* hooks,
-                  std::string* error) {
+                  std::string* error, int threads) {
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   if (!RunHooks(hooks, HookPoint::kResidPre, l, -1, b.x, error)) return false;
   LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b, c.ln_eps);
@@ -293,12 +298,12 @@ bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c
   if (!RunHooks(hooks, HookPoint::kResidMid, l, -1, b.res1, error)) return false;
   LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b, c.ln_eps);
   if (!RunHooks(hooks, HookPoint::kLn2, l, -1, b.ln2, error)) return false;
-  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b);
+  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b, threads);
   if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
   if (c.gelu_erf) GeluErfForward(b.gelu, b.fc);
   else GeluForward(b.gelu, b.fc);
   if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
-  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b);
+  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b, threads);
   DropoutForward(b.proj, b.drop_mlp);
   if (!RunHooks(hooks, HookPoint::kMlpOut, l, -1, b.proj, error)) return false;
   ResidualForward(b.res2, b.res1, b.proj);
@@ -313,11 +318,11 @@ bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, 
   if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
   if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
     const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
-    OutputLogits(a.logits, last, p, c);
+    OutputLogits(a.logits, last, p, c, s.threads);
     a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
     return true;
   }
-  OutputLogits(a.logits, a.lnf, p, c);
+  OutputLogits(a.logits, a.lnf, p, c, s.threads);
   a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
   return true;
 }
@@ -354,7 +359,7 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
     mask(b.drop_attn, 1 + 2 * l);
     mask(b.drop_mlp, 2 + 2 * l);
-    if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error)) return false;
+    if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error, s.threads)) return false;
   }
   return FinalForward(a, p, c, s, last_only, hooks, error);
 }

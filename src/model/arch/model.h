@@ -124,6 +124,10 @@ struct Sequence {
   // (layers.h DropoutMask). 0: none, the forward every other caller runs.
   double dropout = 0;
   std::uint64_t dropout_seed = 0;
+  // The MLP's and the output's products split by their output columns over this many threads
+  // (each entry's sum is its own: the same bits whatever the number). 1 for a forward that runs
+  // inside other threads (training, scoring) and in the browser, which has none.
+  int threads = 1;
 };
 
 template <typename T>

@@ -46,7 +46,7 @@ StoredMatrix::StoredMatrix(StoredType type, Eigen::Index rows, Eigen::Index cols
 }
 
 void StoredMatrix::SetRaw(Eigen::Index r, Eigen::Index c, const unsigned char* value) {
-  const std::size_t i = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(c);
+  const std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(r);
   if (type_ == StoredType::kF32) {
     const std::uint32_t bits = static_cast<std::uint32_t>(value[0]) | static_cast<std::uint32_t>(value[1]) << 8 |
                                static_cast<std::uint32_t>(value[2]) << 16 | static_cast<std::uint32_t>(value[3]) << 24;
@@ -57,7 +57,7 @@ void StoredMatrix::SetRaw(Eigen::Index r, Eigen::Index c, const unsigned char* v
 }
 
 float StoredMatrix::At(Eigen::Index r, Eigen::Index c) const {
-  const std::size_t i = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(c);
+  const std::size_t i = static_cast<std::size_t>(c) * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(r);
   switch (type_) {
     case StoredType::kF16: return HalfTable()[half_[i]];
     case StoredType::kBF16: return Bf16ToFloat(half_[i]);
@@ -67,18 +67,18 @@ float StoredMatrix::At(Eigen::Index r, Eigen::Index c) const {
 
 void StoredMatrix::WidenRows(Eigen::Index first, Eigen::Index n, Mat<float>* out) const {
   out->resize(n, cols_);  // (n, cols); no reallocation when a scratch already has the shape
-  const std::size_t begin = static_cast<std::size_t>(first) * static_cast<std::size_t>(cols_);
-  float* o = out->data();  // column-major: o[r + c n]
-  if (type_ == StoredType::kF32) {
-    for (Eigen::Index r = 0; r < n; ++r)
-      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = f32_[begin + static_cast<std::size_t>(r * cols_ + c)];
-  } else if (type_ == StoredType::kF16) {
-    const float* table = HalfTable();
-    for (Eigen::Index r = 0; r < n; ++r)
-      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = table[half_[begin + static_cast<std::size_t>(r * cols_ + c)]];
-  } else {
-    for (Eigen::Index r = 0; r < n; ++r)
-      for (Eigen::Index c = 0; c < cols_; ++c) o[r + c * n] = Bf16ToFloat(half_[begin + static_cast<std::size_t>(r * cols_ + c)]);
+  float* o = out->data();  // column-major, as the storage: each column's rows are one run
+  for (Eigen::Index c = 0; c < cols_; ++c) {
+    const std::size_t from = static_cast<std::size_t>(c * rows_ + first);
+    float* to = o + c * n;
+    if (type_ == StoredType::kF32) {
+      for (Eigen::Index r = 0; r < n; ++r) to[r] = f32_[from + static_cast<std::size_t>(r)];
+    } else if (type_ == StoredType::kF16) {
+      const float* table = HalfTable();
+      for (Eigen::Index r = 0; r < n; ++r) to[r] = table[half_[from + static_cast<std::size_t>(r)]];
+    } else {
+      for (Eigen::Index r = 0; r < n; ++r) to[r] = Bf16ToFloat(half_[from + static_cast<std::size_t>(r)]);
+    }
   }
 }
 

@@ -6,7 +6,8 @@
 // rows at a time. Widening is exact (every F16 and BF16 value is a float), and each product sums
 // its terms in the same order as on widened weights, so the numbers are the same bits as the
 // forward on Params<float> of the same values (tests/model/test_stored.cpp).
-// Shapes and layout: row-major (as the file), (rows, cols) as the matching Params matrix.
+// Shapes and layout: (rows, cols) as the matching Params matrix, column-major as Eigen's (the
+// loader transposes the file's row-major values once), so widening reads and writes in runs.
 #pragma once
 
 #include "engine/base/types.h"
