@@ -18,6 +18,7 @@ bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std
                        const std::map<std::string, std::string>& digests, std::string* error) {
   return s.model.FilesArrived(Context(s), files, digests, error);
 }
+void ModelArrived(AppState& s, std::unique_ptr<attn::model::LabModel> m) { s.model.Arrived(Context(s), std::move(m)); }
 void RetryModel(AppState& s) { s.model.Retry(); }
 void RefreshModelResult(AppState& s) { s.model.Refresh(Context(s)); }
 void EnsureModelInformation(AppState& s) { s.model.EnsureInformation(s.lab, View(s)); }

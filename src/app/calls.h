@@ -9,10 +9,15 @@
 #include "app/page/page.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+namespace attn::model {
+struct LabModel;
+}  // namespace attn::model
 
 namespace app {
 
@@ -31,6 +36,7 @@ void ModelProgress(AppState& s, double fraction);
 void ModelLoadFailed(AppState& s, const std::string& message);
 bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
                        const std::map<std::string, std::string>& digests, std::string* error = nullptr);
+void ModelArrived(AppState& s, std::unique_ptr<attn::model::LabModel> m);  // the desktop's folder
 void RetryModel(AppState& s);
 void RefreshModelResult(AppState& s);
 void EnsureModelInformation(AppState& s);

@@ -27,6 +27,9 @@ int platform::ParseDesktopArgs(int argc, char** argv, DesktopOptions* out) {
   cli.add_option("--state", out->state,
                  "start from this state: a setState patch ('{\"sentence\": \"I love sushi\", \"temperature\": 0.5}') "
                  "or a share link (https://.../#sentence=I%20love%20sushi&temperature=0.5, or just the part from #)");
+  cli.add_option("--model,model", out->model,
+                 "open this model folder in model mode: the lab's own (web/model) or a GPT-2 checkpoint as "
+                 "save_pretrained writes it (config.json, model.safetensors or shards, the tokenizer)");
   cli.add_option("--screenshot", out->screenshot,
                  "once the lab has settled (the model loaded, if chosen), write the window as PNG to this file "
                  "and quit");

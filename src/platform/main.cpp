@@ -150,6 +150,7 @@ bool Frame(Runtime& rt) {
   platform::PrepareExports(rt.ui);
   ui::Context ctx{rt.state, rt.ui, rt.heatmap, rt.fonts};
   ui::DrawLab(ctx);
+  platform::DrawOpenModelDialog(rt.state, rt.ui);  // the desktop's "Open a model folder…"
   ImGui::Render();
   if (rt.ui.panels_drawn != rt.panels_reported) {
     rt.panels_reported = rt.ui.panels_drawn;
@@ -275,6 +276,15 @@ int main(int argc, char** argv) {
   const std::string lang = platform::PreferredLanguage();
   if (lang == "ru") app::ApplyPatch(rt.state, {{"lang", "ru"}});
   std::string error;
+  if (!desktop.model.empty()) {  // a model folder, opened first (a --state may name its layers): model mode shows it
+    app::ApplyPatch(rt.state, {{"projection", "model"}, {"query", 0}, {"layer", 0}, {"head", 0}, {"target", -1}});
+    app::ModelRequested(rt.state);  // asked for here: FetchModelIfWanted reads nothing more
+    if (!platform::OpenModelFolderNow(rt.state, desktop.model, &error)) {
+      std::fprintf(stderr, "attnlab-desktop: --model: %s\n", error.c_str());
+      rt.running = false;
+      rt.capture_error = "the model folder was refused";
+    }
+  }
   if (!desktop.state.empty() && !platform::ApplyDesktopState(rt.state, desktop.state, &error)) {
     std::fprintf(stderr, "attnlab-desktop: --state: %s\n", error.c_str());
     rt.running = false;
@@ -283,6 +293,7 @@ int main(int argc, char** argv) {
   if (!rt.heatmap.Init(app::ColormapGlsl(), &error)) std::fprintf(stderr, "%s (the heatmap will be missing)\n", error.c_str());
   platform::ConnectPage(rt.state);
   platform::ConnectUi(rt.ui);
+  rt.ui.can_open_model = platform::CanOpenModelFolder();
 
   // 5. The main loop: the browser calls Frame() on every animation frame; natively we loop.
 #ifdef __EMSCRIPTEN__

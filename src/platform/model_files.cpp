@@ -9,10 +9,14 @@
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 #else
-#include "model/format/bundle.h"
+#include "model/format/model_folder.h"
+#include "model/lab/model_lab.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #endif
 
@@ -37,43 +41,88 @@ void platform::MoveToFullBuildIfWanted(app::AppState& state) {
 #endif
 }
 
+#ifdef __EMSCRIPTEN__
+bool platform::CanOpenModelFolder() { return false; }
+void platform::SetModelFolder(const std::string&) {}
+std::string platform::ModelFolder() { return std::string(); }
+bool platform::OpenModelFolderNow(app::AppState&, const std::string&, std::string* error) {
+  *error = "the page opens a model through its file picker";
+  return false;
+}
+std::vector<std::string> platform::SubFolders(const std::string&) { return {}; }
+#else
+namespace {
+std::string g_model_folder;  // --model DIR or the Open dialog's; empty: the shipped model's
+
+// The shipped model's folder: $ATTNLAB_MODEL_DIR, else the repository's web/model.
+std::string ShippedFolder() {
+  const char* env = std::getenv("ATTNLAB_MODEL_DIR");
+  return env && *env ? env : ATTNLAB_MODEL_DIR;
+}
+
+// Either kind of folder (model_folder.h) as the lab's model: every check of its reader.
+std::unique_ptr<attn::model::LabModel> OpenLabModel(const std::string& dir, std::string* error) {
+  attn::model::Bundle b;
+  auto m = std::make_unique<attn::model::LabModel>();
+  if (!attn::model::OpenModelFolder(dir, &b, error) || !attn::model::LabModelFromBundle(std::move(b), m.get(), error))
+    return nullptr;
+  return m;
+}
+// The built-in texts of "Train it more" and "Probe this head": the folder beside the shipped
+// model's (web/tune next to web/model, as in the page's site), whichever model is open. Missing
+// ones leave the texts "not loaded", as a page whose fetch failed: the buttons say so.
+void TuneTextsFromFolder(app::AppState& state) {
+  std::string texts[2];
+  bool read = true;
+  for (int k = 0; k < 2; ++k) {
+    std::ifstream f(ShippedFolder() + "/../tune/" + (k == 0 ? "en" : "ru") + ".txt", std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    texts[k] = ss.str();
+    read = read && f && !texts[k].empty();
+  }
+  if (read) app::TuneTextsArrived(state, texts[0], texts[1]);
+}
+}  // namespace
+
+bool platform::CanOpenModelFolder() { return true; }
+void platform::SetModelFolder(const std::string& dir) { g_model_folder = dir; }
+std::string platform::ModelFolder() { return g_model_folder.empty() ? ShippedFolder() : g_model_folder; }
+
+bool platform::OpenModelFolderNow(app::AppState& state, const std::string& dir, std::string* error) {
+  std::unique_ptr<attn::model::LabModel> m = OpenLabModel(dir, error);
+  if (!m) return false;
+  g_model_folder = dir;
+  app::ModelArrived(state, std::move(m));
+  TuneTextsFromFolder(state);
+  return true;
+}
+
+std::vector<std::string> platform::SubFolders(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code kind;
+    if (it->is_directory(kind)) out.push_back(it->path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+#endif
+
 void platform::FetchModelIfWanted(app::AppState& state) {
   if (!app::WantsModel(state)) return;
   app::ModelRequested(state);
 #ifdef __EMSCRIPTEN__
   js_fetch_model();
 #else
-  const char* env = std::getenv("ATTNLAB_MODEL_DIR");
-  const std::string dir = env && *env ? env : ATTNLAB_MODEL_DIR;
-  std::vector<std::pair<std::string, std::string>> files;
-  std::vector<std::string> names(std::begin(attn::model::kBundleFiles), std::end(attn::model::kBundleFiles));
-  names.push_back(attn::model::kHeadsFile);
-  names.push_back("MANIFEST.sha256");
-  for (const std::string& name : names) {
-    std::ifstream f(dir + "/" + name, std::ios::binary);
-    if (!f && name == attn::model::kHeadsFile) continue;  // optional
-    if (!f) {
-      app::ModelLoadFailed(state, "cannot read " + dir + "/" + name);
-      return;
-    }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    files.emplace_back(name, ss.str());
+  std::string error;
+  std::unique_ptr<attn::model::LabModel> m = OpenLabModel(ModelFolder(), &error);
+  if (!m) {
+    app::ModelLoadFailed(state, error);
+    return;
   }
-  std::map<std::string, std::string> digests;
-  for (const auto& [name, bytes] : files) digests[name] = attn::model::Sha256Hex(bytes);
-  // The built-in texts of "Train it more" and "Probe this head": the folder beside the model's
-  // (web/tune next to web/model, as in the page's site). Missing ones leave the texts
-  // "not loaded", as a page whose fetch failed: the buttons say so.
-  std::string texts[2];
-  bool read = true;
-  for (int k = 0; k < 2; ++k) {
-    std::ifstream f(dir + "/../tune/" + (k == 0 ? "en" : "ru") + ".txt", std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    texts[k] = ss.str();
-    read = read && f && !texts[k].empty();
-  }
-  if (app::ModelFilesArrived(state, files, digests) && read) app::TuneTextsArrived(state, texts[0], texts[1]);
+  app::ModelArrived(state, std::move(m));
+  TuneTextsFromFolder(state);
 #endif
 }

@@ -48,6 +48,21 @@ void ReportFrame();
 // functions; desktop: read from $ATTNLAB_MODEL_DIR or the repository's web/model, at once).
 void FetchModelIfWanted(app::AppState& state);
 
+// Desktop only (model_files.cpp): any model folder, the lab's own or a GPT-2 checkpoint in the
+// Hugging Face layout (model/format/model_folder.h). SetModelFolder names the folder model mode
+// opens (--model DIR; empty: $ATTNLAB_MODEL_DIR or the repository's web/model); OpenModelFolderNow
+// opens one at once and hands it to the app (false with the message: the model held is kept);
+// SubFolders lists a folder's folders for the Open dialog (ui/panel_open_model.cpp). The page
+// cannot open a folder by its path: CanOpenModelFolder is false there.
+bool CanOpenModelFolder();
+void SetModelFolder(const std::string& dir);
+std::string ModelFolder();
+bool OpenModelFolderNow(app::AppState& state, const std::string& dir, std::string* error);
+std::vector<std::string> SubFolders(const std::string& dir);
+// The Open dialog (open_model_dialog.cpp), drawn after the lab when ui.open_model_wanted asked
+// for it; nothing in the page.
+void DrawOpenModelDialog(app::AppState& state, ui::UiState& ui);
+
 // The what-if tools (app/whatif/whatif.h), asked for only when wanted: once a frame, before Tick,
 // if app::WantsWhatIfTools the default page's build asks web/js/model_switch.js to move the lab
 // onto the full build (index-model.wasm, without the model's files unless model mode is on),
@@ -70,7 +85,8 @@ std::string QueueExport(const std::string& json, bool download);
 void PrepareExports(ui::UiState& ui);
 void RunExports(const app::AppState& state, ui::UiState& ui);
 
-// Desktop only (desktop.cpp): `attnlab-desktop [--state PATCH_OR_LINK] [--screenshot FILE.png]`.
+// Desktop only (desktop.cpp): `attnlab-desktop [--state PATCH_OR_LINK] [--screenshot FILE.png]
+// [--model DIR | DIR]`.
 // ParseDesktopArgs returns -1 to go on, else the exit code (--help, a bad option).
 // ApplyDesktopState applies a setState patch ({...}) or a share link (a URL or its #... part)
 // after InitApp, every field or none: false with the refusal in *error. WriteWindowPng writes the
@@ -78,6 +94,7 @@ void RunExports(const app::AppState& state, ui::UiState& ui);
 struct DesktopOptions {
   std::string state;
   std::string screenshot;
+  std::string model;  // --model DIR (or the folder as the only argument): opened in model mode
 };
 int ParseDesktopArgs(int argc, char** argv, DesktopOptions* out);
 bool ApplyDesktopState(app::AppState& state, const std::string& text, std::string* error);

@@ -12,6 +12,7 @@ namespace ui {
 
 namespace {
 constexpr float kMin = 0.0f, kMax = 1.0f;  // weights are probabilities
+constexpr int kGalleryHeads = 24;          // more heads than this: a page of layers at a time
 
 // What the head analysis measured for one head, as a short label ("previous 0.43").
 std::string HeadLabel(const attn::model::HeadScores& h) {
@@ -72,8 +73,15 @@ void DrawHeadsPanel(Context& ctx) {
   ctx.ui.head_thumbs.clear();
   if (!ModelMode(ctx)) return;
   const attn::model::ModelLabResult& m = s.attention.model_result;
-  const int layers = static_cast<int>(m.acts.blocks.size());
+  const int all_layers = static_cast<int>(m.acts.blocks.size());
   const int heads = static_cast<int>(m.acts.blocks[0].attn.heads.size());
+  // The page of layers shown: all of them up to 24 heads, else as many layers as 24 heads hold
+  // (at least one), the chosen layer's page unless ◀ ▶ chose another.
+  const int per_page = all_layers * heads > kGalleryHeads ? std::max(1, kGalleryHeads / heads) : all_layers;
+  const int pages = (all_layers + per_page - 1) / per_page;
+  if (ctx.ui.heads_page_layer != s.lab.config.layer) ctx.ui.heads_page = -1;  // the layer moved: follow it
+  const int page = std::clamp(ctx.ui.heads_page >= 0 ? ctx.ui.heads_page : s.lab.config.layer / per_page, 0, pages - 1);
+  const int first = page * per_page, layers = std::min(per_page, all_layers - first);
   // The thumbnails' side: as wide as the panel allows, and short enough for all the layers to
   // fit the height left (at least 36 px: then the column scrolls).
   const ImGuiStyle& st = ImGui::GetStyle();
@@ -85,7 +93,8 @@ void DrawHeadsPanel(Context& ctx) {
   const float by_width = (avail.x - 2 * st.WindowPadding.x - gap * (heads - 1)) / heads;
   // The caption when there is room for it (a phone's tab scrolls; a laptop's column is short):
   // otherwise it is the panel's tooltip.
-  const float chrome_bare = 2 * st.WindowPadding.y + 2 * ImGui::GetTextLineHeightWithSpacing();  // title, separator
+  const float chrome_bare = 2 * st.WindowPadding.y + 2 * ImGui::GetTextLineHeightWithSpacing() +  // title, separator
+                            (pages > 1 ? ImGui::GetFrameHeightWithSpacing() : 0.0f);                // the pager
   const float row_extra = st.ItemSpacing.y;  // the label is written inside the thumbnail's foot
   const bool caption = (avail.y - chrome_bare - caption_h - st.ItemSpacing.y) / layers - row_extra >= 44.0f;
   const float chrome = chrome_bare + (caption ? caption_h + st.ItemSpacing.y : 0.0f);
@@ -100,9 +109,22 @@ void DrawHeadsPanel(Context& ctx) {
     } else if (ImGui::IsWindowHovered() && ImGui::GetIO().MousePos.y < ImGui::GetCursorScreenPos().y) {
       ImGui::SetTooltip("%s", L(tr::kHeadsCaption));  // over the title
     }
+    if (pages > 1) {  // ◀ layers 0–1 of 12 ▶
+      auto go = [&](int to) {
+        ctx.ui.heads_page = std::clamp(to, 0, pages - 1);
+        ctx.ui.heads_page_layer = s.lab.config.layer;
+      };
+      if (ImGui::ArrowButton("heads_prev", ImGuiDir_Left)) go(page - 1);
+      ImGui::SameLine();
+      char shown[64];
+      std::snprintf(shown, sizeof shown, L(tr::kHeadsPage), first, first + layers - 1, all_layers);
+      ImGui::TextUnformatted(shown);
+      ImGui::SameLine();
+      if (ImGui::ArrowButton("heads_next", ImGuiDir_Right)) go(page + 1);
+    }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const int n = static_cast<int>(m.ids.size());
-    for (int l = 0; l < layers; ++l) {
+    for (int l = first; l < first + layers; ++l) {
       for (int h = 0; h < heads; ++h) {
         const int k = l * heads + h;
         const attn::MatF& w = m.acts.blocks[static_cast<std::size_t>(l)].attn.heads[static_cast<std::size_t>(h)].weights;

@@ -4,6 +4,7 @@
 #include "ui/ui.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace ui {
 
@@ -32,7 +33,14 @@ void DrawSettingsPanel(Context& ctx) {
       if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), c.projection == attn::Projection::kRandom))
         app::ApplyPatch(s, attn::api::Obj({{"projection", "random"}}));
       // The trained model: its files are fetched the first time this is chosen.
-      if (ImGui::RadioButton(Label(tr::kModelProjection, "proj_model"), model))
+      // the model's sizes: the one loaded, else the shipped model's (web/model: 4 x 6), which
+      // choosing this loads
+      char model_label[128];
+      const attn::model::LabModel* held = attn::model::ModelCodeInBuild() ? s.model.loaded.get() : nullptr;
+      std::snprintf(model_label, sizeof model_label, L(tr::kModelProjection), held ? held->config().layers : 4,
+                    held ? held->config().heads : 6);
+      std::strncat(model_label, "###proj_model", sizeof model_label - std::strlen(model_label) - 1);
+      if (ImGui::RadioButton(model_label, model))
         app::ApplyPatch(s, attn::api::Obj({{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}}));
     }
     if (model) {  // the layer and head to follow; everything else is the model's
@@ -56,6 +64,8 @@ void DrawSettingsPanel(Context& ctx) {
         ImGui::TextWrapped("%s", buf);
         ImGui::PopStyleColor();
       }
+      // Another model: the lab's own or a GPT-2 checkpoint (the desktop; the page's picker: soon)
+      if (ctx.ui.can_open_model && ImGui::Button(L(tr::kOpenModel))) ctx.ui.open_model_wanted = true;
       ImGui::Spacing();
     }
     if (!model) {

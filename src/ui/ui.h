@@ -64,6 +64,10 @@ struct UiState {
   // Share / embed (panel_share.cpp). The platform layer fills page_url (the lab's address; "" in
   // the desktop window) and copy_status (the answer to a copy: 1 copied, -1 not permitted, the
   // page then selects the text for the learner to copy by hand).
+  // Another model (desktop): the platform says whether it can open a folder by its path, and
+  // draws the Open dialog (platform/open_model_dialog.cpp) once the settings' button asks.
+  bool can_open_model = false;
+  bool open_model_wanted = false;
   bool share_open = false;
   std::string page_url;
   int copy_status = 0;
@@ -71,6 +75,11 @@ struct UiState {
   // Model mode's head gallery (panel_heads.cpp): the thumbnails drawn in this frame, as
   // {x, y, w, h} in CSS pixels, layer-major (the page's tests read them: getModelStatus()).
   std::vector<float> head_thumbs;
+  // More than 24 heads (GPT-2 small has 144): the gallery shows a page of layers, the chosen
+  // layer's unless ◀ ▶ chose another (heads_page; -1: follow the chosen layer, which it does
+  // again once the layer changes).
+  int heads_page = -1;
+  int heads_page_layer = -1;
   float model_settings_h = 0;  // the settings panel's content height in model mode (last frame)
   // Auto-height (layout.cpp): each panel's natural height, measured at its end in the last frame
   // it was drawn (its content, not the space it was given), and the height the lab would like

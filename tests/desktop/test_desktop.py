@@ -147,6 +147,20 @@ try:
     mp = near(m, (68, 1, 84), 25)
     check("model mode: the head gallery and the causal heatmap add viridis purple", mp > purple, (mp, purple))
     check("model mode: another picture than the default lab", not np.array_equal(m, img))
+    # Another model: a GPT-2 checkpoint's folder (CTest's fixture "gpt2"), opened before the state
+    # is applied (its layer 1, head 3 exist only once it is open).
+    gpt2 = os.environ.get("ATTNLAB_GPT2_FIXTURES", "")
+    if gpt2:
+        code, o, e = run("--model", os.path.join(gpt2, "f16-vocab"), "--state", '{"layer": 1, "head": 3, "lang": "en"}',
+                         "--screenshot", f"{out}/gpt2.png")
+        check("--model with a GPT-2 checkpoint: exit 0, nothing on stderr", code == 0 and e.strip() == "", f"exit {code}: {e[-500:]}")
+        g = read_png(f"{out}/gpt2.png")
+        check("--model: model mode's picture (viridis purple), another than the lab's own model's",
+              near(g, (68, 1, 84), 25) > purple and not np.array_equal(g, m))
+        one_line_refusal("--model with no model there", *run("--model", f"{out}/nowhere", "--screenshot", f"{out}/y.png")[0:3:2],
+                         f"--model: {out}/nowhere: no such folder")
+    else:
+        check("ATTNLAB_GPT2_FIXTURES names the GPT-2 fixtures (run through ctest)", False)
     # A state that keeps the lab busy (training plays for minutes): the picture is taken after
     # 20 s anyway, and stderr says so.
     code, o, e = run("--state", '{"view": "training", "train": {"play": true}}', "--screenshot", f"{out}/playing.png")
@@ -155,7 +169,7 @@ try:
           f"exit {code}: {e[-300:]}")
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
-        for name in ("en", "link", "model-ru"):
+        for name in ("en", "link", "model-ru", "gpt2"):
             shutil.copy(f"{out}/{name}.png", os.path.join(SHOTS, f"desktop-{name}.png"))
 finally:
     shutil.rmtree(out, ignore_errors=True)

@@ -44,12 +44,20 @@ bool Model::FilesArrived(const RoomContext& c, const std::vector<std::pair<std::
     if (error) *error = why;
     return false;
   }
+  Arrived(c, std::move(m));
+  return true;
+}
+
+void Model::Arrived(const RoomContext& c, std::unique_ptr<attn::model::LabModel> m) {
   loaded = std::move(m);
   status = ModelStatus{};
   status.load = ModelLoad::kReady;
   status.fraction = 1;
+  tune = Tune{};    // a session of another model's weights
+  probe = ModelProbe{};
+  info = ModelInformation{};
+  effects = ModelKeyEffects{};
   Refresh(c);
-  return true;
 }
 
 void Model::Refresh(const RoomContext& c) {

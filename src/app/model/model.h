@@ -122,6 +122,10 @@ struct Model final : Room {
   void LoadFailed(const std::string& message);
   bool FilesArrived(const RoomContext& c, const std::vector<std::pair<std::string, std::string>>& files,
                     const std::map<std::string, std::string>& digests, std::string* error);
+  // A model the platform loaded itself (the desktop's folder: model_folder.h), which replaces the
+  // one held, if any; what depended on the old one ("Train it more", the probe, the caches) is
+  // computed again.
+  void Arrived(const RoomContext& c, std::unique_ptr<attn::model::LabModel> m);
   void Retry();
   // After the model's files arrived: the result again (settings accepted before the files came,
   // a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.

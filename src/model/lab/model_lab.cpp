@@ -104,11 +104,16 @@ std::string TextProbeJson(const TextProbe& t, const ModelConfig& c, int layer, i
 
 bool LoadLabModel(const std::vector<std::pair<std::string, std::string>>& files,
                   const std::map<std::string, std::string>& digests, LabModel* out, std::string* error) {
+  Bundle b;
+  return LoadBundleFilesWithDigests(files, digests, &b, error) && LabModelFromBundle(std::move(b), out, error);
+}
+
+bool LabModelFromBundle(Bundle b, LabModel* out, std::string* error) {
   LabModel m;
-  if (!LoadBundleFilesWithDigests(files, digests, &m.shipped, error)) return false;
+  m.shipped = std::move(b);
   if (!m.shipped.heads_json.empty() && !HeadsFromJson(m.shipped.heads_json, m.shipped.config, &m.heads, error))
     return false;
-  m.params = m.shipped.params;
+  m.params = m.shipped.params;  // stored weights: the small numbers copied, the big ones shared
   *out = std::move(m);
   return true;
 }

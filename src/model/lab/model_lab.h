@@ -45,6 +45,10 @@ bool LoadLabModel(const std::vector<std::pair<std::string, std::string>>& files,
                   const std::map<std::string, std::string>& digests, LabModel* out,
                   std::string* error = nullptr);
 
+// A LabModel from a model already loaded (model_folder.h's OpenModelFolder: the lab's own folder
+// or a GPT-2 checkpoint): its heads.json read when it has one, params starting as the shipped ones.
+bool LabModelFromBundle(Bundle b, LabModel* out, std::string* error = nullptr);
+
 struct NextToken {
   int id = 0;
   std::string text;  // Tokenizer::Label: "<|endoftext|>", a piece of a character as <0xE2>
