@@ -52,8 +52,15 @@ int RunModelInfo(const ModelOptions& o) {
            {"tokenizer", tokenizer}};
   }
   out["config"] = Describe(c, model::Gpt2ParameterCount(c));
-  // The weights in memory (float: F16 and BF16 are widened), then one forward's intermediates.
-  const std::uint64_t weights = 4 * static_cast<std::uint64_t>(out["config"]["parameters"].get<std::int64_t>());
+  // Then one forward's intermediates.
+  // The weights in memory: a checkpoint's big matrices at their stored precision (stored.h), the
+  // rest in float; the lab's own model all in float.
+  std::uint64_t weights = 4 * static_cast<std::uint64_t>(out["config"]["parameters"].get<std::int64_t>());
+  if (b.params.stored) {
+    std::uint64_t floats = 0;
+    for (const model::TensorRef<float>& t : model::Tensors(b.params)) floats += static_cast<std::uint64_t>(t.size());
+    weights = b.params.stored->bytes() + 4 * floats;
+  }
   out["memory"] = {{"weightsBytes", weights},
                    {"run64Bytes", weights + RunBytes(c, std::min<std::uint64_t>(64, static_cast<std::uint64_t>(c.context)))},
                    {"runContextBytes", weights + RunBytes(c, static_cast<std::uint64_t>(c.context))}};
