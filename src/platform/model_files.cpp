@@ -66,6 +66,7 @@ std::unique_ptr<attn::model::LabModel> OpenLabModel(const std::string& dir, std:
   auto m = std::make_unique<attn::model::LabModel>();
   if (!attn::model::OpenModelFolder(dir, &b, error) || !attn::model::LabModelFromBundle(std::move(b), m.get(), error))
     return nullptr;
+  m->threads = 2;  // the large products by columns on both cores: the same bits
   return m;
 }
 // The built-in texts of "Train it more" and "Probe this head": the folder beside the shipped

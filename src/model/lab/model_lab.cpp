@@ -155,6 +155,7 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   Sequence seq;
   seq.tokens = ids;
   seq.targets.assign(ids.size(), -1);
+  seq.threads = m.threads;
   if (!Forward(extra->acts, m.params, c, seq, &why, /*last_only=*/true))
     return Fail(lab, Refuse(ConfigError::kNumericOverflow, "scores", "scores: " + why, 0));
 

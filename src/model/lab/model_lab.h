@@ -34,6 +34,7 @@ struct LabModel {
                           // copies shipped.params back
   std::vector<HeadScores> heads;  // what each head does (layer-major, L * H), from heads.json
                                   // (`attnlab model heads`); empty when the folder has none
+  int threads = 1;  // the forward's (Sequence::threads): the desktop 2; the page has none
   const ModelConfig& config() const { return shipped.config; }
   const Tokenizer& tokenizer() const { return *shipped.tokenizer; }
 };

@@ -49,6 +49,7 @@ bool NextKeyNextTokenEffect(const LabModel& m, const LabConfig& cfg, const Model
   Sequence seq;
   seq.tokens = plain.ids;
   seq.targets.assign(plain.ids.size(), -1);
+  seq.threads = m.threads;
   ModelKnockout k;
   k.layer = cfg.layer;
   k.head = cfg.head;
@@ -158,6 +159,7 @@ bool CompareModelRuns(const LabModel& m, const LabConfig& cfg, const ModelLabRes
     Sequence seq;
     seq.tokens = plain.ids;
     seq.targets.assign(plain.ids.size(), -1);
+  seq.threads = m.threads;
     std::string why;
     if (!ForwardKnockedOut(knocked, m.params, c, seq, KnockoutOf(cfg, c), &why)) {
       *error = EditRefusal("knockoutHeads", "knockoutHeads: the knocked-out run failed: " + why);
