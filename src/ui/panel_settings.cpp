@@ -4,7 +4,6 @@
 #include "ui/ui.h"
 
 #include <cstdio>
-#include <cstring>
 
 namespace ui {
 
@@ -33,14 +32,17 @@ void DrawSettingsPanel(Context& ctx) {
       if (ImGui::RadioButton(Label(tr::kRandom, "proj_rand"), c.projection == attn::Projection::kRandom))
         app::ApplyPatch(s, attn::api::Obj({{"projection", "random"}}));
       // The trained model: its files are fetched the first time this is chosen.
-      // the model's sizes: the one loaded, else the shipped model's (web/model: 4 x 6), which
-      // choosing this loads
+      // the model's sizes: the one loaded (the desktop opens any), else the shipped model's,
+      // which choosing this loads (the default page's build: always this)
       char model_label[128];
       const attn::model::LabModel* held = attn::model::ModelCodeInBuild() ? s.model.loaded.get() : nullptr;
-      std::snprintf(model_label, sizeof model_label, L(tr::kModelProjection), held ? held->config().layers : 4,
-                    held ? held->config().heads : 6);
-      std::strncat(model_label, "###proj_model", sizeof model_label - std::strlen(model_label) - 1);
-      if (ImGui::RadioButton(model_label, model))
+      if (held) {
+        const int n = std::snprintf(model_label, sizeof model_label, L(tr::kModelProjectionSized), held->config().layers,
+                                    held->config().heads);
+        if (n > 0 && n < static_cast<int>(sizeof model_label))
+          std::snprintf(model_label + n, sizeof model_label - static_cast<std::size_t>(n), "###proj_model");
+      }
+      if (ImGui::RadioButton(held ? model_label : Label(tr::kModelProjection, "proj_model"), model))
         app::ApplyPatch(s, attn::api::Obj({{"projection", "model"}, {"query", 1}, {"head", 0}, {"layer", 0}, {"target", -1}}));
     }
     if (model) {  // the layer and head to follow; everything else is the model's
@@ -65,7 +67,9 @@ void DrawSettingsPanel(Context& ctx) {
         ImGui::PopStyleColor();
       }
       // Another model: the lab's own or a GPT-2 checkpoint (the desktop; the page's picker: soon)
-      if (ctx.ui.can_open_model && ImGui::Button(L(tr::kOpenModel))) ctx.ui.open_model_wanted = true;
+      // (ModelCodeInBuild first: the default page's build has no model to open, nor this code)
+      if (attn::model::ModelCodeInBuild() && ctx.ui.can_open_model && ImGui::Button(L(tr::kOpenModel)))
+        ctx.ui.open_model_wanted = true;
       ImGui::Spacing();
     }
     if (!model) {

@@ -49,6 +49,9 @@ bool Model::FilesArrived(const RoomContext& c, const std::vector<std::pair<std::
 }
 
 void Model::Arrived(const RoomContext& c, std::unique_ptr<attn::model::LabModel> m) {
+  // A constant false in the default page's build (model/lab/absent.cpp), where no model ever
+  // arrives: the rest is left out of its wasm.
+  if (!attn::model::ModelCodeInBuild()) return;
   loaded = std::move(m);
   status = ModelStatus{};
   status.load = ModelLoad::kReady;
