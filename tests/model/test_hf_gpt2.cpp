@@ -202,6 +202,8 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
       {"\"n_layer\": 3", "\"n_layer\": \"three\"", "\"n_layer\" must be a positive integer"},
       {"\"gelu_new\"", "\"relu\"", "activation_function \"relu\" is not supported"},
       {"\"gelu_new\"", "{\"a\": 1}", "\"activation_function\" must be a string"},  // found by fuzzing: json's value() threw
+      // found by fuzzing: a line break in a quoted value is written escaped, the refusal one line
+      {"\"gelu_new\"", "\"gelu\\nnew\"", "activation_function \"gelu\\nnew\" is not supported"},
   };
   REQUIRE(ParseGpt2Config(good, &c, &eos, &error));
   CHECK(c.layers == 3);

@@ -56,7 +56,7 @@ bool ParseGpt2Config(const std::string& text, ModelConfig* config, int* eos, std
   if (!j.contains("model_type") || !j["model_type"].is_string())
     return Fail(error, "config.json: \"model_type\" is missing (a GPT-2-family model has \"gpt2\")");
   const std::string type = j["model_type"].get<std::string>();
-  if (type != "gpt2") return Fail(error, "config.json: model_type \"" + type + "\" is not a GPT-2-family model");
+  if (type != "gpt2") return Fail(error, "config.json: model_type \"" + Shown(type) + "\" is not a GPT-2-family model");
   ModelConfig c;
   if (!SizeOf(j, "n_layer", "num_hidden_layers", 4096, &c.layers, error) ||
       !SizeOf(j, "n_head", "num_attention_heads", 4096, &c.heads, error) ||
@@ -87,7 +87,7 @@ bool ParseGpt2Config(const std::string& text, ModelConfig* config, int* eos, std
   const std::string act = j.contains("activation_function") ? j["activation_function"].get<std::string>() : "gelu_new";
   if (act == "gelu") c.gelu_erf = true;
   else if (act != "gelu_new" && act != "gelu_pytorch_tanh" && act != "gelu_fast")
-    return Fail(error, "config.json: activation_function \"" + act + "\" is not supported (gelu_new, gelu)");
+    return Fail(error, "config.json: activation_function \"" + Shown(act) + "\" is not supported (gelu_new, gelu)");
   bool cross = false, by_layer = false, scaled = true;
   if (!flag("tie_word_embeddings", true, &c.tied) || !flag("add_cross_attention", false, &cross) ||
       !flag("scale_attn_by_inverse_layer_idx", false, &by_layer) || !flag("scale_attn_weights", true, &scaled))
@@ -157,10 +157,11 @@ bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* erro
       return Fail(error, base + "model.safetensors.index.json: no \"weight_map\" object");
     std::set<std::string> seen;
     for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
-      if (!it.value().is_string()) return Fail(error, base + "model.safetensors.index.json: \"" + it.key() + "\" names no file");
+      if (!it.value().is_string()) return Fail(error, base + "model.safetensors.index.json: \"" + Shown(it.key()) + "\" names no file");
       const std::string f = it.value().get<std::string>();
-      if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f.find("..") != std::string::npos)
-        return Fail(error, base + "model.safetensors.index.json: \"" + f + "\" is not a file of this folder");
+      if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f.find("..") != std::string::npos ||
+          Shown(f) != f)  // a control character or line break: no file of a checkpoint has one
+        return Fail(error, base + "model.safetensors.index.json: \"" + Shown(f) + "\" is not a file of this folder");
       if (seen.insert(f).second) files.push_back(f);
     }
     if (files.empty()) return Fail(error, base + "model.safetensors.index.json: the weight map is empty");

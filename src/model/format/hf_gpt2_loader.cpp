@@ -78,7 +78,7 @@ bool Gpt2Loader::AddEntries(const std::string& name, const std::vector<StEntry>&
   files_.push_back(name);
   for (const StEntry& e : entries) {
     const std::string key = e.name.rfind("transformer.", 0) == 0 ? e.name.substr(12) : e.name;
-    if (found_.count(key)) return Fail(error, "tensor '" + key + "' appears twice");
+    if (found_.count(key)) return Fail(error, "tensor '" + Shown(key) + "' appears twice");
     found_.emplace(key, Found{file, e, data_start});
   }
   return true;
@@ -97,15 +97,15 @@ bool Gpt2Loader::Plan(std::string* error) {
   wanted.push_back("ln_f.bias");
   if (!c_.tied) wanted.push_back("lm_head.weight");
   for (const std::string& name : wanted)
-    if (!found_.count(name)) return Fail(error, "tensor '" + name + "' is missing");
+    if (!found_.count(name)) return Fail(error, "tensor '" + Shown(name) + "' is missing");
   for (const auto& [name, f] : found_) {
     Target t;
-    if (!TargetOf(name, &t)) return Fail(error, "tensor '" + name + "' is not part of a GPT-2 model");
+    if (!TargetOf(name, &t)) return Fail(error, "tensor '" + Shown(name) + "' is not part of a GPT-2 model");
     if (t.kind == Kind::kSkip && !t.needed && t.shape.empty()) continue;  // a buffer: any dtype, any shape
     if (f.entry.dtype == Dtype::kOther)
-      return Fail(error, "tensor '" + name + "' is " + f.entry.stored + "; the weights must be F32, F16 or BF16");
+      return Fail(error, "tensor '" + Shown(name) + "' is " + Shown(f.entry.stored) + "; the weights must be F32, F16 or BF16");
     if (f.entry.shape != t.shape)
-      return Fail(error, "tensor '" + name + "' has shape " + ShapeText(f.entry.shape) + ", the config needs " +
+      return Fail(error, "tensor '" + Shown(name) + "' has shape " + ShapeText(f.entry.shape) + ", the config needs " +
                              ShapeText(t.shape));
   }
   // 2. the parameters: the small ones in float, the big matrices at their file's precision.
@@ -229,9 +229,9 @@ bool Gpt2Loader::Take(std::size_t k, const unsigned char* bytes, std::size_t siz
   if (spent_ || !planned_ || k >= pieces_.size()) return Fail(error, "no such piece to take");
   const Gpt2Piece& piece = pieces_[k];
   if (size != piece.end - piece.begin)
-    return Fail(error, "tensor '" + piece.name + "': " + std::to_string(size) + " bytes arrived, expected " +
+    return Fail(error, "tensor '" + Shown(piece.name) + "': " + std::to_string(size) + " bytes arrived, expected " +
                            std::to_string(piece.end - piece.begin));
-  if (taken_[k]) return Fail(error, "tensor '" + piece.name + "' arrived twice");
+  if (taken_[k]) return Fail(error, "tensor '" + Shown(piece.name) + "' arrived twice");
   const Found& f = found_.at(piece_key_[k]);
   Target t;
   TargetOf(piece_key_[k], &t);
@@ -243,7 +243,7 @@ bool Gpt2Loader::Take(std::size_t k, const unsigned char* bytes, std::size_t siz
 bool Gpt2Loader::Finish(Params<float>* out, std::string* dtype, std::string* error) {
   if (spent_ || !planned_) return Fail(error, "the loader has no plan");
   for (std::size_t k = 0; k < pieces_.size(); ++k)
-    if (!taken_[k]) return Fail(error, "tensor '" + pieces_[k].name + "' never arrived");
+    if (!taken_[k]) return Fail(error, "tensor '" + Shown(pieces_[k].name) + "' never arrived");
   for (const TensorRef<float>& t : Tensors(p_))
     if (t.size() > 0 && !linalg::AllFinite(Eigen::Map<const Mat<float>>(t.data, t.rows, t.cols)))
       return Fail(error, "tensor " + t.name + " holds a NaN or an infinity");

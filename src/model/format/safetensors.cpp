@@ -2,6 +2,7 @@
 #include "model/format/safetensors.h"
 
 #include "model/format/fp16.h"
+#include "model/tokenizer/gpt2_bpe.h"  // Gpt2Quoted: the one escaping of a message's quoted text
 
 #include <nlohmann/json.hpp>
 
@@ -131,6 +132,11 @@ bool WriteSafetensors(const StFile& file, std::string* bytes, std::string* error
   return true;
 }
 
+std::string Shown(std::string_view text) {
+  const std::string quoted = Gpt2Quoted(text);  // "...", escaped as JSON
+  return quoted.substr(1, quoted.size() - 2);
+}
+
 bool HeaderLength(const unsigned char* first8, std::uint64_t file_size, std::uint64_t* length, std::string* error) {
   if (file_size < 8)
     return Fail(error, "truncated file: " + std::to_string(file_size) + " bytes, fewer than the 8-byte header length");
@@ -157,12 +163,12 @@ bool ReadSafetensorsHeader(std::string_view text, std::uint64_t data_size, StHea
       if (!v.is_object()) return Fail(error, "__metadata__ is not an object");
       for (auto m = v.begin(); m != v.end(); ++m) {
         if (!m.value().is_string())
-          return Fail(error, "__metadata__ '" + m.key() + "' is not a string");
+          return Fail(error, "__metadata__ '" + Shown(m.key()) + "' is not a string");
         out->metadata[m.key()] = m.value().get<std::string>();
       }
       continue;
     }
-    const std::string where = "tensor '" + name + "'";
+    const std::string where = "tensor '" + Shown(name) + "'";
     if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
         !v.contains("data_offsets"))
       return Fail(error, where + " lacks dtype, shape or data_offsets");
@@ -171,7 +177,7 @@ bool ReadSafetensorsHeader(std::string_view text, std::uint64_t data_size, StHea
     if (!v["dtype"].is_string()) return Fail(error, where + ": dtype is not a string");
     const std::string dtype = v["dtype"].get<std::string>();
     e.size = ParseDtype(dtype, &e.dtype);
-    if (e.size == 0) return Fail(error, where + ": unknown dtype '" + dtype + "'");
+    if (e.size == 0) return Fail(error, where + ": unknown dtype '" + Shown(dtype) + "'");
     e.stored = dtype;
     const Json& shape = v["shape"];
     if (!shape.is_array()) return Fail(error, where + ": shape is not an array");
@@ -208,9 +214,9 @@ bool ReadSafetensorsHeader(std::string_view text, std::uint64_t data_size, StHea
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const StEntry& e = entries[i];
     if (e.begin < at)
-      return Fail(error, "tensors '" + entries[i - 1].name + "' and '" + e.name + "' overlap");
+      return Fail(error, "tensors '" + Shown(entries[i - 1].name) + "' and '" + Shown(e.name) + "' overlap");
     if (e.begin > at)
-      return Fail(error, "a hole of " + std::to_string(e.begin - at) + " bytes before tensor '" + e.name + "'");
+      return Fail(error, "a hole of " + std::to_string(e.begin - at) + " bytes before tensor '" + Shown(e.name) + "'");
     at = e.end;
   }
   if (at != data_size)

@@ -78,6 +78,10 @@ float StValue(Dtype dtype, const unsigned char* bytes);
 bool WriteSafetensorsFile(const std::string& path, const StFile& file, std::string* error = nullptr);
 bool ReadSafetensorsFile(const std::string& path, StFile* out, std::string* error = nullptr);
 
+// A name or string from a file as a message writes it: control characters and line breaks
+// escaped as in JSON (\n, \u0085, ...), so that a refusal stays one line whatever the file holds.
+std::string Shown(std::string_view text);
+
 // A shape as the messages write it: "[4, 192]".
 std::string ShapeText(const std::vector<std::int64_t>& shape);
 
