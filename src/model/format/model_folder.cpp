@@ -1,6 +1,7 @@
 // Either kind of model folder (model_folder.h).
 #include "model/format/model_folder.h"
 
+#include "engine/linalg/linalg.h"
 #include "model/tokenizer/bpe.h"
 #include "model/tokenizer/gpt2_bpe.h"
 
@@ -9,14 +10,7 @@
 namespace attn {
 namespace model {
 
-namespace {
-
-bool Fail(std::string* error, const std::string& message) {
-  if (error) *error = message;
-  return false;
-}
-
-}  // namespace
+using linalg::Fail;  // the one "message, false"
 
 const char* const kHfTokenizerFiles[4] = {"attnlab-tokenizer.json", "tokenizer.json", "vocab.json", "merges.txt"};
 
