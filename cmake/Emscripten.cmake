@@ -58,10 +58,20 @@ endfunction()
 # cannot drift from it; CMake configures again whenever the bridge or a part of the page's
 # script (web/js/) changes. Every attnlab_* function a part wraps (cwrap) must be one of them,
 # or configuring stops with a message.
+# A program's own bridge file and script (the model build's checkpoint: web_checkpoint.cpp and
+# web/checkpoint/checkpoint.js) come after out_var, as paths from the repository.
 function(attnlab_bridge_exports out_var)
   file(GLOB bridge_files "${CMAKE_SOURCE_DIR}/src/platform/web_bridge*.cpp")
   set(bridge "src/platform/web_bridge*.cpp")  # as messages name it
   attnlab_page_script_parts(page_parts)
+  foreach(extra IN LISTS ARGN)
+    if(extra MATCHES "\\.cpp$")
+      list(APPEND bridge_files "${CMAKE_SOURCE_DIR}/${extra}")
+      set(bridge "${bridge} + ${extra}")
+    else()
+      list(APPEND page_parts "${CMAKE_SOURCE_DIR}/${extra}")
+    endif()
+  endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${bridge_files} ${page_parts})
   set(code "")
   foreach(file IN LISTS bridge_files)
@@ -96,7 +106,7 @@ function(attnlab_bridge_exports out_var)
   list(TRANSFORM names PREPEND "_")
   list(JOIN names "," exports)
   set(exports "_main,${exports}")
-  file(WRITE "${CMAKE_BINARY_DIR}/exported_functions.txt" "${exports}\n")  # for a reader
+
   message(STATUS "Exported C functions (from the bridge): ${exports}")
   set(${out_var} "${exports}" PARENT_SCOPE)
 endfunction()
@@ -157,7 +167,8 @@ set(ATTNLAB_WASM_FEATURES --enable-simd --enable-exception-handling --enable-bul
 # index-model (everything; the page's script switches to it when model mode is chosen,
 # web/js/model_switch.js).
 function(attnlab_configure_web_program target name)
-  attnlab_bridge_exports(exported_functions)
+  attnlab_bridge_exports(exported_functions ${ARGN})
+  file(WRITE "${CMAKE_BINARY_DIR}/exported_functions-${name}.txt" "${exported_functions}\n")  # for a reader
   set(site "${CMAKE_BINARY_DIR}/site")
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${name} SUFFIX ".js"           # name.js + name.wasm; the page is ours (web/)
@@ -280,6 +291,17 @@ function(attnlab_configure_web_site)
       DEPENDS "${joined}" COMMENT "lab.js -> site/ (minified)" VERBATIM)
   endif()
   list(APPEND copied "${site}/lab.js")
+  # Opening a checkpoint (web/checkpoint/checkpoint.js): fetched by lab.js only when a model is
+  # opened or the model's build runs, outside the default page's payload; minified like lab.js.
+  set(ckpt "${CMAKE_SOURCE_DIR}/web/checkpoint/checkpoint.js")
+  if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+    add_custom_command(OUTPUT "${site}/checkpoint.js" COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ckpt}" "${site}/checkpoint.js"
+      DEPENDS "${ckpt}" COMMENT "web/checkpoint/checkpoint.js -> site/" VERBATIM)
+  else()
+    add_custom_command(OUTPUT "${site}/checkpoint.js" COMMAND ${ATTNLAB_TERSER} "${ckpt}" ${ATTNLAB_TERSE_ARGS} -o "${site}/checkpoint.js"
+      DEPENDS "${ckpt}" COMMENT "web/checkpoint/checkpoint.js -> site/ (minified)" VERBATIM)
+  endif()
+  list(APPEND copied "${site}/checkpoint.js")
   # The trained model (model mode, issue 13): the files its manifest lists, fetched by the page
   # (web/js/model_switch.js) only when the mode is chosen (never by the default page).
   foreach(name MANIFEST.sha256 config.json tokenizer.json model.safetensors eval.json heads.json)

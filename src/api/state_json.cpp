@@ -67,6 +67,10 @@ const FieldTable<LabState>& StateFields() {
                                          "Train it more: the learner's own text (tuneText own)")),
       OnlyLinkedWhenChanged(IntegerField<S>("tuneSteps", &S::tune_steps, 1, attn::model::kMaxTuneSteps,
                                             "Train it more: steps of one run")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "modelUrl", &S::model_url,
+          "projection model: the model to open, a GPT-2-family checkpoint in the Hugging Face layout by its URL "
+          "prefix (config.json, the tokenizer and the weights under it); empty = the lab's own model")),
   };
   static const FieldTable<S> with_tune = [] {
     FieldTable<S> t = table;
@@ -74,7 +78,7 @@ const FieldTable<LabState>& StateFields() {
       std::string name = "tune" + f.name;
       name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
       t.push_back(OnlyLinkedWhenChanged(Rebased(f, &S::tune, name)));
-      if (!t.back().help.empty()) t.back().help = "Train it more: " + t.back().help;
+      if (ATTNLAB_FIELD_HELP && !t.back().help.empty()) t.back().help = "Train it more: " + t.back().help;
     }
     return t;
   }();

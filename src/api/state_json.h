@@ -121,6 +121,8 @@ struct LabState {
   int tune_steps = 20;             // steps of one run (the Train button, attentionLab.tuneModel)
   attn::model::TuneConfig tune;    // batch, length, lr, seed: model/training/finetune.h's rows, as
                                    // tuneBatch, tuneLength, tuneLr, tuneSeed
+  std::string model_url;  // model mode's model: "" the lab's own, else the URL prefix of a
+                          // GPT-2-family checkpoint in the Hugging Face layout (docs/models.md)
 };
 
 // The state's own rows, beside the engine's LabFields() and TrainFields(): lang, view, lesson,

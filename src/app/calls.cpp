@@ -11,9 +11,12 @@ void TickProbe(AppState& s) { s.attention.TickProbe(); }
 
 // ---- model/ ---------------------------------------------------------------------------------------
 bool WantsModel(const AppState& s) { return s.model.Wants(s.lab); }
-void ModelRequested(AppState& s) { s.model.Requested(); }
+void ModelRequested(AppState& s) { s.model.Requested(s.lab.model_url); }
+void ModelLoading(AppState& s, const std::string& name) { s.model.Loading(name); }
 void ModelProgress(AppState& s, double fraction) { s.model.Progress(fraction); }
+void ModelBytes(AppState& s, double bytes, double total) { s.model.Bytes(bytes, total); }
 void ModelLoadFailed(AppState& s, const std::string& message) { s.model.LoadFailed(message); }
+void ModelLoadCancelled(AppState& s) { s.model.Cancelled(); }
 bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
                        const std::map<std::string, std::string>& digests, std::string* error) {
   return s.model.FilesArrived(Context(s), files, digests, error);

@@ -31,12 +31,15 @@ void TickProbe(AppState& s);
 
 // ---- model/ (model.h) -----------------------------------------------------------------------------
 bool WantsModel(const AppState& s);
-void ModelRequested(AppState& s);
+void ModelRequested(AppState& s);  // the state's modelUrl ("" the lab's own): the platform fetches it
+void ModelLoading(AppState& s, const std::string& name);  // a load the page starts (its files)
 void ModelProgress(AppState& s, double fraction);
+void ModelBytes(AppState& s, double bytes, double total);
 void ModelLoadFailed(AppState& s, const std::string& message);
+void ModelLoadCancelled(AppState& s);
 bool ModelFilesArrived(AppState& s, const std::vector<std::pair<std::string, std::string>>& files,
                        const std::map<std::string, std::string>& digests, std::string* error = nullptr);
-void ModelArrived(AppState& s, std::unique_ptr<attn::model::LabModel> m);  // the desktop's folder
+void ModelArrived(AppState& s, std::unique_ptr<attn::model::LabModel> m);  // a folder, a checkpoint's pieces
 void RetryModel(AppState& s);
 void RefreshModelResult(AppState& s);
 void EnsureModelInformation(AppState& s);

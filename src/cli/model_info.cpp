@@ -14,15 +14,6 @@ namespace {
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 
-// Bytes of one forward of `t` tokens that keeps every intermediate (model.h's SequenceActs, in
-// float): per block the residual stream, the norms, the MLP, every head's q, k, v, scores,
-// weights and output; then the logits and probabilities of every position.
-std::uint64_t RunBytes(const model::ModelConfig& c, std::uint64_t t) {
-  const std::uint64_t C = c.d_model, F = c.mlp, H = c.heads, Dh = C / H, V = c.vocab;
-  const std::uint64_t block = t * C * 9 + t * F * 2 + H * (t * Dh * 4 + t * t * 4);
-  return 4 * (c.layers * block + t * C * 2 + t * V * 2);
-}
-
 Json Describe(const model::ModelConfig& c, std::int64_t parameters) {
   return {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model}, {"mlp", c.mlp},
           {"context", c.context}, {"vocab", c.vocab}, {"layerNormEpsilon", c.ln_eps},
@@ -62,8 +53,8 @@ int RunModelInfo(const ModelOptions& o) {
     weights = b.params.stored->bytes() + 4 * floats;
   }
   out["memory"] = {{"weightsBytes", weights},
-                   {"run64Bytes", weights + RunBytes(c, std::min<std::uint64_t>(64, static_cast<std::uint64_t>(c.context)))},
-                   {"runContextBytes", weights + RunBytes(c, static_cast<std::uint64_t>(c.context))}};
+                   {"run64Bytes", weights + model::ForwardBytes(c, std::min<std::uint64_t>(64, static_cast<std::uint64_t>(c.context)))},
+                   {"runContextBytes", weights + model::ForwardBytes(c, static_cast<std::uint64_t>(c.context))}};
   std::cout << out.dump(2) << "\n";
   return 0;
 }

@@ -23,8 +23,9 @@
 namespace {
 
 #ifdef __EMSCRIPTEN__
-EM_JS(void, js_fetch_model, (), {
-  if (Module.onModelWanted) Module.onModelWanted();
+// url: the state's modelUrl ("" the lab's own model: web/model/)
+EM_JS(void, js_fetch_model, (const char* url), {
+  if (Module.onModelWanted) Module.onModelWanted(UTF8ToString(url));
 });
 EM_JS(void, js_want_full_build, (), {
   if (Module.onFullBuildWanted) Module.onFullBuildWanted();
@@ -42,7 +43,7 @@ void platform::MoveToFullBuildIfWanted(app::AppState& state) {
 }
 
 #ifdef __EMSCRIPTEN__
-bool platform::CanOpenModelFolder() { return false; }
+bool platform::CanOpenModelFolder() { return true; }  // through the page's file picker
 void platform::SetModelFolder(const std::string&) {}
 std::string platform::ModelFolder() { return std::string(); }
 bool platform::OpenModelFolderNow(app::AppState&, const std::string&, std::string* error) {
@@ -67,6 +68,10 @@ std::unique_ptr<attn::model::LabModel> OpenLabModel(const std::string& dir, std:
   if (!attn::model::OpenModelFolder(dir, &b, error) || !attn::model::LabModelFromBundle(std::move(b), m.get(), error))
     return nullptr;
   m->threads = 2;  // the large products by columns on both cores: the same bits
+  if (dir != ShippedFolder()) {  // the folder's name ("" for the lab's own)
+    std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+    m->name = (p.has_filename() ? p : p.parent_path()).filename().string();
+  }
   return m;
 }
 // The built-in texts of "Train it more" and "Probe this head": the folder beside the shipped
@@ -115,10 +120,12 @@ void platform::FetchModelIfWanted(app::AppState& state) {
   if (!app::WantsModel(state)) return;
   app::ModelRequested(state);
 #ifdef __EMSCRIPTEN__
-  js_fetch_model();
+  js_fetch_model(state.lab.model_url.c_str());
 #else
+  // natively the state's modelUrl names a folder (the page's names a URL prefix)
   std::string error;
-  std::unique_ptr<attn::model::LabModel> m = OpenLabModel(ModelFolder(), &error);
+  const std::string dir = state.lab.model_url.empty() ? ModelFolder() : state.lab.model_url;
+  std::unique_ptr<attn::model::LabModel> m = OpenLabModel(dir, &error);
   if (!m) {
     app::ModelLoadFailed(state, error);
     return;

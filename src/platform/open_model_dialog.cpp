@@ -2,7 +2,7 @@
 // through its sub-folders, opened at once with every check of the model's reader
 // (model/format/model_folder.h). A folder it refuses leaves the model held as it was and says
 // why, here. SDL2 has no file dialog, so this one is drawn with ImGui; the page's equivalent is
-// its file picker (web/js). Desktop only: the page's build draws nothing.
+// its file picker (web/checkpoint/checkpoint.js, asked through web_checkpoint.cpp).
 #include "platform/platform.h"
 
 #include "text/i18n.h"
@@ -15,7 +15,8 @@
 #include <string>
 
 #ifdef __EMSCRIPTEN__
-void platform::DrawOpenModelDialog(app::AppState&, ui::UiState& ui) { ui.open_model_wanted = false; }
+// the page's file picker, Cancel and Forget (web_checkpoint.cpp)
+void platform::DrawOpenModelDialog(app::AppState& state, ui::UiState& ui) { CheckpointRequests(state, ui); }
 #else
 namespace {
 struct Dialog {

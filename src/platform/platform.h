@@ -52,16 +52,19 @@ void FetchModelIfWanted(app::AppState& state);
 // Hugging Face layout (model/format/model_folder.h). SetModelFolder names the folder model mode
 // opens (--model DIR; empty: $ATTNLAB_MODEL_DIR or the repository's web/model); OpenModelFolderNow
 // opens one at once and hands it to the app (false with the message: the model held is kept);
-// SubFolders lists a folder's folders for the Open dialog (ui/panel_open_model.cpp). The page
-// cannot open a folder by its path: CanOpenModelFolder is false there.
+// SubFolders lists a folder's folders for the Open dialog (open_model_dialog.cpp). The page
+// opens a folder through its file picker instead (OpenModelFolderNow refuses there).
 bool CanOpenModelFolder();
 void SetModelFolder(const std::string& dir);
 std::string ModelFolder();
 bool OpenModelFolderNow(app::AppState& state, const std::string& dir, std::string* error);
 std::vector<std::string> SubFolders(const std::string& dir);
 // The Open dialog (open_model_dialog.cpp), drawn after the lab when ui.open_model_wanted asked
-// for it; nothing in the page.
+// for it; in the page, the page's own file picker, and the loading's Cancel and "Forget
+// downloaded models" (ui.cancel_model_wanted, ui.forget_models_wanted): CheckpointRequests
+// (web_checkpoint.cpp in the build with the model's code, web_checkpoint_absent.cpp without).
 void DrawOpenModelDialog(app::AppState& state, ui::UiState& ui);
+void CheckpointRequests(app::AppState& state, ui::UiState& ui);
 
 // The what-if tools (app/whatif/whatif.h), asked for only when wanted: once a frame, before Tick,
 // if app::WantsWhatIfTools the default page's build asks web/js/model_switch.js to move the lab

@@ -91,7 +91,10 @@ EMSCRIPTEN_KEEPALIVE void attnlab_model_failed(const char* message) {
 
 // getModelStatus(): {load: "not requested" | "loading" | "ready" | "failed", fraction, message,
 // thumbnails: [[x, y, w, h] in CSS pixels of each head thumbnail drawn in the last frame],
-// probe: the last "Probe this head" (app::ModelProbeJson; null before the first)}.
+// probe: the last "Probe this head" (app::ModelProbeJson; null before the first); name, bytes,
+// totalBytes (a checkpoint on its way), model: the model held {name, format, dtype, fileBytes,
+// layers, heads, dModel, context, vocab} or null}. A failure with a model held keeps
+// it: load "failed" (or "ready" after a cancel) with the message, and `model` the one in use.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
   if (!g_state) return Refusal("", "the lab is not running yet");
   static const char* const kLoad[] = {"not requested", "loading", "ready", "failed"};
@@ -100,8 +103,21 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_get_model_status() {
   if (g_ui)
     for (std::size_t i = 0; i + 3 < g_ui->head_thumbs.size(); i += 4)
       thumbs.push_back({g_ui->head_thumbs[i], g_ui->head_thumbs[i + 1], g_ui->head_thumbs[i + 2], g_ui->head_thumbs[i + 3]});
-  return Hand(attn::api::Dump({{"load", kLoad[static_cast<int>(st.load)]}, {"fraction", st.fraction},
-                               {"message", st.message}, {"thumbnails", thumbs}, {"probe", app::ModelProbeJson(*g_state)}}));
+  attn::api::Json out = {{"load", kLoad[static_cast<int>(st.load)]}, {"fraction", st.fraction},
+                         {"message", st.message}, {"thumbnails", thumbs}, {"probe", app::ModelProbeJson(*g_state)}};
+  if (attn::model::ModelCodeInBuild()) {  // (the default page's build never holds a model)
+    out["name"] = st.name;  // what loads or is loaded: "" the lab's own
+    out["bytes"] = st.bytes;
+    out["totalBytes"] = st.total_bytes;
+    out["model"] = nullptr;
+    if (const attn::model::LabModel* m = g_state->model.loaded.get()) {
+      const attn::model::ModelConfig& c = m->config();
+      out["model"] = {{"name", m->name}, {"format", m->shipped.format}, {"dtype", m->shipped.dtype},
+                      {"fileBytes", m->shipped.file_bytes}, {"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model}, {"context", c.context},
+                      {"vocab", c.vocab}};
+    }
+  }
+  return Hand(attn::api::Dump(out));
 }
 
 // probeHead(): "Probe this head" now, on the state's layer and head (app::ProbeHeadJson).

@@ -100,7 +100,8 @@ void DrawAttentionBottom(Context& ctx, const Front& front, bool vectors) {
   const Tab tabs[] = {{&tr::kSteps, "b_steps", "steps", !Hidden(ctx, "steps"), DrawStepsPanel},
                       {&tr::kVectors, "b_vectors", "vectors", vectors, DrawVectorsPanel},
                       {&tr::kInformation, "b_information", "information", !Hidden(ctx, "information"), DrawInformationPanel},
-                      {&tr::kTuneTitle, "b_tune", "", TuneShown(ctx), DrawModelTrainPanel},
+                      // (the default page's build has no model: no panel to keep)
+                      {&tr::kTuneTitle, "b_tune", "", TuneShown(ctx), attn::model::ModelCodeInBuild() ? DrawModelTrainPanel : nullptr},
                       {&tr::kWhatIf, "b_whatif", "whatif", !Hidden(ctx, "whatif"), DrawWhatIfPanel}};
   int count = 0;
   for (const Tab& t : tabs) count += t.shown;

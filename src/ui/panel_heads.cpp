@@ -58,6 +58,8 @@ bool ModelPendingPanel(Context& ctx, const char* title, const char* id) {
       if (ImGui::Button(Label(tr::kModelBack, "model_back"))) app::ApplyPatch(s, attn::api::Obj({{"projection", "identity"}, {"query", 1}}));
     } else if (s.model.loaded) {  // loaded, but the settings are refused (the header says why)
       ImGui::TextWrapped("%s", RefusalMessage(s.refusal).c_str());
+    } else if (attn::model::ModelCodeInBuild() && !st.name.empty()) {  // a checkpoint (the page: its bytes, Cancel)
+      DrawModelLoadStatus(ctx);
     } else {
       std::snprintf(buf, sizeof buf, L(tr::kModelLoading), st.fraction * 100.0);
       ImGui::TextWrapped("%s", buf);

@@ -58,7 +58,7 @@ void DrawSettingsPanel(Context& ctx) {
       if (ImGui::SliderInt(Label(tr::kModelHead, "model_head"), &head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
         app::ApplyPatch(s, attn::api::Obj({{"head", head}}));
       ImGui::EndDisabled();
-      if (s.model.loaded) {
+      if (attn::model::ModelCodeInBuild() && s.model.loaded) {
         const attn::model::ModelConfig& mc = s.model.loaded->config();
         char buf[512];
         std::snprintf(buf, sizeof buf, L(tr::kModelFixed), mc.d_model, mc.d_model / mc.heads, mc.heads);
@@ -66,10 +66,14 @@ void DrawSettingsPanel(Context& ctx) {
         ImGui::TextWrapped("%s", buf);
         ImGui::PopStyleColor();
       }
-      // Another model: the lab's own or a GPT-2 checkpoint (the desktop; the page's picker: soon)
+      // Another model: the lab's own or a GPT-2 checkpoint (the desktop's dialog, the page's picker)
       // (ModelCodeInBuild first: the default page's build has no model to open, nor this code)
-      if (attn::model::ModelCodeInBuild() && ctx.ui.can_open_model && ImGui::Button(L(tr::kOpenModel)))
-        ctx.ui.open_model_wanted = true;
+      if (attn::model::ModelCodeInBuild() && ctx.ui.can_open_model) {
+        if (s.model.loaded) DrawModelLoadStatus(ctx);  // (without one, the pending panel shows it)
+        if (ImGui::Button(L(tr::kOpenModel))) ctx.ui.open_model_wanted = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L(tr::kOpenModelHelp));
+        DrawForgetModels(ctx);
+      }
       ImGui::Spacing();
     }
     if (!model) {

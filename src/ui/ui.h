@@ -68,6 +68,11 @@ struct UiState {
   // draws the Open dialog (platform/open_model_dialog.cpp) once the settings' button asks.
   bool can_open_model = false;
   bool open_model_wanted = false;
+  // A checkpoint on its way (the page): its Cancel, and "Forget downloaded models" with the space
+  // the downloads take in the browser's storage (bytes; the page says, web_checkpoint.cpp).
+  bool cancel_model_wanted = false;
+  bool forget_models_wanted = false;
+  double model_cache_bytes = 0;
   bool share_open = false;
   std::string page_url;
   int copy_status = 0;
@@ -123,6 +128,11 @@ void DrawLab(Context& ctx);  // layout.cpp: arranges the panels for a laptop or 
 // Shown: the settings the panels show (the model's own in model mode, else the state's).
 void DrawHeadsPanel(Context& ctx);
 bool ModelPendingPanel(Context& ctx, const char* title, const char* id);
+// model_loading.cpp: the model's name, a checkpoint on its way (bytes, Cancel), why the last one
+// was not opened; "Forget downloaded models" (the page's build with the model's code; nothing
+// elsewhere).
+void DrawModelLoadStatus(Context& ctx);
+void DrawForgetModels(Context& ctx);
 const attn::LabConfig& Shown(const Context& ctx);
 bool ModelMode(const Context& ctx);  // projection "model" with its result computed
 

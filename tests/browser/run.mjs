@@ -2,7 +2,8 @@
 // Browser tests of the Attention Lab web page (web/ + the emcc build), run by ctest as
 //
 //   node tests/browser/run.mjs --site build/wasm-release/site --attnlab build/native-release/attnlab
-//        [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser /usr/bin/chromium]
+//        [--fixtures build/native-release/fixtures/gpt2] [--shots DIR] [--only SUBSTRING]
+//        [--timeout SECONDS] [--browser /usr/bin/chromium]
 //
 // Serves --site from its own static HTTP server on 127.0.0.1 (random port), drives Debian's
 // chromium through playwright-core (WebGL2 via SwiftShader), runs each named test in a fresh
@@ -39,11 +40,12 @@ import { modelTrainTests } from './features/model_train.mjs';
 import { modelTests } from './features/model.mjs';
 import { whatIfTests } from './features/whatif.mjs';
 import { courseAuthorTests } from './features/course_author.mjs';
+import { checkpointTests } from './features/checkpoint.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
 function parseArgs(argv) {
-  const opts = { site: null, attnlab: null, shots: null, only: null, timeout: 120, browser: '/usr/bin/chromium' };
+  const opts = { site: null, attnlab: null, shots: null, only: null, timeout: 120, browser: '/usr/bin/chromium', fixtures: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const take = () => {
@@ -56,6 +58,7 @@ function parseArgs(argv) {
     else if (a === '--only') opts.only = take();
     else if (a === '--timeout') opts.timeout = Number(take());
     else if (a === '--browser') opts.browser = take();
+    else if (a === '--fixtures') opts.fixtures = take();
     else if (a === '-h' || a === '--help') usage(null);
     else usage(`unknown option ${a}`);
   }
@@ -64,7 +67,7 @@ function parseArgs(argv) {
   return opts;
 }
 function usage(err) {
-  const text = 'usage: node tests/browser/run.mjs --site DIR --attnlab PATH [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser PATH]';
+  const text = 'usage: node tests/browser/run.mjs --site DIR --attnlab PATH [--fixtures DIR] [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser PATH]';
   if (err) { console.error(`run.mjs: ${err}\n${text}`); process.exit(2); }
   console.log(text); process.exit(0);
 }
@@ -75,7 +78,7 @@ const tests = [
   ...pageTests, ...informationTests, ...inputTests, ...i18nTests, ...screensTests, ...loadingTests, ...embedTests,
   ...trainingTests, ...normalizationTests, ...lessonTests,
   ...pageCitizenTests(), ...exportTests(), ...modelInfoTests(), ...flagsTests(), ...authoredLessonTests(),
-  ...modelTrainTests(), ...modelTests(), ...whatIfTests(), ...courseAuthorTests(),
+  ...modelTrainTests(), ...modelTests(), ...whatIfTests(), ...courseAuthorTests(), ...checkpointTests(),
 ];
 
 // ------------------------------------------------------------------------------------------
@@ -85,7 +88,9 @@ async function main() {
   if (!fs.existsSync(path.join(opts.site, 'index.html'))) { console.error(`run.mjs: no index.html in ${opts.site}`); process.exit(2); }
   if (opts.shots) fs.mkdirSync(opts.shots, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-browser-'));
-  const server = await startServer(opts.site);
+  // the GPT-2 checkpoints (scripts/gpt2_fixture.py: CTest's fixture "gpt2") under /fixtures/
+  // and each test's own files (t.tmp) under /tmp/
+  const server = await startServer(opts.site, { '/tmp/': tmp, ...(opts.fixtures ? { '/fixtures/': opts.fixtures } : {}) });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const origin = new URL(base).origin;
   const browser = await launchChromium(opts.browser);
@@ -116,6 +121,7 @@ async function main() {
     }
     const page = await context.newPage();
     page.setDefaultTimeout(60000);
+    server.requests = [];
     const notes = [];
     const cleanups = [];
     const t = { page, context, base, opts, tmp, server, monitor, note: (s) => notes.push(s),

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 
 #include "model/arch/model.h"
 #include "model/format/hf_gpt2.h"
+#include "model/format/hf_gpt2_loader.h"
 #include "model/format/model_folder.h"
 #include "model/format/safetensors.h"
 #include "model/lab/model_lab.h"
@@ -399,4 +401,63 @@ TEST_CASE("gpt2 checkpoints: a folder without a tokenizer, or with one larger th
   CHECK(error == "vocab.json: the tokenizer has ids up to 50256 but the model's vocabulary is 50000 tokens");
   std::filesystem::remove_all(dir);
 }
+}  // TEST_SUITE
+
+TEST_SUITE("gpt2") {
+
+TEST_CASE("gpt2 checkpoints: Check says what the weights take in memory before anything is allocated (the page's refusal)") {
+  const Json& ref = Reference();
+  for (auto it = ref["variants"].begin(); it != ref["variants"].end(); ++it) {
+    const std::string dir = FixtureDir() + "/" + it.key() + "/";
+    CAPTURE(dir);
+    HfCheckpoint ck;
+    std::string error;
+    REQUIRE_MESSAGE(ReadGpt2Folder(dir, &ck, &error), error);
+    // the files as the page gets them: the index (if any), each file's length and header
+    std::vector<std::string> files;
+    const std::string index = ReadText(dir + "model.safetensors.index.json");
+    REQUIRE_MESSAGE(Gpt2WeightFiles(index.empty() ? nullptr : &index, &files, &error), error);
+    Gpt2Loader loader(ck.config);
+    for (const std::string& f : files) {
+      const std::string bytes = ReadText(dir + f);
+      std::uint64_t length = 0;
+      REQUIRE(HeaderLength(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &length, &error));
+      REQUIRE_MESSAGE(loader.AddFile(f, bytes.size(), std::string_view(bytes).substr(8, length), &error), error);
+    }
+    REQUIRE_MESSAGE(loader.Check(&error), error);
+    std::uint64_t floats = 0;
+    for (const TensorRef<float>& t : Tensors(ck.params)) floats += static_cast<std::uint64_t>(t.size());
+    CHECK(loader.WeightBytes() == ck.params.stored->bytes() + 4 * floats);
+    REQUIRE_MESSAGE(loader.Plan(&error), error);
+    std::uint64_t largest = 0;
+    for (const Gpt2Piece& p : loader.pieces()) largest = std::max(largest, p.end - p.begin);
+    CHECK(loader.LargestPiece() >= largest);  // (a tied lm_head's copy is never read, but may be the largest)
+    CHECK_FALSE(loader.Check(&error));  // once
+  }
+  // the forward's intermediates: by hand for one small shape (C 4, F 16, H 2, V 10, 1 layer, 3 tokens)
+  ModelConfig c;
+  c.d_model = 4; c.mlp = 16; c.heads = 2; c.vocab = 10; c.layers = 1;
+  const std::uint64_t block = 3 * 4 * 9 + 3 * 16 * 2 + 2 * (3 * 2 * 4 + 3 * 3 * 4);
+  CHECK(ForwardBytes(c, 3) == 4 * (block + 3 * 4 * 2 + 3 * 10 * 2));
+}
+
+TEST_CASE("gpt2 checkpoints: the weight files an index names, or model.safetensors") {
+  std::vector<std::string> files;
+  std::string error;
+  REQUIRE(Gpt2WeightFiles(nullptr, &files, &error));
+  CHECK(files == std::vector<std::string>{"model.safetensors"});
+  const std::string two = R"({"weight_map": {"a": "x.safetensors", "b": "y.safetensors", "c": "x.safetensors"}})";
+  REQUIRE(Gpt2WeightFiles(&two, &files, &error));
+  CHECK(files == std::vector<std::string>{"x.safetensors", "y.safetensors"});
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"not json", "model.safetensors.index.json: no \"weight_map\" object"},
+           {R"({"weight_map": {}})", "model.safetensors.index.json: the weight map is empty"},
+           {R"({"weight_map": {"a": 3}})", "model.safetensors.index.json: \"a\" names no file"},
+           {R"({"weight_map": {"a": "../x"}})", "model.safetensors.index.json: \"../x\" is not a file of this folder"}}) {
+    CAPTURE(text);
+    CHECK_FALSE(Gpt2WeightFiles(&text, &files, &error));
+    CHECK(error == message);
+  }
+}
+
 }  // TEST_SUITE

@@ -71,7 +71,11 @@
  *                          tab, a chip's what-if or an edit in the state asks for it
  *   getModelStatus()      -> {load: 'not requested'|'loading'|'ready'|'failed', fraction,
  *                          message, thumbnails: [[x, y, w, h] of each head thumbnail drawn],
- *                          probe: the last probeHead()}
+ *                          probe: the last probeHead(); in the full build name, bytes,
+ *                          totalBytes (a checkpoint on its way), model: the model held}
+ *   loadModel({url} | {files}) -> Promise of getModelStatus() once a GPT-2-family checkpoint
+ *                          (docs/models.md) is the lab's model; rejected with the refusal
+ *   forgetDownloadedModels() -> Promise of {ok, freedBytes}: the browser's copies dropped
  *   probeHead()           -> "Probe this head" now (README)
  * Normalization (the Normalization tab):
  *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
@@ -245,6 +249,8 @@ var api = {
   resetTune: function () { requireReady(); fns.resetTune(); return parseJSON(fns.tuneStatus(), 'attnlab_tune_status'); },
   getLink: function () { requireReady(); return pageUrl() + fns.getLink(); },
   getModelStatus: function () { requireReady(); return parseJSON(fns.getModelStatus(), 'attnlab_get_model_status'); },
+  loadModel: function (o) { requireReady(); return checkpoint().then(function (c) { return c.load(o); }); },
+  forgetDownloadedModels: function () { requireReady(); return checkpoint().then(function (c) { return c.forget(); }); },
   getBuild: function () { requireReady(); return current && current._attnlab_model_code() ? 'full' : 'default'; },
   probeHead: function () { requireReady(); return parseJSON(fns.probeHead(), 'attnlab_probe_head'); },
   getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },

@@ -168,7 +168,8 @@ var REQUESTS = {
   train: 'steps', getTraining: '', getNormalization: '', runNormalization: 'options',
   'export': 'options', download: 'options',   // a Promise: the reply carries the Blob
   setLesson: 'lesson', getLesson: '', answerLesson: 'choice', getLessonProgress: '',
-  getModelStatus: '', probeHead: '', tuneModel: 'options', getTuneStatus: '', stopTune: '', resetTune: ''
+  getModelStatus: '', probeHead: '', tuneModel: 'options', getTuneStatus: '', stopTune: '', resetTune: '',
+  loadModel: 'options', forgetDownloadedModels: ''
 };
 // What the lab posts itself: never answered, so that a parent echoing messages back makes no loop.
 var OWN_MESSAGES = ['attentionLab:result', 'attentionLab:ready', 'attentionLab:height', 'attentionLab:change',

@@ -79,7 +79,7 @@ function start() {
   });
 
   var link = linkParams(location.hash), full = linkWantsFullBuild(link);
-  if (link.projection === 'model') fetchModelFiles(null);  // the model's files beside its build
+  if (link.projection === 'model' && !link.modelUrl) fetchModelFiles(null);  // the model's files beside its build
   function load(glueUrl, wasmUrl) {
     return Promise.all([loadScript(glueUrl), downloadWasm(wasmUrl)]).then(function (r) { boot(r[0], r[1]); });
   }
@@ -172,14 +172,16 @@ function downloadWasm(url, onFraction) {
   });
 }
 
-function loadScript(url) {
+// A script that defines the function window[name] (createAttentionLab: the Emscripten glue).
+function loadScript(url, name) {
+  name = name || 'createAttentionLab';
   return new Promise(function (resolve, reject) {
     var s = document.createElement('script');
     s.src = url;
     s.async = true;
     s.onload = function () {
-      if (typeof window.createAttentionLab !== 'function') reject(new Error(url + ' loaded but does not define createAttentionLab'));
-      else resolve(window.createAttentionLab);
+      if (typeof window[name] !== 'function') reject(new Error(url + ' loaded but does not define ' + name));
+      else resolve(window[name]);
     };
     s.onerror = function () { reject(new Error('could not load ' + url)); };
     document.body.appendChild(s);
@@ -217,7 +219,7 @@ function boot(factory, wasmBytes, switchFrom) {
     onLabFrame: function (info) { onFrame(info); },
     onLabExport: function (msg) { setTimeout(function () { onExport(msg); }, 0); },
     onLabCopy: function (text) { setTimeout(function () { copyText(text); }, 0); },
-    onModelWanted: function () { setTimeout(function () { modelWanted(Module); }, 0); },
+    onModelWanted: function (url) { setTimeout(function () { modelWanted(Module, url); }, 0); },
     onFullBuildWanted: function () { setTimeout(function () { fullBuildWanted(Module); }, 0); },
     labSwitchFrom: switchFrom || null,
     labCarriedState: switchFrom ? switchFrom.state : null,

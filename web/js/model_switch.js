@@ -97,13 +97,27 @@ function fetchModelFiles(progress) {
   return modelFiles;
 }
 
-// The running build asks for the model (src/platform/model_files.cpp). The build with the
-// model's code gets the files; the default page's build is replaced by that build first.
-function modelWanted(Module) {
+// The running build asks for the model (src/platform/model_files.cpp): the lab's own ("") or the
+// checkpoint under the state's modelUrl. The build with the model's code gets the files; the
+// default page's build is replaced by that build first.
+function modelWanted(Module, url) {
   // (The model's build asks while it starts, before it is the running one: it gets the files.)
   if (Module !== current && !Module.labSwitchFrom) return;
-  if (Module._attnlab_model_code()) fetchModel(Module);
-  else switchToFullBuild(Module, true);
+  if (!Module._attnlab_model_code()) switchToFullBuild(Module, !url);
+  else if (url) checkpoint().then(function (c) { c.open(Module, { url: url }); }, function (e) {
+    Module.cwrap('attnlab_model_failed', null, ['string'])(e.message);
+  });
+  else fetchModel(Module);
+}
+
+// A checkpoint opened by address or from the learner's files (web/checkpoint/checkpoint.js):
+// fetched when one is opened or the model's build runs, never by the default page.
+var checkpointCode = null;
+function checkpoint() {
+  return checkpointCode || (checkpointCode = loadScript('checkpoint.js', 'attentionLabCheckpoint').then(function (make) {
+    return make({ current: function () { return current; }, api: api,
+                  full: function () { if (!switching) switchToFullBuild(current, false); } });
+  }, function (e) { checkpointCode = null; throw e; }));
 }
 
 // The default page's build asks for the what-if tools (src/platform/model_files.cpp): the same
@@ -188,6 +202,7 @@ function switched(New) {
   }
   current = New;
   switching = false;
+  checkpoint().then(function (c) { c.attach(New); }, function () {});
   if (tuneTexts) fns.tuneTexts(tuneTexts[0], tuneTexts[1]);
   updateWeightsTable();
 }

@@ -13,12 +13,18 @@ bool ModelMode(const attn::LabConfig& c) { return c.projection == attn::Projecti
 }  // namespace
 
 bool Model::Wants(const attn::api::LabState& lab) const {
-  return ModelMode(lab.config) && status.load == ModelLoad::kNotRequested;
+  return ModelMode(lab.config) && (status.load == ModelLoad::kNotRequested || lab.model_url != requested_url);
 }
 
-void Model::Requested() {
+void Model::Requested(const std::string& url) {
+  requested_url = url;
+  Loading(url);
+}
+
+void Model::Loading(const std::string& name) {
   status = ModelStatus{};
   status.load = ModelLoad::kLoading;
+  status.name = name;
 }
 
 void Model::Progress(double fraction) {
@@ -26,9 +32,25 @@ void Model::Progress(double fraction) {
   status.fraction = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
 }
 
+void Model::Bytes(double bytes, double total) {
+  if (status.load != ModelLoad::kLoading || !(total > 0)) return;
+  status.bytes = bytes < 0 ? 0 : bytes > total ? total : bytes;
+  status.total_bytes = total;
+  status.fraction = status.bytes / total;
+}
+
 void Model::LoadFailed(const std::string& message) {
   status.load = ModelLoad::kFailed;
   status.message = message;
+}
+
+void Model::Cancelled() {
+  if (!loaded) return LoadFailed("the download was cancelled");
+  status = ModelStatus{};
+  status.load = ModelLoad::kReady;
+  status.fraction = 1;
+  status.name = loaded->name;
+  status.message = "the download was cancelled";
 }
 
 void Model::Retry() {
@@ -56,7 +78,12 @@ void Model::Arrived(const RoomContext& c, std::unique_ptr<attn::model::LabModel>
   status = ModelStatus{};
   status.load = ModelLoad::kReady;
   status.fraction = 1;
-  tune = Tune{};    // a session of another model's weights
+  status.name = loaded->name;
+  Tune fresh;      // a session of another model's weights; the built-in texts stay
+  fresh.texts_loaded = tune.texts_loaded;
+  fresh.text_en = std::move(tune.text_en);
+  fresh.text_ru = std::move(tune.text_ru);
+  tune = std::move(fresh);
   probe = ModelProbe{};
   info = ModelInformation{};
   effects = ModelKeyEffects{};

@@ -35,7 +35,10 @@ enum class ModelLoad {
 struct ModelStatus {
   ModelLoad load = ModelLoad::kNotRequested;
   double fraction = 0;   // kLoading: bytes received / expected, 0..1
-  std::string message;   // kFailed: English, one line (the UI adds a translated sentence)
+  double bytes = 0, total_bytes = 0;  // kLoading a checkpoint: its weights' bytes so far, in all
+  std::string name;      // kLoading: what loads ("" the lab's own model)
+  std::string message;   // kFailed: English, one line (the UI adds a translated sentence); with a
+                         // model still held (`loaded`), that model stays in use
 };
 
 // Information, on a real head: the chosen head seen through its layer (concat, W_O, the
@@ -99,6 +102,7 @@ struct ModelKeyEffects {
 struct Model final : Room {
   std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
   ModelStatus status;
+  std::string requested_url;  // the modelUrl last asked for (Wants compares the state's with it)
   ModelInformation info;
   ModelKeyEffects effects;
   ModelProbe probe;
@@ -116,10 +120,15 @@ struct Model final : Room {
   // (model::LoadLabModel: every check; `digests` are the SHA-256s the platform computed, name ->
   // hex, possibly none in a page without WebCrypto) and has the result recomputed (Refresh).
   // Returns false with the message (then the status is kFailed).
+  // The state's modelUrl names the model (lab.model_url: "" = the lab's own): a new one is wanted
+  // too, while the model held stays in use until it arrives; a failure or a cancel keeps it.
   bool Wants(const attn::api::LabState& lab) const;
-  void Requested();
+  void Requested(const std::string& url);
+  void Loading(const std::string& name);  // a load the platform starts itself (the page's files)
   void Progress(double fraction);
+  void Bytes(double bytes, double total);  // a checkpoint's weights: bytes so far, in all
   void LoadFailed(const std::string& message);
+  void Cancelled();  // the learner's Cancel: the model held (if any) stays, as it was
   bool FilesArrived(const RoomContext& c, const std::vector<std::pair<std::string, std::string>>& files,
                     const std::map<std::string, std::string>& digests, std::string* error);
   // A model the platform loaded itself (the desktop's folder: model_folder.h), which replaces the

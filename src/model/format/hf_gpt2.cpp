@@ -142,6 +142,35 @@ bool Gpt2FromTensors(const ModelConfig& c, const std::vector<StTensor>& tensors,
   return true;
 }
 
+bool Gpt2WeightFiles(const std::string* index, std::vector<std::string>* files, std::string* error) {
+  files->clear();
+  if (!index) {
+    files->push_back("model.safetensors");
+    return true;
+  }
+  const Json j = Json::parse(*index, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
+    return Fail(error, "model.safetensors.index.json: no \"weight_map\" object");
+  std::set<std::string> seen;
+  for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
+    if (!it.value().is_string()) return Fail(error, "model.safetensors.index.json: \"" + Shown(it.key()) + "\" names no file");
+    const std::string f = it.value().get<std::string>();
+    if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f.find("..") != std::string::npos ||
+        Shown(f) != f)  // a control character or line break: no file of a checkpoint has one
+      return Fail(error, "model.safetensors.index.json: \"" + Shown(f) + "\" is not a file of this folder");
+    if (seen.insert(f).second) files->push_back(f);
+  }
+  if (files->empty()) return Fail(error, "model.safetensors.index.json: the weight map is empty");
+  return true;
+}
+
+std::uint64_t ForwardBytes(const ModelConfig& c, std::uint64_t t) {
+  const std::uint64_t C = static_cast<std::uint64_t>(c.d_model), F = static_cast<std::uint64_t>(c.mlp),
+                      H = static_cast<std::uint64_t>(c.heads), Dh = C / H, V = static_cast<std::uint64_t>(c.vocab);
+  const std::uint64_t block = t * C * 9 + t * F * 2 + H * (t * Dh * 4 + t * t * 4);
+  return 4 * (static_cast<std::uint64_t>(c.layers) * block + t * C * 2 + t * V * 2);
+}
+
 bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* error) {
   const std::string base = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   std::string text;
@@ -151,22 +180,10 @@ bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* erro
   // The weight files: one, or the shards an index names (each once, inside the folder).
   std::vector<std::string> files;
   std::string index;
-  if (ReadFileBytes(base + "model.safetensors.index.json", &index)) {
-    const Json j = Json::parse(index, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
-      return Fail(error, base + "model.safetensors.index.json: no \"weight_map\" object");
-    std::set<std::string> seen;
-    for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
-      if (!it.value().is_string()) return Fail(error, base + "model.safetensors.index.json: \"" + Shown(it.key()) + "\" names no file");
-      const std::string f = it.value().get<std::string>();
-      if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f.find("..") != std::string::npos ||
-          Shown(f) != f)  // a control character or line break: no file of a checkpoint has one
-        return Fail(error, base + "model.safetensors.index.json: \"" + Shown(f) + "\" is not a file of this folder");
-      if (seen.insert(f).second) files.push_back(f);
-    }
-    if (files.empty()) return Fail(error, base + "model.safetensors.index.json: the weight map is empty");
-  } else {
-    files.push_back("model.safetensors");
+  const bool indexed = ReadFileBytes(base + "model.safetensors.index.json", &index);
+  if (!Gpt2WeightFiles(indexed ? &index : nullptr, &files, error)) {
+    if (error) *error = base + *error;
+    return false;
   }
   // Each file's header, then each tensor's bytes read in turn: the memory a load needs is the
   // weights as stored plus one tensor (hf_gpt2_loader.h).

@@ -58,5 +58,17 @@ bool ReadGpt2Folder(const std::string& dir, HfCheckpoint* out, std::string* erro
 // `model info` and the memory check: the lab's own model and GPT-2's alike.
 std::int64_t Gpt2ParameterCount(const ModelConfig& c);
 
+// Bytes of one forward of `tokens` tokens that keeps every intermediate (model.h's SequenceActs,
+// in float): per block the residual stream, the norms, the MLP, every head's q, k, v, scores,
+// weights and output; then the logits and probabilities of every position. `model info` and the
+// page's check before a download (with the weights' bytes: Gpt2Loader::WeightBytes).
+std::uint64_t ForwardBytes(const ModelConfig& c, std::uint64_t tokens);
+
+// The weight files of a checkpoint: those model.safetensors.index.json's weight map names
+// (`index`: its text), each once, in the order first named, or model.safetensors when there is no
+// index (`index` null). Refused: not JSON, no weight map, a file outside the folder. Messages
+// start with "model.safetensors.index.json: ".
+bool Gpt2WeightFiles(const std::string* index, std::vector<std::string>* files, std::string* error);
+
 }  // namespace model
 }  // namespace attn

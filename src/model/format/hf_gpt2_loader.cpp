@@ -3,6 +3,7 @@
 
 #include "engine/linalg/linalg.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -84,8 +85,8 @@ bool Gpt2Loader::AddEntries(const std::string& name, const std::vector<StEntry>&
   return true;
 }
 
-bool Gpt2Loader::Plan(std::string* error) {
-  if (spent_ || planned_) return Fail(error, "the loader cannot plan now");
+bool Gpt2Loader::Check(std::string* error) {
+  if (spent_ || planned_ || checked_) return Fail(error, "the loader cannot check now");
   // 1. every weight the config needs, by name, in the model's order; then nothing else
   std::vector<std::string> wanted = {"wte.weight", "wpe.weight"};
   for (int l = 0; l < c_.layers; ++l)
@@ -107,7 +108,21 @@ bool Gpt2Loader::Plan(std::string* error) {
     if (f.entry.shape != t.shape)
       return Fail(error, "tensor '" + Shown(name) + "' has shape " + ShapeText(f.entry.shape) + ", the config needs " +
                              ShapeText(t.shape));
+    if (t.kind == Kind::kSkip) continue;
+    // In memory: the big matrices at the file's precision (stored.h), the rest in float
+    std::uint64_t n = 1;
+    for (const std::int64_t d : t.shape) n *= static_cast<std::uint64_t>(d);
+    const bool stored = t.kind == Kind::kStored || t.kind == Kind::kQkv;
+    weight_bytes_ += n * (stored ? f.entry.size : sizeof(float));
+    largest_piece_ = std::max<std::uint64_t>(largest_piece_, f.entry.end - f.entry.begin);
   }
+  checked_ = true;
+  return true;
+}
+
+bool Gpt2Loader::Plan(std::string* error) {
+  if (spent_ || planned_) return Fail(error, "the loader cannot plan now");
+  if (!checked_ && !Check(error)) return false;
   // 2. the parameters: the small ones in float, the big matrices at their file's precision.
   //    Every shape above is the config's, and the files hold those bytes: nothing here is
   //    larger than what was found.

@@ -5,9 +5,11 @@
 //   1. AddFile(name, its size, its header's JSON) for every weight file: each tensor checked
 //      by name (any "transformer." prefix removed), dtype and shape against the config, none
 //      repeated across files;
-//   2. Plan(): every weight there, the parameters allocated (the big matrices at the file's
-//      precision: stored.h), and the pieces to read, file by file in offset order (a tied
-//      lm_head copy and the old attn.bias buffers are checked and skipped: never read);
+//   2. Check(): every weight there with its shape and dtype, nothing allocated yet, and what the
+//      weights will take in memory (WeightBytes: the page refuses a model that will not fit
+//      before it downloads anything); Plan(): the parameters allocated (the big matrices at the
+//      file's precision: stored.h), and the pieces to read, file by file in offset order (a
+//      tied lm_head copy and the old attn.bias buffers are checked and skipped: never read);
 //   3. Take(k, bytes) for each piece;
 //   4. Finish(): every piece taken, every value finite; the parameters.
 // Any refusal is one line naming the tensor (the caller adds the file); after one, the loader
@@ -43,6 +45,9 @@ class Gpt2Loader {
   // data_start): Gpt2FromTensors feeds float values through it.
   bool AddEntries(const std::string& name, const std::vector<StEntry>& entries, std::uint64_t data_start,
                   std::string* error);
+  bool Check(std::string* error);            // Plan calls it when it was not called before
+  std::uint64_t WeightBytes() const { return weight_bytes_; }    // after Check: in memory
+  std::uint64_t LargestPiece() const { return largest_piece_; }  // after Check: one tensor's bytes
   bool Plan(std::string* error);
   const std::vector<Gpt2Piece>& pieces() const { return pieces_; }
   std::uint64_t PieceBytes() const;  // what Take will be given in all
@@ -67,7 +72,8 @@ class Gpt2Loader {
   void Scatter(const Found& f, const Target& t, const unsigned char* bytes);
 
   ModelConfig c_;
-  bool spent_ = false, planned_ = false;
+  bool spent_ = false, checked_ = false, planned_ = false;
+  std::uint64_t weight_bytes_ = 0, largest_piece_ = 0;
   std::map<std::string, Found> found_;     // by name without the prefix
   std::vector<std::string> files_;
   std::vector<Gpt2Piece> pieces_;

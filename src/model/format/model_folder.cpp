@@ -48,5 +48,17 @@ bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int e
   return true;
 }
 
+Bundle BundleFromCheckpoint(HfCheckpoint ck, std::shared_ptr<const Tokenizer> tokenizer, std::string config_json) {
+  Bundle b;
+  b.tokenizer = std::move(tokenizer);
+  b.config = ck.config;
+  b.params = std::move(ck.params);
+  b.format = "huggingface";
+  b.dtype = ck.dtype;
+  b.file_bytes = ck.file_bytes;
+  b.config_json = std::move(config_json);
+  return b;
+}
+
 }  // namespace model
 }  // namespace attn

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "model/format/bundle.h"
+#include "model/format/hf_gpt2.h"
 
 #include <map>
 #include <memory>
@@ -28,6 +29,10 @@ bool OpenModelFolder(const std::string& dir, Bundle* out, std::string* error);
 // its reader refuses, a tokenizer with ids beyond the model's vocabulary `vocab`.
 bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int eos, int vocab,
                           std::shared_ptr<const Tokenizer>* out, std::string* error);
+// A checkpoint read (hf_gpt2.h: a folder natively, the page's pieces through Gpt2Loader) with its
+// tokenizer (HfTokenizerFromFiles) and config.json's text as the lab's Bundle.
+Bundle BundleFromCheckpoint(HfCheckpoint ck, std::shared_ptr<const Tokenizer> tokenizer, std::string config_json);
+
 // The names HfTokenizerFromFiles reads, in its order of preference.
 extern const char* const kHfTokenizerFiles[4];
 

@@ -2,7 +2,6 @@
 // OpenSSL's: bundle_native.cpp).
 #include "model/format/model_folder.h"
 
-#include "model/format/hf_gpt2.h"
 #include "model/format/read_file.h"
 
 #include <filesystem>
@@ -29,19 +28,14 @@ bool OpenModelFolder(const std::string& dir, Bundle* out, std::string* error) {
       files.emplace(name, std::move(bytes));
     }
   }
-  Bundle b;
-  std::string why;
-  if (!HfTokenizerFromFiles(files, ck.eos, ck.config.vocab, &b.tokenizer, &why)) {
+  std::shared_ptr<const Tokenizer> tokenizer;
+  std::string why, config_json;
+  if (!HfTokenizerFromFiles(files, ck.eos, ck.config.vocab, &tokenizer, &why)) {
     if (error) *error = base + why;
     return false;
   }
-  b.config = ck.config;
-  b.params = std::move(ck.params);
-  b.format = "huggingface";
-  b.dtype = ck.dtype;
-  b.file_bytes = ck.file_bytes;
-  ReadFileBytes(base + "config.json", &b.config_json);  // read above: the run's folders (validation.h) are not in it
-  *out = std::move(b);
+  ReadFileBytes(base + "config.json", &config_json);  // read above: the run's folders (validation.h) are not in it
+  *out = BundleFromCheckpoint(std::move(ck), std::move(tokenizer), std::move(config_json));
   return true;
 }
 

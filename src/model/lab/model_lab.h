@@ -35,6 +35,8 @@ struct LabModel {
   std::vector<HeadScores> heads;  // what each head does (layer-major, L * H), from heads.json
                                   // (`attnlab model heads`); empty when the folder has none
   int threads = 1;  // the forward's (Sequence::threads): the desktop 2; the page has none
+  std::string name;  // where it came from (a URL prefix, a folder's or the files' name); "" for
+                     // the lab's own
   const ModelConfig& config() const { return shipped.config; }
   const Tokenizer& tokenizer() const { return *shipped.tokenizer; }
 };

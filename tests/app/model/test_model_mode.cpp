@@ -92,6 +92,64 @@ TEST_CASE("model mode: a failed load is reported, the lab keeps working, a retry
   CHECK(s.attention.result.error.ok());
 }
 
+TEST_CASE("model mode: modelUrl names another model; while it comes, and when it fails or is cancelled, the model held stays") {
+  app::AppState s;
+  app::InitApp(s);
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "model"}}).ok);
+  app::ModelRequested(s);
+  const Files files = ShippedFiles();
+  std::string error;
+  REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, Digests(files), &error), error);
+  const attn::model::LabModel* shipped = s.model.loaded.get();
+  CHECK_FALSE(app::WantsModel(s));
+  // a checkpoint's address: asked for, with the shipped model still in use while it comes
+  REQUIRE(app::ApplyPatch(s, Json{{"modelUrl", "https://example.org/gpt2/"}}).ok);
+  CHECK(app::WantsModel(s));
+  app::ModelRequested(s);
+  CHECK_FALSE(app::WantsModel(s));
+  CHECK(s.model.status.load == app::ModelLoad::kLoading);
+  CHECK(s.model.status.name == "https://example.org/gpt2/");
+  app::ModelLoading(s, "gpt2");  // the page names it by its repository
+  app::ModelBytes(s, 25, 100);
+  CHECK(s.model.status.fraction == 0.25);
+  CHECK(s.model.status.total_bytes == 100);
+  app::ModelBytes(s, 250, 100);  // never past the end
+  CHECK(s.model.status.bytes == 100);
+  CHECK(s.attention.result.error.ok());  // the lab shows the shipped model meanwhile
+  CHECK(s.model.loaded.get() == shipped);
+  // a refusal: reported, the model held kept and in use; Try again asks for the same address
+  app::ModelLoadFailed(s, "config.json: HTTP 404");
+  CHECK(s.model.status.load == app::ModelLoad::kFailed);
+  CHECK(s.model.loaded.get() == shipped);
+  CHECK(s.attention.result.error.ok());
+  CHECK_FALSE(app::WantsModel(s));
+  app::RetryModel(s);
+  CHECK(app::WantsModel(s));
+  app::ModelRequested(s);
+  // a cancel: the model held, ready as before, saying so; nothing asked again
+  app::ModelLoadCancelled(s);
+  CHECK(s.model.status.load == app::ModelLoad::kReady);
+  CHECK(s.model.status.message == "the download was cancelled");
+  CHECK(s.model.loaded.get() == shipped);
+  CHECK_FALSE(app::WantsModel(s));
+  // back to the lab's own: asked for again (the platform fetches web/model)
+  REQUIRE(app::ApplyPatch(s, Json{{"modelUrl", ""}}).ok);
+  CHECK(app::WantsModel(s));
+  // outside model mode nothing is asked for
+  REQUIRE(app::ApplyPatch(s, Json{{"projection", "identity"}, {"query", 1}, {"head", 0}}).ok);
+  CHECK_FALSE(app::WantsModel(s));
+  // without a model held, a cancel is a failure to say
+  app::AppState t;
+  app::InitApp(t);
+  REQUIRE(app::ApplyPatch(t, Json{{"projection", "model"}, {"modelUrl", "https://example.org/gpt2/"}}).ok);
+  app::ModelRequested(t);
+  app::ModelLoadCancelled(t);
+  CHECK(t.model.status.load == app::ModelLoad::kFailed);
+  CHECK(t.model.status.message == "the download was cancelled");
+  // the link keeps the address
+  CHECK(app::LinkText(t).find("modelUrl=https") != std::string::npos);
+}
+
 }  // TEST_SUITE
 
 TEST_SUITE("app") {

@@ -26,7 +26,7 @@ const char* const kEveryField = R"({
   "knockoutKeys": "0,2", "knockoutHeads": "0:1", "valueToken": 2, "valueA": 0.25, "valueB": -0.5,
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
-  "tuneLr": 0.003, "tuneSeed": 5,
+  "tuneLr": 0.003, "tuneSeed": 5, "modelUrl": "https://example.org/models/gpt2/",
   "whatIfToken": 1, "whatIfWith": "кошка", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
   "knockoutKeys": "0,2", "knockoutHeads": "0:0", "valueToken": 2, "valueA": 0.5, "valueB": -0.25,
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,
