@@ -17,6 +17,10 @@
 #       the trained model's forward in the page: the time of setState({sentence}) in model mode
 #       for about 16, 64 and 127 BPE tokens, median of N (tests/browser/bench_model_page.mjs);
 #       --profile: a build with the functions' names (build/wasm-profile) and where the time goes.
+#   scripts/bench.sh --gpt2-page [--runs N]
+#       the same, on the GPT-2-small-shaped checkpoint below (build/bench/gpt2-small) opened in the
+#       page by its address (HTTP Range into the heap): the time to open it and setState of about
+#       10, 40 and 64+ tokens (issue 38: <= 2 s; the page runs one thread).
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
@@ -42,6 +46,15 @@ if [ "${1:-}" = "--model-page" ]; then
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site "$@"
+fi
+if [ "${1:-}" = "--gpt2-page" ]; then
+  shift
+  if [ ! -f build/bench/gpt2-small/model.safetensors ]; then
+    /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small
+  fi
+  cmake --preset wasm-release >/dev/null
+  cmake --build --preset wasm-release -j"$(nproc)"
+  exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site --model build/bench/gpt2-small "$@"
 fi
 if [ "${1:-}" = "--payload" ]; then
   shift
