@@ -75,6 +75,35 @@ export function checkpointTests() {
     t.monitor.consoleErrors = t.monitor.consoleErrors.filter((e) => !(n > 0 && /Failed to load resource.*404/.test(e) && n--));
   }
 
+  // Every tool on the model held: the tabs draw with the gallery, the probe, a knock-out with the
+  // keys' effects, "Train it more".
+  async function everyTool(t) {
+    for (const [view, id] of [['steps', 'steps'], ['weights', 'heatmap'], ['vectors', 'vectors'], ['information', 'information'], ['whatif', 'whatif']]) {
+      const r = await t.page.evaluate((view) => attentionLab.setState({ view }), view);
+      assert(r.ok, `view ${view}: ${short(r)}`);
+      await settle(t.page, 500);
+      const panels = (await panelsDrawn(t) || '').split(' ');
+      assert(panels.includes(id) && panels.includes('heads'), `the ${view} view draws ${id} and the gallery: ${panels.join(' ')}`);
+    }
+    // (the Russian built-in text: GPT-2's vocabulary cuts Cyrillic finer, enough tokens for this context)
+    await t.page.evaluate(() => attentionLab.setState({ lang: 'ru' }));
+    let probe;
+    for (let i = 0; i < 50; i++) {  // once the built-in texts have come (fetched with model mode)
+      probe = await t.page.evaluate(() => attentionLab.probeHead());
+      if (!/not loaded yet/.test(probe.error || '')) break;
+      await sleep(200);
+    }
+    assert(probe.ok !== false, `probeHead: ${short(probe)}`);
+    await t.page.evaluate(() => attentionLab.setState({ lang: 'en' }));
+    const ko = await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '1:0' }));
+    assert(ko.ok, `knock-out: ${short(ko)}`);
+    const trace = await t.page.evaluate(() => attentionLab.getTrace());
+    assert(trace.error === null && trace.model && trace.model.keyEffects, `trace with a knock-out: ${short(trace.error)}`);
+    await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '' }));
+    const tune = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 1 }));
+    assert(tune.ok, `train it more: ${short(tune)}`);
+  }
+
   const weightRequests = (t, folder) => t.server.requests.filter((r) => r.path.endsWith('.safetensors') && r.path.includes(`/${folder}/`));
 
   // A folder's files as File objects made in the page (from the server's copy): loadModel({files}).
@@ -108,31 +137,7 @@ export function checkpointTests() {
         assert(reqs.every((r) => /^bytes=\d+-\d+$/.test(r.range || '')), `every request for the weights has a Range: ${short(reqs)}`);
         assert(!t.monitor.requests.some((u) => /\/model\/model\.safetensors/.test(u)), `the lab's own model was not fetched: ${t.monitor.requests.filter((u) => /model/.test(u)).join(' ')}`);
         for (const sentence of ['I love sushi', 'я люблю суши', 'The cat sat on the mat. The cat']) await sameAsCli(t, dir, sentence);
-        // Every tool: the tabs draw, the probe, the knock-out, the key effects, train it more.
-        for (const [view, id] of [['steps', 'steps'], ['weights', 'heatmap'], ['vectors', 'vectors'], ['information', 'information'], ['whatif', 'whatif']]) {
-          const r = await t.page.evaluate((view) => attentionLab.setState({ view }), view);
-          assert(r.ok, `view ${view}: ${short(r)}`);
-          await settle(t.page, 500);
-          const panels = (await panelsDrawn(t) || '').split(' ');
-          assert(panels.includes(id) && panels.includes('heads'), `the ${view} view draws ${id} and the gallery: ${panels.join(' ')}`);
-        }
-        // (the Russian built-in text: GPT-2's vocabulary cuts Cyrillic finer, enough tokens for this context)
-        await t.page.evaluate(() => attentionLab.setState({ lang: 'ru' }));
-        let probe;
-        for (let i = 0; i < 50; i++) {  // once the built-in texts have come (fetched with model mode)
-          probe = await t.page.evaluate(() => attentionLab.probeHead());
-          if (!/not loaded yet/.test(probe.error || '')) break;
-          await sleep(200);
-        }
-        assert(probe.ok !== false, `probeHead: ${short(probe)}`);
-        await t.page.evaluate(() => attentionLab.setState({ lang: 'en' }));
-        const ko = await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '1:0' }));
-        assert(ko.ok, `knock-out: ${short(ko)}`);
-        const trace = await t.page.evaluate(() => attentionLab.getTrace());
-        assert(trace.error === null && trace.model && trace.model.keyEffects, `trace with a knock-out: ${short(trace.error)}`);
-        await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '' }));
-        const tune = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 1 }));
-        assert(tune.ok, `train it more: ${short(tune)}`);
+        await everyTool(t);
         // A second visit: the weights from the browser's storage (only the 8-byte check again).
         const kept = await t.page.evaluate(() => attentionLab.getModelStatus());
         t.server.requests = [];
@@ -179,6 +184,7 @@ export function checkpointTests() {
         await chooser.setFiles(small);
         await waitStatus(t, 'ready', (s) => s.model && s.model.name === 'f32-small3');
         await sameAsCli(t, small, 'I love sushi');
+        await everyTool(t);
         dropOptional404s(t);
         assertClean(t);
       },
