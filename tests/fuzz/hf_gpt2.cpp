@@ -1,7 +1,7 @@
 // Fuzz target: a GPT-2-family checkpoint in the Hugging Face layout (model/format/hf_gpt2.h):
 // config.json, then the weights, both ways the lab reads them: tensor by tensor from the header
 // (Gpt2Loader, as a folder or the page does) and from parsed tensors (Gpt2FromTensors). Input:
-// the config's text, a NUL byte, the safetensors bytes.
+// the config's text (read as an index too), a NUL byte, the safetensors bytes.
 // Properties: no crash, no exception, no allocation beyond what the files hold (a config that
 // lies about its sizes is refused before the parameters exist); a refusal says one line; an
 // accepted checkpoint runs a forward of one token.
@@ -36,7 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string dtype;
     bool ok = bytes.size() >= 8 && model::HeaderLength(raw, bytes.size(), &length, &error) &&
               loader.AddFile("model.safetensors", bytes.size(), std::string_view(bytes).substr(8, length), &error) &&
-              loader.Plan(&error);
+              loader.Check(&error);
+    // the page's memory check before a download: what the weights take is what the file holds,
+    // at most twice (F16 and BF16 vectors are widened to float), never what a config claims
+    if (ok) Check(loader.WeightBytes() <= 2 * bytes.size(), "the weights in memory exceed twice the file");
+    ok = ok && loader.Plan(&error);
     for (std::size_t k = 0; ok && k < loader.pieces().size(); ++k) {
       const model::Gpt2Piece& piece = loader.pieces()[k];
       Check(piece.end <= bytes.size() && piece.begin <= piece.end, "a piece outside the file");
@@ -51,6 +55,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!model::Forward(acts, stored, c, s, &error, /*last_only=*/true)) attn::fuzz::CheckMessage(error, "Forward refusal");
     } else if (!error.empty()) {
       attn::fuzz::CheckMessage(error, "Gpt2Loader refusal");
+    }
+    error.clear();
+  }
+  // The config's text read as model.safetensors.index.json: the files it names stay in the folder
+  {
+    std::vector<std::string> files;
+    if (model::Gpt2WeightFiles(&config_text, &files, &error)) {
+      for (const std::string& name : files)
+        Check(!name.empty() && name.find('/') == std::string::npos && name.find("..") == std::string::npos, "an index naming a file outside the folder");
+    } else {
+      attn::fuzz::CheckMessage(error, "Gpt2WeightFiles refusal");
     }
     error.clear();
   }
