@@ -90,9 +90,17 @@ const attn::model::BlockActs<float>* QueryBlock(const app::AppState& s) {
   return chosen && q >= 0 && q < chosen->x.rows() ? chosen : nullptr;
 }
 
+// Model mode: the chosen head's attention biases (all null for a model without them).
+attn::model::HeadBiases Biases(const app::AppState& s) {
+  return s.model.loaded ? attn::model::ChosenHeadBiases(*s.model.loaded, s.lab.config.layer, s.lab.config.head)
+                        : attn::model::HeadBiases{};
+}
+
 // Model mode, before the table: the real computation of the query's q (row q) from the
-// residual stream of the chosen layer (`block`).
-void DrawModelBefore(Context& ctx, const attn::model::BlockActs<float>& block, int q) {
+// residual stream of the chosen layer (`block`). A model with attention biases (GPT-2) has them
+// in its formulas, their numbers the weights' (ChosenHeadBiases); the run's q includes b_Q.
+void DrawModelBefore(Context& ctx, const attn::model::BlockActs<float>& block, int q,
+                     const attn::model::HeadBiases& bias) {
   const app::AppState& s = ctx.state;
   const attn::VecF ln = block.ln1.row(q).transpose();
   const attn::VecF qv = s.attention.result.trace.Q.row(q).transpose();
@@ -100,20 +108,33 @@ void DrawModelBefore(Context& ctx, const attn::model::BlockActs<float>& block, i
   ImGui::PushFont(ctx.fonts.mono);
   std::snprintf(buf, sizeof buf, L(tr::kModelStepsLn), s.lab.config.layer, VectorText(ln, 4).c_str());
   TextWrappedAtSpaces(buf);
-  std::snprintf(buf, sizeof buf, L(tr::kModelStepsQ), static_cast<int>(qv.size()), VectorText(qv, 4).c_str());
+  if (bias.q)
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsQBias), static_cast<int>(qv.size()), VectorText(qv, 4).c_str(),
+                  VectorText(*bias.q, 4).c_str());
+  else
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsQ), static_cast<int>(qv.size()), VectorText(qv, 4).c_str());
   TextWrappedAtSpaces(buf);
   ImGui::PopFont();
-  ImGui::TextWrapped("%s", L(tr::kModelStepsKV));
+  if (bias.k) {
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsKVBias), VectorText(*bias.k, 4).c_str(), VectorText(*bias.v, 4).c_str());
+    TextWrappedAtSpaces(buf);
+  } else {
+    ImGui::TextWrapped("%s", L(tr::kModelStepsKV));
+  }
 }
 
-// Model mode, after the formula: where A goes (W_O, the residual stream).
-void DrawModelAfter(const attn::model::BlockActs<float>& block, int q) {
+// Model mode, after the formula: where A goes (W_O, b_O when the model has it, the residual stream).
+void DrawModelAfter(const attn::model::BlockActs<float>& block, int q, const attn::model::HeadBiases& bias) {
   const int heads = static_cast<int>(block.attn.heads.size());
   const int width = static_cast<int>(block.attn.concat.cols());
+  const int d_model = static_cast<int>(block.x.cols());
   const attn::VecF res = block.res1.row(q).transpose();
   char buf[1024];
-  std::snprintf(buf, sizeof buf, L(tr::kModelStepsNext), heads, width, width, static_cast<int>(block.x.cols()),
-                VectorText(res, 4).c_str());
+  if (bias.o)
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsNextBias), heads, width, width, d_model, VectorText(*bias.o, 4).c_str(),
+                  VectorText(res, 4).c_str());
+  else
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsNext), heads, width, width, d_model, VectorText(res, 4).c_str());
   TextWrappedAtSpaces(buf);
   ImGui::Spacing();
 }
@@ -165,7 +186,7 @@ void DrawFormula(Context& ctx) {
   ImGui::PopFont();
   ImGui::Spacing();
   if (ModelMode(ctx))
-    if (const auto* block = QueryBlock(ctx.state)) DrawModelAfter(*block, ctx.state.lab.config.query);
+    if (const auto* block = QueryBlock(ctx.state)) DrawModelAfter(*block, ctx.state.lab.config.query, Biases(ctx.state));
   ImGui::TextWrapped("%s", L(tr::kWhereInfo));
   (void)tok;
 }
@@ -188,7 +209,7 @@ void DrawStepsPanel(Context& ctx) {
   }
   if (BeginPanel(ctx, title, "steps", ImVec2(0, 0))) {
     if (ModelMode(ctx))
-      if (const auto* block = QueryBlock(ctx.state)) DrawModelBefore(ctx, *block, ctx.state.lab.config.query);
+      if (const auto* block = QueryBlock(ctx.state)) DrawModelBefore(ctx, *block, ctx.state.lab.config.query, Biases(ctx.state));
     const float avail = ImGui::GetContentRegionAvail().x;
     if (avail > 1000.0f) {  // wide: table and formula side by side
       const float table_w = avail * 0.56f;

@@ -304,6 +304,24 @@ TEST_CASE("gpt2 checkpoints open as one of the lab's models: the reference's ids
       REQUIRE(lab.tokens.size() == want.size());
       CHECK(lab.tokens.front().byte_begin == 0);
       CHECK(lab.tokens.back().byte_end == text.size());  // pieces of characters too: by their bytes
+      // the biases the Steps panel writes are the chosen head's, and its formula holds with them:
+      // q = W_Q·LN(x) + b_Q, the same for k and v (the run's Q, K, V include them)
+      REQUIRE(m.config().attn_bias);
+      const HeadBiases bias = ChosenHeadBiases(m, cfg.layer, cfg.head);
+      REQUIRE((bias.q && bias.k && bias.v && bias.o));
+      Params<float> wide = Widened(m.params);
+      const BlockParams<float>& block = wide.blocks[static_cast<std::size_t>(cfg.layer)];
+      const std::size_t h = static_cast<std::size_t>(cfg.head);
+      CHECK(*bias.q == block.bq[h]);
+      CHECK(*bias.k == block.bk[h]);
+      CHECK(*bias.v == block.bv[h]);
+      CHECK(*bias.o == block.bo);
+      CHECK(bias.q->cwiseAbs().maxCoeff() > 0);  // the fixtures' biases are not zeros
+      const MatF& x = lab.trace.X;  // (T, C) LN(x) of the layer
+      CHECK((x * block.attn.W_Q[h] + bias.q->transpose().replicate(x.rows(), 1) - lab.trace.Q).cwiseAbs().maxCoeff() < 1e-5f);
+      CHECK((x * block.attn.W_K[h] + bias.k->transpose().replicate(x.rows(), 1) - lab.trace.K).cwiseAbs().maxCoeff() < 1e-5f);
+      CHECK((x * block.attn.W_V[h] + bias.v->transpose().replicate(x.rows(), 1) - lab.trace.V).cwiseAbs().maxCoeff() < 1e-5f);
+      CHECK(ChosenHeadBiases(m, cfg.layer, m.config().heads).q == nullptr);  // no such head
       // the shown head's weights are the reference's (the query's row)
       const Json& row = results[s]["attention"][cfg.layer][cfg.head][static_cast<std::size_t>(cfg.query)];
       for (std::size_t j = 0; j < row.size(); ++j)

@@ -71,6 +71,8 @@ TEST_CASE("model lab: every layer and head is the model's forward pass, bit for 
         CHECK(extra.config.heads == m.config().heads);
         CHECK(extra.config.d_k == m.config().d_model / m.config().heads);
         CHECK(extra.config.causal);
+        const HeadBiases bias = ChosenHeadBiases(m, layer, head);  // none: the panel writes none
+        CHECK((bias.q == nullptr && bias.k == nullptr && bias.v == nullptr && bias.o == nullptr));
       }
   }
 }

@@ -101,5 +101,24 @@ inline const BlockActs<float>* ChosenBlock(const SequenceActs<float>& acts, int 
   return &acts.blocks[static_cast<std::size_t>(layer)];
 }
 
+// A head's attention biases (GPT-2's: ModelConfig::attn_bias), read from the model's current
+// weights, which the run's q, k, v and attention output include; the Steps panel writes them
+// into its formulas. All null when the model has none (the lab's own) or the layer or head is
+// not there. (Pointers, not copies in ModelLabResult: the default page's build, which never
+// draws them, does not carry four more vectors in every copy of the result.)
+struct HeadBiases {
+  const VecF* q = nullptr;  // (Dh) b_Q of the head
+  const VecF* k = nullptr;  // (Dh) b_K
+  const VecF* v = nullptr;  // (Dh) b_V
+  const VecF* o = nullptr;  // (C) b_O of the layer, added after W_O (all heads)
+};
+inline HeadBiases ChosenHeadBiases(const LabModel& m, int layer, int head) {
+  if (layer < 0 || layer >= static_cast<int>(m.params.blocks.size())) return {};
+  const BlockParams<float>& b = m.params.blocks[static_cast<std::size_t>(layer)];  // stored weights keep these too
+  if (head < 0 || head >= static_cast<int>(b.bq.size())) return {};
+  const std::size_t h = static_cast<std::size_t>(head);
+  return {&b.bq[h], &b.bk[h], &b.bv[h], &b.bo};
+}
+
 }  // namespace model
 }  // namespace attn
