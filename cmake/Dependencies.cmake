@@ -79,14 +79,18 @@ target_link_libraries(attnlab_imgui PUBLIC attnlab_sdl2)
 # 2026-12-03; the page's budget dropped it: DejaVu Sans's digits share one width.)
 file(GLOB_RECURSE ATTNLAB_TEXT_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.cpp" "${CMAKE_SOURCE_DIR}/src/*.h"
      "${CMAKE_SOURCE_DIR}/web/lessons/*.json")  # the lessons' texts (seed.json: the built-in one)
+# Beside the font, <out_var>_RANGES: generated/<base>_ranges.h, the code points it holds as Dear
+# ImGui's glyph ranges (ui/style.cpp rasterizes exactly those).
 function(attnlab_subset_font out_var ttf)  # [--symbols-only]
   get_filename_component(base "${ttf}" NAME_WE)
   set(out "${CMAKE_BINARY_DIR}/fonts/${base}-subset.ttf")
+  set(ranges "${CMAKE_BINARY_DIR}/generated/${base}_ranges.h")
   set(script "${CMAKE_SOURCE_DIR}/cmake/font_subset.py")
-  add_custom_command(OUTPUT "${out}"
-    COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fonts"
-    COMMAND /usr/bin/python3 "${script}" ${ARGN} "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/web/lessons"
+  add_custom_command(OUTPUT "${out}" "${ranges}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fonts" "${CMAKE_BINARY_DIR}/generated"
+    COMMAND /usr/bin/python3 "${script}" ${ARGN} --ranges "${ranges}" "${ttf}" "${out}" "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/web/lessons"
     DEPENDS "${ttf}" "${script}" ${ATTNLAB_TEXT_SOURCES} COMMENT "Subsetting ${base}" VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)
+  set(${out_var}_RANGES "${ranges}" PARENT_SCOPE)
 endfunction()
 attnlab_subset_font(ATTNLAB_FONT_SANS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)

@@ -1,5 +1,6 @@
 #include "ui/ui.h"
 
+#include "DejaVuSans_ranges.h"  // generated: kFontRanges, every code point the subset font holds
 #include "attn_assets.h"  // generated: the subset DejaVu fonts embedded at build time
 
 namespace ui {
@@ -20,18 +21,8 @@ void ApplyStyle() {
 Fonts LoadFonts(float pixel_ratio, float text_scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  // Latin, Cyrillic (incl. the Latin-1 and Latin Extended-A that GetGlyphRangesCyrillic has),
-  // Greek, sub/superscripts, general punctuation, arrows, maths operators, shapes, ⟨⟩.
-  static const ImWchar kExtra[] = {0x0100, 0x017F, 0x0370, 0x03FF, 0x1D62, 0x1D6A, 0x2000, 0x206F,
-                                   0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF,
-                                   0x27E8, 0x27E9, 0x2C7C, 0x2C7C, 0xFFFD, 0xFFFD, 0};
-  static ImVector<ImWchar> ranges;
-  if (ranges.empty()) {
-    ImFontGlyphRangesBuilder b;
-    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());
-    b.AddRanges(kExtra);
-    b.BuildRanges(&ranges);
-  }
+  // Every glyph the subset holds (the letters learners type, the symbols the sources use:
+  // cmake/font_subset.py), so a symbol in a source is drawn, never a �.
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;  // the bytes are static, in the program
   cfg.OversampleH = 2;
@@ -39,7 +30,7 @@ Fonts LoadFonts(float pixel_ratio, float text_scale) {
   Fonts f;
   f.text = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kAsset_DejaVuSans_subset_ttf),
                                           static_cast<int>(kAsset_DejaVuSans_subset_ttf_size), size, &cfg,
-                                          ranges.Data);
+                                          kFontRanges);
   // Tables use the text font too: DejaVu Sans's digits all have the same width, so numbers still
   // line up, and the page no longer carries a second font (about 6 KB gzipped of its 500 KB).
   f.mono = f.text;
