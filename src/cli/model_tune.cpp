@@ -31,6 +31,9 @@ int RunModelTune(const ModelOptions& o) {
   if (!o.text_file.empty() && !ReadInput(o.text_file, &text, &error)) return RefuseCommand(cmd, "--text-file: " + error);
   model::Bundle b;
   if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);
+  // too large to train: refused before the weights are widened (the page's limit, finetune.h)
+  if (const model::TuneMemory memory = model::TuneMemoryOf(b.config); !memory.fits())
+    return RefuseCommand(cmd, model::TuneMemoryRefusal(memory));
   std::vector<int> ids;
   if (!model::TuneStream(*b.tokenizer, text, o.text_file.empty() ? "--text" : "--text-file", &ids, &error))
     return RefuseCommand(cmd, error);

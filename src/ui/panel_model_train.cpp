@@ -65,11 +65,17 @@ void DrawRunSettings(Context& ctx) {
 }
 
 std::string RefusalText(const app::Tune& t) {
-  char buf[256];
+  char buf[512];
   using Code = attn::model::TuneTextProblem::Code;
   switch (t.refusal) {
     case app::TuneRefusal::kNone: return "";
     case app::TuneRefusal::kNoModel: return L(tr::kTuneNoModel);
+    case app::TuneRefusal::kTooBig:
+      // never in the default page's build (no model there): the linker leaves its text out
+      if (!attn::model::ModelCodeInBuild()) return t.error;
+      std::snprintf(buf, sizeof buf, L(tr::kTuneTooBig), t.memory.millions(), static_cast<long long>(t.memory.mib()),
+                    static_cast<long long>(t.memory.limit_mib()));
+      return buf;
     case app::TuneRefusal::kNoText: return L(tr::kTuneLoading);
     case app::TuneRefusal::kDiverged:
       std::snprintf(buf, sizeof buf, L(tr::kTuneFailed), t.error.c_str());

@@ -231,3 +231,77 @@ TEST_CASE("tune: the shipped model on the built-in texts, each language's loss f
     CHECK(after < before - 0.1);
   }
 }
+
+namespace {
+
+// GPT-2 small's shape (Hugging Face's "gpt2" config.json): 124 439 808 parameters.
+ModelConfig Gpt2Small() {
+  ModelConfig c;
+  c.vocab = 50257;
+  c.d_model = 768;
+  c.layers = 12;
+  c.heads = 12;
+  c.context = 1024;
+  c.mlp = 3072;
+  c.attn_bias = true;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("tune: the parameters are counted from the config alone, as many as Tensors holds") {
+  for (bool tied : {true, false})
+    for (bool bias : {false, true}) {
+      CAPTURE(tied);
+      CAPTURE(bias);
+      ModelConfig c{300, 16, 2, 2, 24, 40};
+      c.tied = tied;
+      c.attn_bias = bias;
+      Params<float> p = ZeroParams<float>(c);
+      std::int64_t held = 0;
+      for (const TensorRef<float>& t : Tensors(p)) held += t.size();
+      CHECK(ParameterCount(c) == held);
+    }
+  CHECK(ParameterCount(Gpt2Small()) == 124439808);  // as transformers counts GPT-2 small
+}
+
+TEST_CASE("tune: a model over the memory limit is refused with its numbers before anything is allocated; one under it is not") {
+  const TuneMemory big = TuneMemoryOf(Gpt2Small());
+  CHECK(big.parameters == 124439808);
+  CHECK(big.bytes == 124439808LL * kTuneBytesPerParameter);
+  CHECK_FALSE(big.fits());
+  const std::string refusal =
+      "a model of 124.4 M parameters needs 3323 MiB to train (28 bytes a parameter: the weights in float, two "
+      "gradients, AdamW's moments), more than the limit of 1024 MiB";
+  CHECK(TuneMemoryRefusal(big) == refusal);
+  // The session refuses it first of all, whatever the stream and settings: nothing is allocated
+  // (no weights exist here at all) and the session stays unstarted.
+  TuneSession session;
+  std::string error;
+  CHECK_FALSE(session.Start(Gpt2Small(), std::vector<int>(100, 1), TuneConfig{}, &error));
+  CHECK(error == refusal);
+  CHECK_FALSE(session.started());
+
+  // The edge: the largest vocabulary a 6 x 512 model may have fits, one token more does not.
+  ModelConfig edge = Gpt2Small();
+  edge.layers = 6;
+  edge.heads = 8;
+  edge.d_model = 512;
+  edge.mlp = 2048;
+  edge.vocab = 0;
+  const std::int64_t rest = ParameterCount(edge), per_token = edge.d_model;
+  edge.vocab = static_cast<int>((kMaxTuneBytes / kTuneBytesPerParameter - rest) / per_token);
+  CHECK(TuneMemoryOf(edge).fits());
+  CHECK(TuneMemoryRefusal(TuneMemoryOf(edge)).empty());
+  ++edge.vocab;
+  CHECK_FALSE(TuneMemoryOf(edge).fits());
+
+  // Under the limit: a small model starts and trains.
+  Small s = MakeSmall();
+  CHECK(TuneMemoryOf(s.config).fits());
+  std::vector<int> ids;
+  REQUIRE(TuneStream(s.bpe(), kText, "text", &ids, nullptr));
+  REQUIRE_MESSAGE(session.Start(s.config, ids, TuneConfig{}, &error), error);
+  Params<float> p = s.params;
+  CHECK(Run(session, p, 1).size() == 1);
+}

@@ -66,7 +66,7 @@ struct ModelProbe {
 };
 
 // Why "Train it more" did not start (Tune::refusal).
-enum class TuneRefusal { kNone, kNoModel, kNoText, kText, kDiverged };
+enum class TuneRefusal { kNone, kNoModel, kTooBig, kNoText, kText, kDiverged };
 
 // "Train it more": the loaded model's training continued on a text in the page's frames; the
 // weights it changes are loaded->params (ResetTune copies the shipped ones back).
@@ -79,6 +79,7 @@ struct Tune {
   bool trained = false;        // loaded->params differ from the shipped weights
   TuneRefusal refusal = TuneRefusal::kNone;  // why the last start failed (the UI says it)
   attn::model::TuneTextProblem problem;      // refusal kText: what is wrong with the text
+  attn::model::TuneMemory memory;            // refusal kTooBig: what a run would need, the limit
   std::string error;           // the same in English, one line ("" = none)
   bool texts_loaded = false;   // the built-in texts (web/tune/en.txt, ru.txt), handed over by
   std::string text_en, text_ru;  // the platform with the model's files

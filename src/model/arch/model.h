@@ -106,6 +106,11 @@ struct TensorRef {
 template <typename T>
 std::vector<TensorRef<T>> Tensors(Params<T>& p);
 
+// The numbers Tensors holds for the config (wte once when tied, lm_head when untied, the
+// attention biases when it has them), counted without allocating them: `model info`, and the
+// memory "Train it more" would need (finetune.h).
+std::int64_t ParameterCount(const ModelConfig& c);
+
 // Zeroed parameters of the config's shapes.
 template <typename T>
 Params<T> ZeroParams(const ModelConfig& c);

@@ -53,6 +53,14 @@ std::vector<TensorRef<T>> Tensors(Params<T>& p) {
   return out;
 }
 
+std::int64_t ParameterCount(const ModelConfig& c) {
+  const std::int64_t C = c.d_model, F = c.mlp;
+  const std::int64_t biases = c.attn_bias ? 4 * C : 0;  // q, k, v and the output's
+  const std::int64_t block = 2 * C + C * 3 * C + C * C + biases + 2 * C + (C * F + F) + (F * C + C);
+  return static_cast<std::int64_t>(c.vocab) * C * (c.tied ? 1 : 2) + static_cast<std::int64_t>(c.context) * C +
+         c.layers * block + 2 * C;
+}
+
 template <typename T>
 Params<T> ZeroParams(const ModelConfig& c) {
   const int dh = c.d_model / c.heads;

@@ -42,13 +42,7 @@ bool SizeOf(const Json& j, const char* key, const char* alias, std::int64_t max,
 
 }  // namespace
 
-std::int64_t Gpt2ParameterCount(const ModelConfig& c) {
-  const std::int64_t C = c.d_model, F = c.mlp;
-  const std::int64_t biases = c.attn_bias ? 4 * C : 0;  // q, k, v and the output's
-  const std::int64_t block = 2 * C + C * 3 * C + C * C + biases + 2 * C + (C * F + F) + (F * C + C);
-  return static_cast<std::int64_t>(c.vocab) * C * (c.tied ? 1 : 2) + static_cast<std::int64_t>(c.context) * C +
-         c.layers * block + 2 * C;
-}
+std::int64_t Gpt2ParameterCount(const ModelConfig& c) { return ParameterCount(c); }  // model.h's, one count
 
 bool ParseGpt2Config(const std::string& text, ModelConfig* config, int* eos, std::string* error) {
   const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -60,6 +60,10 @@ std::string ParamsChecksum(const Params<float>&) { return std::string(); }
 
 Params<float> Widened(const Params<float>& p) { return p; }  // no model is ever loaded here
 
+TuneMemory TuneMemoryOf(const ModelConfig&) { return TuneMemory{}; }  // never asked: no model here
+
+std::string TuneMemoryRefusal(const TuneMemory&) { return std::string(); }
+
 bool TuneSession::Start(const ModelConfig&, std::vector<int>, const TuneConfig&, std::string* error) {
   return Absent(error);
 }

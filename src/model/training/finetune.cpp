@@ -5,6 +5,7 @@
 
 #include "model/training/finetune.h"
 
+#include "engine/base/format.h"
 #include "engine/linalg/linalg.h"
 
 #include <algorithm>
@@ -72,8 +73,25 @@ std::string ParamsChecksum(const Params<float>& p) {
   return out;
 }
 
+TuneMemory TuneMemoryOf(const ModelConfig& c) {
+  TuneMemory m;
+  m.parameters = ParameterCount(c);
+  m.bytes = m.parameters * kTuneBytesPerParameter;
+  return m;
+}
+
+std::string TuneMemoryRefusal(const TuneMemory& m) {
+  if (m.fits()) return std::string();
+  return "a model of " + FormatShortest(m.millions()) + " M parameters needs " + std::to_string(m.mib()) +
+         " MiB to train (" + std::to_string(kTuneBytesPerParameter) +
+         " bytes a parameter: the weights in float, two gradients, AdamW's moments), more than the limit of " +
+         std::to_string(m.limit_mib()) + " MiB";
+}
+
 bool TuneSession::Start(const ModelConfig& model, std::vector<int> stream, const TuneConfig& cfg,
                         std::string* error) {
+  if (const TuneMemory memory = TuneMemoryOf(model); !memory.fits())
+    return linalg::Fail(error, TuneMemoryRefusal(memory));
   if (const Field<TuneConfig>* bad = FirstRefusedField(TuneFields(), cfg))
     return linalg::Fail(error, RefusalText(bad->name, bad->rule, FieldText(*bad, cfg)));
   if (stream.size() < static_cast<std::size_t>(kMinTuneTokens))

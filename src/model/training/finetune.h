@@ -20,6 +20,7 @@
 #include "model/arch/model.h"
 #include "model/training/train.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,6 +32,37 @@ namespace model {
 constexpr int kMinTuneTokens = 8;       // a text shorter than this (with <|endoftext|>) is refused
 constexpr int kMaxTuneSteps = 2000;     // steps per run
 constexpr int kMaxTuneTextBytes = 65536;
+
+// The memory a run needs, known from the config alone, so that a model too large is refused
+// before anything is allocated or widened: per parameter the weights widened to float (4 bytes),
+// the step's gradient and one sequence's (4 + 4) and AdamW's two moments in double (8 + 8). On
+// top come the weights as loaded, one sequence's activations, and ParamsChecksum's widened copy
+// (4 bytes a parameter) whenever the status is read. Measured (docs/models.md): GPT-2 small's
+// shape, 124.4 M parameters, needs 3323 MiB by this count; `attnlab model tune` peaks at
+// 4087 MiB resident = 329 MiB loaded + 3323 + 475 (the checksum's copy) within 40 MiB.
+constexpr std::int64_t kTuneBytesPerParameter = 28;
+// The most a run may need, page and CLI alike (the same session, the same bits). The page's wasm
+// heap ends at 2 GiB (emscripten's MAXIMUM_MEMORY) and holds, beside the run, the lab, the loaded
+// weights (2 or 4 bytes a parameter) and the checksum's copy: at 1 GiB (38.3 M parameters) that
+// comes to about 1.4 GiB, at 1.5 GiB past 2 GiB. (The same count in the page: the lab's own
+// model, 2.6 M parameters, needs 69 MiB, and a run grew the heap from 46.1 to 115.0 MiB.)
+constexpr std::int64_t kMaxTuneBytes = std::int64_t{1} << 30;
+
+struct TuneMemory {
+  std::int64_t parameters = 0;  // ParameterCount(config)
+  std::int64_t bytes = 0;       // parameters * kTuneBytesPerParameter
+  std::int64_t limit = kMaxTuneBytes;
+  bool fits() const { return bytes <= limit; }
+  // For messages: the counts in millions and MiB, rounded to one decimal and to whole MiB.
+  double millions() const { return std::round(static_cast<double>(parameters) / 1e5) / 10; }
+  std::int64_t mib() const { return (bytes + (1 << 19)) >> 20; }
+  std::int64_t limit_mib() const { return (limit + (1 << 19)) >> 20; }
+};
+TuneMemory TuneMemoryOf(const ModelConfig& c);
+// The refusal, one line, e.g. "a model of 124.4 M parameters needs 3323 MiB to train (28 bytes
+// a parameter: the weights in float, two gradients, AdamW's moments), more than the limit of
+// 1024 MiB". Empty when it fits.
+std::string TuneMemoryRefusal(const TuneMemory& m);
 
 struct TuneConfig {
   int batch = 4;           // sequences per step
@@ -61,7 +93,8 @@ std::string ParamsChecksum(const Params<float>& p);
 class TuneSession {
  public:
   // Starts a run on `stream` (TuneStream's); the optimizer's moments start at zero. False with
-  // a message when the config does not fit the model or the stream.
+  // a message when the model needs more memory than kMaxTuneBytes (TuneMemoryRefusal: before
+  // anything is allocated) or the config does not fit the model or the stream.
   bool Start(const ModelConfig& model, std::vector<int> stream, const TuneConfig& cfg,
              std::string* error = nullptr);
   bool started() const { return !stream_.empty(); }

@@ -148,3 +148,47 @@ TEST_CASE("tune: a run in the frames changes the head, is the session's run bit 
   const bool same_trace = app::TraceJson(s) == before;  // not printed: megabytes
   CHECK(same_trace);
 }
+
+TEST_CASE("tune: a model over the memory limit is refused with its numbers before anything is widened; the shipped one is not") {
+  AppState s;
+  LoadModel(s);
+  app::TuneTextsArrived(s, ReadFile(std::string(ATTNLAB_SOURCE_DIR) + "/web/tune/en.txt"),
+                        ReadFile(std::string(ATTNLAB_SOURCE_DIR) + "/web/tune/ru.txt"));
+  std::string error;
+  // The shipped model: 2.6 M parameters, 69 MiB: it starts.
+  CHECK(attn::model::TuneMemoryOf(s.model.loaded->config()).fits());
+  REQUIRE_MESSAGE(app::StartTune(s, &error), error);
+  app::StopTune(s);
+  app::ResetTune(s);
+
+  // The same lab holding a model of GPT-2 small's shape: only its config is read before the
+  // refusal, so this one's config is enough (its weights stay the shipped model's, untouched).
+  attn::model::ModelConfig& config = s.model.loaded->shipped.config;
+  const attn::model::ModelConfig shipped = config;
+  config.vocab = 50257;
+  config.d_model = 768;
+  config.layers = 12;
+  config.heads = 12;
+  config.context = 1024;
+  config.mlp = 3072;
+  config.attn_bias = true;
+  const std::string checksum = attn::model::ParamsChecksum(s.model.loaded->params);
+  const std::string refusal =
+      "tune: a model of 124.4 M parameters needs 3323 MiB to train (28 bytes a parameter: the weights in float, two "
+      "gradients, AdamW's moments), more than the limit of 1024 MiB";
+  CHECK_FALSE(app::StartTune(s, &error));
+  CHECK(error == refusal);
+  CHECK(s.model.tune.refusal == app::TuneRefusal::kTooBig);
+  CHECK(s.model.tune.memory.parameters == 124439808);
+  CHECK(s.model.tune.memory.mib() == 3323);
+  CHECK(s.model.tune.memory.limit_mib() == 1024);
+  CHECK_FALSE(s.model.tune.session.started());
+  CHECK_FALSE(app::TuneRunning(s));
+  CHECK(attn::model::ParamsChecksum(s.model.loaded->params) == checksum);  // nothing trained or widened
+  // The page's tuneModel says the same, with no field to blame.
+  const Json answer = Json::parse(app::TuneModelJson(s, "{\"steps\": 2}"));
+  CHECK(answer["ok"] == false);
+  CHECK(answer["field"] == "");
+  CHECK(answer["error"] == refusal);
+  config = shipped;
+}
