@@ -2,7 +2,7 @@
 // checkpoints of scripts/gpt2_fixture.py served by the test's own server under /fixtures/ (with
 // HTTP Range and ETag, like a model host). By #modelUrl= (every request for the weights a Range
 // request, getTrace equal to `attnlab model run` on the same folder, every tool, a second visit
-// downloading no weights, Forget), by the learner's files (loadModel({files}), a drop, the file
+// downloading no weights, Forget, a server without Range read as one stream), by the learner's files (loadModel({files}), a drop, the file
 // picker), and the refusals: a missing or broken folder, a model too large for the page (refused
 // before its weights are fetched), a network error, a cancel mid-download; each keeps the model
 // held. Run by run.mjs (--fixtures DIR).
@@ -151,6 +151,11 @@ export function checkpointTests() {
         assert(f1.ok && f1.freedBytes > 1e6, `forget: ${short(f1)} (kept ${short(kept.model)})`);
         const f2 = await t.page.evaluate(() => attentionLab.forgetDownloadedModels());
         assertEq(f2.freedBytes, 0, 'forgotten');
+        // A server that ignores Range (the whole file, 200): read as one stream, in order
+        const whole = await t.page.evaluate(() => attentionLab.loadModel({ url: 'norange/fixtures/f32-small3/' }));
+        assertEq(whole.model && whole.model.name, 'f32-small3', 'opened from a server without Range');
+        assertEq(weightRequests(t, 'f32-small3').length, 1, 'one request for the whole weight file');
+        await sameAsCli(t, path.join(fixtures(t), 'f32-small3'), 'I love sushi');
         dropOptional404s(t);
         assertClean(t);
       },
