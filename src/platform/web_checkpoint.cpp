@@ -84,6 +84,11 @@ const char* Refuse(const std::string& message) {
 
 const char* Ok() { return Hand("{\"ok\":true}"); }
 
+// The file a refusal about the whole checkpoint names: the one weight file, or the index.
+std::string Where(const Load& l) {
+  return l.files.size() == 1 ? l.files[0] + ": " : "model.safetensors.index.json: ";
+}
+
 std::string Megabytes(std::uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f MB", static_cast<double>(bytes) / 1e6);
@@ -174,8 +179,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_plan() {
   return During([&](Load& l) {
     if (!l.loader) return Refuse("no weight file was read");
     std::string why;
-    const std::string where = l.files.size() == 1 ? l.files[0] + ": " : "model.safetensors.index.json: ";
-    if (!l.loader->Check(&why)) return Refuse(where + why);
+    if (!l.loader->Check(&why)) return Refuse(Where(l) + why);
     // Will it fit? The weights as stored, one run's intermediates and the tensor on its way,
     // beside what the page holds now (the model shown stays until this one has arrived).
     const std::uint64_t weights = l.loader->WeightBytes();
@@ -189,7 +193,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_plan() {
                     ", a run " + Megabytes(run) + ", the largest tensor on its way " + Megabytes(l.loader->LargestPiece()) +
                     ") and the page has " + Megabytes(left) + " of its " + Megabytes(max) +
                     " left; open it with attnlab or attnlab-desktop instead");
-    if (!l.loader->Plan(&why)) return Refuse(where + why);
+    if (!l.loader->Plan(&why)) return Refuse(Where(l) + why);
     attn::api::Json pieces = attn::api::Json::array();
     for (const model::Gpt2Piece& p : l.loader->pieces()) pieces.push_back({p.file, p.begin, p.end});
     l.total = l.loader->PieceBytes();
@@ -217,8 +221,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_finish() {
   return During([&](Load& l) {
     if (!l.loader) return Refuse("no weight file was read");
     std::string why;
-    const std::string where = l.files.size() == 1 ? l.files[0] + ": " : "model.safetensors.index.json: ";
-    if (!l.loader->Finish(&l.ck.params, &l.ck.dtype, &why)) return Refuse(where + why);
+    if (!l.loader->Finish(&l.ck.params, &l.ck.dtype, &why)) return Refuse(Where(l) + why);
     l.loader.reset();
     g_bytes = std::vector<unsigned char>();
     l.ck.parameters = model::Gpt2ParameterCount(l.ck.config);
