@@ -2,6 +2,7 @@
 // checkpoint in the Hugging Face layout) and the memory a run of it needs, before running it.
 #include "cli/common.h"
 #include "cli/model_commands.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/model_folder.h"
 

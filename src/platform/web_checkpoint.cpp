@@ -2,7 +2,7 @@
 // checkpoint.js, which fetches the files under a #modelUrl prefix (HTTP Range, kept in the
 // browser's Cache API) or reads them from the learner's picked or dropped files, and hands them
 // over one at a time. The weights never sit whole in JavaScript: each tensor's bytes go straight
-// into the model's own memory at their stored precision (model/format/hf_gpt2_loader.h).
+// into the model's own memory at their stored precision (model/format/hf_loader.h).
 //
 //   begin(name)                      a new load (the one running, if any, is dropped)
 //   text(file)                       config.json, the index, the tokenizer's files
@@ -24,8 +24,9 @@
 #include <emscripten/heap.h>
 
 #include "api/state_json.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
-#include "model/format/hf_gpt2_loader.h"
+#include "model/format/hf_loader.h"
 #include "model/format/model_folder.h"
 #include "model/format/safetensors.h"
 #include "model/lab/model_lab.h"
@@ -53,7 +54,7 @@ struct Load {
   model::HfCheckpoint ck;
   std::shared_ptr<const model::Tokenizer> tokenizer;
   std::vector<std::string> files;            // the weight files
-  std::unique_ptr<model::Gpt2Loader> loader;
+  std::unique_ptr<model::HfLoader> loader;
   std::uint64_t taken = 0, total = 0;        // the pieces' bytes so far, in all
 };
 std::unique_ptr<Load> g_load;
@@ -140,13 +141,13 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_files() {
     std::string why;
     const auto config = l.texts.find("config.json");
     if (config == l.texts.end()) return Refuse("config.json: not found");
-    if (!model::ParseGpt2Config(config->second, &l.ck.config, &l.ck.eos, &why)) return Refuse(why);
+    if (!model::ParseHfConfig(config->second, &l.ck.config, &l.ck.eos, &why)) return Refuse(why);
     const auto index = l.texts.find("model.safetensors.index.json");
-    if (!model::Gpt2WeightFiles(index == l.texts.end() ? nullptr : &index->second, &l.files, &why)) return Refuse(why);
+    if (!model::HfWeightFiles(index == l.texts.end() ? nullptr : &index->second, &l.files, &why)) return Refuse(why);
     // the tokenizer before any weight: a folder without one is refused before its download
     if (!model::HfTokenizerFromFiles(l.texts, l.ck.eos, l.ck.config.vocab, &l.tokenizer, &why)) return Refuse(why);
     for (const char* name : model::kHfTokenizerFiles) l.texts.erase(name);
-    l.loader = std::make_unique<model::Gpt2Loader>(l.ck.config);
+    l.loader = model::MakeHfLoader(l.ck.config);
     return Hand(attn::api::Dump({{"ok", true}, {"files", l.files}}));
   });
 }
@@ -195,7 +196,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_plan() {
                     " left; open it with attnlab or attnlab-desktop instead");
     if (!l.loader->Plan(&why)) return Refuse(Where(l) + why);
     attn::api::Json pieces = attn::api::Json::array();
-    for (const model::Gpt2Piece& p : l.loader->pieces()) pieces.push_back({p.file, p.begin, p.end});
+    for (const model::HfPiece& p : l.loader->pieces()) pieces.push_back({p.file, p.begin, p.end});
     l.total = l.loader->PieceBytes();
     app::ModelBytes(*g_state, 0, static_cast<double>(l.total));
     return Hand(attn::api::Dump({{"ok", true}, {"pieces", pieces}, {"bytes", l.total}}));
@@ -224,7 +225,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_finish() {
     if (!l.loader->Finish(&l.ck.params, &l.ck.dtype, &why)) return Refuse(Where(l) + why);
     l.loader.reset();
     g_bytes = std::vector<unsigned char>();
-    l.ck.parameters = model::Gpt2ParameterCount(l.ck.config);
+    l.ck.parameters = model::ParameterCount(l.ck.config);
     const auto config = l.texts.find("config.json");
     model::Bundle b = model::BundleFromCheckpoint(std::move(l.ck), l.tokenizer, config->second);
     auto m = std::make_unique<model::LabModel>();

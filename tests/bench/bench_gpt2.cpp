@@ -51,6 +51,7 @@
 #include "engine/linalg/linalg.h"
 #include "model/arch/model.h"
 #include "model/format/fp16.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/safetensors.h"
 #include "model/tokenizer/gpt2_bpe.h"
@@ -122,7 +123,7 @@ int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   auto t0 = Clock::now();
   HfCheckpoint ck;
   std::string error;
-  if (!attn::model::ReadGpt2Folder(dir, &ck, &error)) return Fail(error);
+  if (!attn::model::ReadHfFolder(dir, &ck, &error)) return Fail(error);
   const double load_s = Since(t0);
   const double peak_after_load = PeakRssMib(), rss_after_load = CurrentRssMib();
   t0 = Clock::now();
@@ -253,7 +254,7 @@ int RunLoadPhases(const std::string& dir) {
   std::string().swap(bytes);  // as ReadGpt2Folder: the bytes go before the parameters are made
   t0 = Clock::now();
   Params<float> params;
-  if (!attn::model::Gpt2FromTensors(c, st.tensors, &params, &error)) return Fail(error);
+  if (!attn::model::HfFromTensors(c, st.tensors, &params, &error)) return Fail(error);
   const double params_s = Since(t0), params_peak = PeakRssMib(), params_rss = CurrentRssMib();
   st = attn::model::StFile();
   std::printf("{\"config_s\": %.4f, \"read_s\": %.3f, \"read_peak_mib\": %.1f, \"read_rss_mib\": %.1f, "

@@ -7,6 +7,7 @@
 // accepted checkpoint runs a forward of one token.
 #include "fuzz_common.h"
 #include "model/arch/model.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/hf_gpt2_loader.h"
 #include "model/format/safetensors.h"
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The config's text read as model.safetensors.index.json: the files it names stay in the folder
   {
     std::vector<std::string> files;
-    if (model::Gpt2WeightFiles(&config_text, &files, &error)) {
+    if (model::HfWeightFiles(&config_text, &files, &error)) {
       for (const std::string& name : files)
         Check(!name.empty() && name.find('/') == std::string::npos && name.find("..") == std::string::npos, "an index naming a file outside the folder");
     } else {
@@ -72,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   model::StFile f;
   if (!model::ReadSafetensors(bytes, &f, &error)) return 0;  // the safetensors target's business
   model::Params<float> p;
-  if (!model::Gpt2FromTensors(c, f.tensors, &p, &error)) {
+  if (!model::HfFromTensors(c, f.tensors, &p, &error)) {
     attn::fuzz::CheckMessage(error, "Gpt2FromTensors refusal");
     return 0;
   }

@@ -243,7 +243,7 @@ ModelConfig Gpt2Small() {
   c.heads = 12;
   c.context = 1024;
   c.mlp = 3072;
-  c.attn_bias = true;
+  c.attn_bias = c.out_bias = true;
   return c;
 }
 
@@ -256,7 +256,7 @@ TEST_CASE("tune: the parameters are counted from the config alone, as many as Te
       CAPTURE(bias);
       ModelConfig c{300, 16, 2, 2, 24, 40};
       c.tied = tied;
-      c.attn_bias = bias;
+      c.attn_bias = c.out_bias = bias;
       Params<float> p = ZeroParams<float>(c);
       std::int64_t held = 0;
       for (const TensorRef<float>& t : Tensors(p)) held += t.size();

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_reference.h"
 #include "model/arch/model.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/hf_gpt2_loader.h"
 #include "model/format/model_folder.h"
@@ -31,50 +33,19 @@
 using namespace attn;
 using namespace attn::model;
 using Json = nlohmann::json;
+using checkpoint_reference::LastLogProbs;
+using checkpoint_reference::ReadText;
+using checkpoint_reference::Run;
 
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::string FixtureDir() {
-  const char* dir = std::getenv("ATTNLAB_GPT2_FIXTURES");
-  REQUIRE_MESSAGE(dir != nullptr,
-                  "ATTNLAB_GPT2_FIXTURES is not set: run this suite through ctest (its fixture writes the "
-                  "checkpoints), or: (cd tests/fixtures/gpt2 && npm ci) && /usr/bin/python3 scripts/gpt2_fixture.py "
-                  "--out DIR, then ATTNLAB_GPT2_FIXTURES=DIR");
-  return dir;
+  return checkpoint_reference::FixtureFolder("ATTNLAB_GPT2_FIXTURES", "(cd tests/fixtures/gpt2 && npm ci) && /usr/bin/python3 scripts/gpt2_fixture.py --out DIR");
 }
 
 const Json& Reference() {
   static const Json j = Json::parse(ReadText(std::string(ATTNLAB_SOURCE_DIR) + "/tests/model/gpt2_reference.json"));
   return j;
-}
-
-// The last position's log-probabilities (double, from the float logits).
-std::vector<double> LastLogProbs(const SequenceActs<float>& a) {
-  const Eigen::Index last = a.logits.rows() - 1;
-  double m = -INFINITY;
-  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) m = std::fmax(m, a.logits(last, v));
-  double z = 0;
-  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) z += std::exp(a.logits(last, v) - m);
-  std::vector<double> out(static_cast<std::size_t>(a.logits.cols()));
-  for (Eigen::Index v = 0; v < a.logits.cols(); ++v) out[static_cast<std::size_t>(v)] = a.logits(last, v) - m - std::log(z);
-  return out;
-}
-
-bool Run(const HfCheckpoint& ck, const std::vector<int>& ids, SequenceActs<float>* acts, bool last_only) {
-  Sequence s;
-  s.tokens = ids;
-  s.targets.assign(ids.size(), -1);
-  std::string error;
-  const bool ok = Forward(*acts, ck.params, ck.config, s, &error, last_only);
-  CHECK_MESSAGE(ok, error);
-  return ok;
 }
 
 }  // namespace
@@ -95,7 +66,7 @@ TEST_CASE("gpt2 checkpoints: the fuzz target's seeds (tests/fuzz/corpus/hf_gpt2)
     StFile f;
     REQUIRE_MESSAGE(ReadSafetensors(input.substr(nul + 1), &f, &error), error);
     Params<float> p;
-    REQUIRE_MESSAGE(Gpt2FromTensors(c, f.tensors, &p, &error), error);
+    REQUIRE_MESSAGE(HfFromTensors(c, f.tensors, &p, &error), error);
     SequenceActs<float> acts;
     Sequence s;
     s.tokens = {0, 1};
@@ -114,9 +85,9 @@ TEST_CASE("gpt2 checkpoints: the fuzz target's seeds (tests/fuzz/corpus/hf_gpt2)
   REQUIRE(ParseGpt2Config(R"({"model_type": "gpt2", "n_layer": 24, "n_head": 16, "n_embd": 4096, "n_positions": 1024, "vocab_size": 50257})",
                           &big, &eos, &error));
   Params<float> p;
-  CHECK_FALSE(Gpt2FromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}}, &p, &error));
+  CHECK_FALSE(HfFromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}}, &p, &error));
   CHECK(error == "tensor 'wpe.weight' is missing");
-  CHECK_FALSE(Gpt2FromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}, StTensor{"wpe.weight", Dtype::kF32, {1}, {0.0f}}},
+  CHECK_FALSE(HfFromTensors(big, {StTensor{"wte.weight", Dtype::kF32, {1}, {0.0f}}, StTensor{"wpe.weight", Dtype::kF32, {1}, {0.0f}}},
                               &p, &error));
   CHECK(error.find("tensor 'h.0.ln_1.weight' is missing") == 0);
 }
@@ -132,7 +103,7 @@ TEST_CASE("gpt2 checkpoints: every head's weights and the next token's log-proba
     CAPTURE(name);
     HfCheckpoint ck;
     std::string error;
-    REQUIRE_MESSAGE(ReadGpt2Folder(dir + "/" + name, &ck, &error), error);
+    REQUIRE_MESSAGE(ReadHfFolder(dir + "/" + name, &ck, &error), error);
     const Json& v = it.value();
     CHECK(ck.dtype == v["dtype"].get<std::string>());
     CHECK(ck.config.layers == v["config"]["n_layer"].get<int>());
@@ -189,7 +160,7 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
   const std::string dir = FixtureDir() + "/f32-small3";
   HfCheckpoint ck;
   std::string error;
-  CHECK_FALSE(ReadGpt2Folder(FixtureDir() + "/nowhere", &ck, &error));
+  CHECK_FALSE(ReadHfFolder(FixtureDir() + "/nowhere", &ck, &error));
   CHECK(error.find("config.json: no such file") != std::string::npos);
   // The configs a GPT-2 reader must refuse, by what is wrong.
   ModelConfig c;
@@ -227,9 +198,9 @@ TEST_CASE("gpt2 checkpoints: bad folders are refused with the file and the probl
   StFile st;
   REQUIRE(ReadSafetensorsFile(dir + "/model.safetensors", &st, &error));
   Params<float> p;
-  REQUIRE_MESSAGE(Gpt2FromTensors(c, st.tensors, &p, &error), error);
+  REQUIRE_MESSAGE(HfFromTensors(c, st.tensors, &p, &error), error);
   auto refusal = [&](std::vector<StTensor> tensors) {
-    CHECK_FALSE(Gpt2FromTensors(c, tensors, &p, &error));
+    CHECK_FALSE(HfFromTensors(c, tensors, &p, &error));
     return error;
   };
   auto find = [&](std::vector<StTensor>& ts, const std::string& name) -> StTensor& {
@@ -355,7 +326,7 @@ TEST_CASE("gpt2 checkpoints: weights kept at their stored precision give the wid
     CAPTURE(name);
     HfCheckpoint ck;
     std::string error;
-    REQUIRE_MESSAGE(ReadGpt2Folder(FixtureDir() + "/" + name, &ck, &error), error);
+    REQUIRE_MESSAGE(ReadHfFolder(FixtureDir() + "/" + name, &ck, &error), error);
     REQUIRE(ck.params.stored);
     CHECK(ck.params.wte.size() == 0);  // the big matrices are only stored
     const Params<float> wide = Widened(ck.params);
@@ -430,11 +401,11 @@ TEST_CASE("gpt2 checkpoints: Check says what the weights take in memory before a
     CAPTURE(dir);
     HfCheckpoint ck;
     std::string error;
-    REQUIRE_MESSAGE(ReadGpt2Folder(dir, &ck, &error), error);
+    REQUIRE_MESSAGE(ReadHfFolder(dir, &ck, &error), error);
     // the files as the page gets them: the index (if any), each file's length and header
     std::vector<std::string> files;
     const std::string index = ReadText(dir + "model.safetensors.index.json");
-    REQUIRE_MESSAGE(Gpt2WeightFiles(index.empty() ? nullptr : &index, &files, &error), error);
+    REQUIRE_MESSAGE(HfWeightFiles(index.empty() ? nullptr : &index, &files, &error), error);
     Gpt2Loader loader(ck.config);
     for (const std::string& f : files) {
       const std::string bytes = ReadText(dir + f);
@@ -462,10 +433,10 @@ TEST_CASE("gpt2 checkpoints: Check says what the weights take in memory before a
 TEST_CASE("gpt2 checkpoints: the weight files an index names, or model.safetensors") {
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(Gpt2WeightFiles(nullptr, &files, &error));
+  REQUIRE(HfWeightFiles(nullptr, &files, &error));
   CHECK(files == std::vector<std::string>{"model.safetensors"});
   const std::string two = R"({"weight_map": {"a": "x.safetensors", "b": "y.safetensors", "c": "x.safetensors"}})";
-  REQUIRE(Gpt2WeightFiles(&two, &files, &error));
+  REQUIRE(HfWeightFiles(&two, &files, &error));
   CHECK(files == std::vector<std::string>{"x.safetensors", "y.safetensors"});
   for (const auto& refusal : std::vector<std::pair<std::string, std::string>>{
            {"not json", "model.safetensors.index.json: no \"weight_map\" object"},
@@ -475,7 +446,7 @@ TEST_CASE("gpt2 checkpoints: the weight files an index names, or model.safetenso
     // Not a structured binding: clang refuses to capture one in CAPTURE's lambda (C++17).
     const std::string& text = refusal.first;
     CAPTURE(text);
-    CHECK_FALSE(Gpt2WeightFiles(&text, &files, &error));
+    CHECK_FALSE(HfWeightFiles(&text, &files, &error));
     CHECK(error == refusal.second);
   }
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/arch/model.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/hf_gpt2_write.h"
 #include "model/tokenizer/bpe.h"
@@ -88,7 +89,7 @@ HfCheckpoint ExportAndRead(const ModelConfig& c, const Params<float>& p, const B
   const std::string dir = TempFolder(name);
   REQUIRE_MESSAGE(WriteGpt2Folder(dir, files, false, &error), error);
   HfCheckpoint ck;
-  REQUIRE_MESSAGE(ReadGpt2Folder(dir, &ck, &error), error);
+  REQUIRE_MESSAGE(ReadHfFolder(dir, &ck, &error), error);
   fs::remove_all(dir);
   return ck;
 }
@@ -163,7 +164,7 @@ TEST_CASE("hf export: biases, an untied head, the erf GELU and another epsilon m
   c.mlp = 40;
   c.ln_eps = 1e-6;
   c.gelu_erf = true;
-  c.attn_bias = true;
+  c.attn_bias = c.out_bias = true;
   c.tied = false;
   Params<float> p = InitParams<float>(c, 7);
   // Every bias distinct, so a bias written to another head's or part's place is seen.

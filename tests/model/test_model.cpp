@@ -135,7 +135,7 @@ TEST_CASE("model: GPT-2-family options (attention biases, an untied lm_head, erf
   ModelConfig c = Tiny();
   c.d_model = 4;
   c.mlp = 6;
-  c.attn_bias = true;
+  c.attn_bias = c.out_bias = true;
   c.tied = false;
   c.gelu_erf = true;
   c.ln_eps = 1e-2;  // large enough that it shows in the loss

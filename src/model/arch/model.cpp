@@ -7,6 +7,7 @@
 
 #include "engine/base/rng.h"
 #include "model/arch/layers.h"
+#include "model/arch/llama_layers.h"
 #include "model/arch/parallel.h"
 
 #include <algorithm>
@@ -17,11 +18,26 @@
 namespace attn {
 namespace model {
 
+int HeadDim(const ModelConfig& c) { return c.head_dim > 0 ? c.head_dim : c.d_model / c.heads; }
+int KvHeads(const ModelConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
+
+bool Trainable(const ModelConfig& c) {
+  return !c.rms_norm && !c.rotary && !c.swiglu && !c.qk_norm && KvHeads(c) == c.heads &&
+         HeadDim(c) * c.heads == c.d_model && c.sliding_window == 0 && c.attn_bias == c.out_bias;
+}
+
+const char* FamilyName(const ModelConfig& c) { return c.rotary || c.rms_norm || c.swiglu ? "Llama" : "GPT-2"; }
+
 std::string CheckModelConfig(const ModelConfig& c) {
   if (c.vocab < 2) return "vocab must be at least 2";
   if (c.d_model < 1 || c.layers < 1 || c.heads < 1 || c.context < 1 || c.mlp < 1)
     return "d_model, layers, heads, context and mlp must be at least 1";
-  if (c.d_model % c.heads != 0) return "heads must divide d_model";
+  if (c.head_dim < 0 || c.kv_heads < 0 || c.sliding_window < 0) return "head_dim, kv_heads and sliding_window must not be negative";
+  if (c.head_dim == 0 && c.d_model % c.heads != 0) return "heads must divide d_model";
+  if (c.heads % KvHeads(c) != 0) return "the key/value heads must divide the heads";
+  if (c.rotary && (HeadDim(c) % 2 != 0 || !(c.rope_theta > 1) || !(c.rope_factor >= 1) ||
+                   !(c.rope_high_freq > c.rope_low_freq && c.rope_low_freq > 0) || c.rope_original_context < 1))
+    return "rotary positions need an even head width, a theta above 1 and a scaling factor of at least 1";
   if (!(c.ln_eps > 0 && c.ln_eps < 1)) return "the LayerNorm epsilon must be in (0, 1)";
   return "";
 }
@@ -31,6 +47,16 @@ MultiHeadConfig BlockAttentionConfig() {
   cfg.head.normalizer = Normalizer::kSoftmax;
   cfg.head.scaled = true;  // 1 / sqrt(Dh)
   cfg.causal = true;
+  return cfg;
+}
+
+MultiHeadConfig BlockAttentionConfig(const ModelConfig& c, int n) {
+  MultiHeadConfig cfg = BlockAttentionConfig();
+  if (c.sliding_window > 0 && n > c.sliding_window) {  // query i sees keys i - window + 1 .. i
+    cfg.mask = Mask::Constant(n, n, false);
+    for (int i = 0; i < n; ++i)
+      for (int j = std::max(0, i - c.sliding_window + 1); j <= i; ++j) cfg.mask(i, j) = true;
+  }
   return cfg;
 }
 
@@ -94,19 +120,33 @@ void AddColumnSums(Vec<T>& out, const Mat<T>& m) {  // (K) += (T, K)
     for (Eigen::Index r = 0; r < m.rows(); ++r) out(k) += m(r, k);
 }
 
-// The hooks a forward runs: the attention biases of GPT-2's blocks at hook_q, _k, _v (first),
-// then the caller's. Null when there are none.
+// The hooks a forward runs: the architecture's own at hook_q, _k, _v first -- the attention
+// biases (GPT-2, Qwen2), Qwen3's q/k norm, then RoPE's rotation (keeping the unrotated q and k in
+// acts) -- then the caller's. Null when there are none.
 template <typename T>
-const Hooks<T>* WithBiasHooks(Hooks<T>& all, const Params<T>& p, const Hooks<T>* caller) {
-  if (p.blocks.empty() || p.blocks[0].bq.empty()) return caller;
+const Hooks<T>* WithArchitectureHooks(Hooks<T>& all, const Params<T>& p, const ModelConfig& c, SequenceActs<T>& acts,
+                                      const RopeTable<T>* rope, const Hooks<T>* caller) {
+  const bool biases = !p.blocks.empty() && !p.blocks[0].bq.empty();
+  if (!biases && !c.qk_norm && !rope) return caller;
   const HookPoint points[] = {HookPoint::kQ, HookPoint::kK, HookPoint::kV};
-  for (int k = 0; k < 3; ++k)
-    all.Add(points[k], -1, -1, [&p, k](const HookSite& site, Mat<T>& act, std::string*) {
+  for (int k = 0; k < 3; ++k) {
+    if (k == 2 && !biases) break;
+    all.Add(points[k], -1, -1, [&p, &c, &acts, rope, biases, k](const HookSite& site, Mat<T>& act, std::string*) {
       const BlockParams<T>& b = p.blocks[static_cast<std::size_t>(site.layer)];
-      const std::vector<Vec<T>>& bias = k == 0 ? b.bq : k == 1 ? b.bk : b.bv;
-      AddRowBias(act, bias[static_cast<std::size_t>(site.head)]);
+      const std::size_t h = static_cast<std::size_t>(site.head);
+      if (biases) AddRowBias(act, (k == 0 ? b.bq : k == 1 ? b.bk : b.bv)[h]);
+      if (k == 2) return true;
+      if (c.qk_norm) RmsNormRows(act, k == 0 ? b.q_norm : b.k_norm, c.ln_eps);
+      if (rope) {
+        BlockActs<T>& kept = acts.blocks[static_cast<std::size_t>(site.layer)];
+        std::vector<Mat<T>>& unrotated = k == 0 ? kept.q_unrotated : kept.k_unrotated;
+        if (unrotated.size() <= h) unrotated.resize(h + 1);
+        unrotated[h] = act;
+        RopeRotate(act, *rope);
+      }
       return true;
     });
+  }
   if (caller) all.Append(*caller);
   return &all;
 }
@@ -114,23 +154,39 @@ const Hooks<T>* WithBiasHooks(Hooks<T>& all, const Params<T>& p, const Hooks<T>*
 // Token and position embeddings: out = wte[tokens] + wpe[0..T). With a hook at hook_embed or
 // hook_pos_embed the two parts are made apart, hooked, then added: the same one addition per
 // entry, so the same bits when the hooks change nothing.
+// Rotary models have no position table: the token rows alone, hook_embed only.
 template <typename T>
-bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>& p, const Hooks<T>* hooks,
-                    std::string* error) {
-  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size()), c = p.wpe.cols();
-  if (!p.stored && (!hooks || (!hooks->Wants(HookPoint::kEmbed, -1) && !hooks->Wants(HookPoint::kPosEmbed, -1)))) {
+bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>& p, const ModelConfig& cfg,
+                    const Hooks<T>* hooks, std::string* error) {
+  const Eigen::Index n = static_cast<Eigen::Index>(tokens.size()), c = cfg.d_model;
+  if (!cfg.rotary && !p.stored && (!hooks || (!hooks->Wants(HookPoint::kEmbed, -1) && !hooks->Wants(HookPoint::kPosEmbed, -1)))) {
     EmbeddingForward(out, tokens, p.wte, p.wpe);
     return true;
   }
-  Mat<T> tok(n, c), pos = p.wpe.topRows(n);  // (T, C), (T, C)
+  Mat<T> tok(n, c);  // (T, C)
   for (Eigen::Index t = 0; t < n; ++t) TokenRow(p, tokens[static_cast<std::size_t>(t)], c, &tok(t, 0), n);
-  if (!RunHooks(hooks, HookPoint::kEmbed, -1, -1, tok, error) ||
-      !RunHooks(hooks, HookPoint::kPosEmbed, -1, -1, pos, error))
-    return false;
+  if (!RunHooks(hooks, HookPoint::kEmbed, -1, -1, tok, error)) return false;
+  if (cfg.rotary) {
+    out = std::move(tok);
+    return true;
+  }
+  Mat<T> pos = p.wpe.topRows(n);  // (T, C)
+  if (!RunHooks(hooks, HookPoint::kPosEmbed, -1, -1, pos, error)) return false;
   out.resize(n, c);
   for (Eigen::Index t = 0; t < n; ++t)
     for (Eigen::Index k = 0; k < c; ++k) out(t, k) = tok(t, k) + pos(t, k);
   return true;
+}
+
+// The config's norm: LayerNorm, or RMSNorm (mean left empty, no bias).
+template <typename T>
+void Norm(Mat<T>& out, Vec<T>& mean, Vec<T>& rstd, const Mat<T>& x, const Vec<T>& w, const Vec<T>& b, const ModelConfig& c) {
+  if (c.rms_norm) {
+    mean.resize(0);
+    RmsNormForward(out, rstd, x, w, c.ln_eps);
+  } else {
+    LayerNormForward(out, mean, rstd, x, w, b, c.ln_eps);
+  }
 }
 
 // One pre-LN block, every hook point of it in order (hooks.h); drop_attn and drop_mlp are the
@@ -138,9 +194,9 @@ bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>
 template <typename T>
 bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c, int l, const Hooks<T>* hooks,
                   std::string* error, int threads) {
-  const MultiHeadConfig attn_cfg = BlockAttentionConfig();
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig(c, static_cast<int>(b.x.rows()));
   if (!RunHooks(hooks, HookPoint::kResidPre, l, -1, b.x, error)) return false;
-  LayerNormForward(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b, c.ln_eps);
+  Norm(b.ln1, b.ln1_mean, b.ln1_rstd, b.x, w.ln1_w, w.ln1_b, c);
   if (!RunHooks(hooks, HookPoint::kLn1, l, -1, b.ln1, error)) return false;
   if (!MultiHeadForward<T>(b.attn, b.ln1, nullptr, w.attn, attn_cfg, error, hooks, l)) return false;
   if (w.bo.size() != 0) AddRowBias(b.attn.output, w.bo);
@@ -148,14 +204,23 @@ bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c
   if (!RunHooks(hooks, HookPoint::kAttnOut, l, -1, b.attn.output, error)) return false;
   ResidualForward(b.res1, b.x, b.attn.output);
   if (!RunHooks(hooks, HookPoint::kResidMid, l, -1, b.res1, error)) return false;
-  LayerNormForward(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b, c.ln_eps);
+  Norm(b.ln2, b.ln2_mean, b.ln2_rstd, b.res1, w.ln2_w, w.ln2_b, c);
   if (!RunHooks(hooks, HookPoint::kLn2, l, -1, b.ln2, error)) return false;
-  LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b, threads);
-  if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
-  if (c.gelu_erf) GeluErfForward(b.gelu, b.fc);
-  else GeluForward(b.gelu, b.fc);
-  if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
-  LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b, threads);
+  if (c.swiglu) {  // down(SiLU(x W_gate) * (x W_up)), no biases
+    b.fc = MatMulByColumns(b.ln2, w.gate_w, threads);
+    b.up = MatMulByColumns(b.ln2, w.fc_w, threads);
+    if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
+    SwiGluForward(b.gelu, b.fc, b.up);
+    if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
+    b.proj = MatMulByColumns(b.gelu, w.proj_w, threads);
+  } else {
+    LinearForward(b.fc, b.ln2, w.fc_w, w.fc_b, threads);
+    if (!RunHooks(hooks, HookPoint::kMlpPre, l, -1, b.fc, error)) return false;
+    if (c.gelu_erf) GeluErfForward(b.gelu, b.fc);
+    else GeluForward(b.gelu, b.fc);
+    if (!RunHooks(hooks, HookPoint::kMlpPost, l, -1, b.gelu, error)) return false;
+    LinearForward(b.proj, b.gelu, w.proj_w, w.proj_b, threads);
+  }
   DropoutForward(b.proj, b.drop_mlp);
   if (!RunHooks(hooks, HookPoint::kMlpOut, l, -1, b.proj, error)) return false;
   ResidualForward(b.res2, b.res1, b.proj);
@@ -166,7 +231,7 @@ bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c
 template <typename T>
 bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s, bool last_only,
                   const Hooks<T>* hooks, std::string* error) {
-  LayerNormForward(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b, c.ln_eps);
+  Norm(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b, c);
   if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
   if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
     const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
@@ -194,21 +259,26 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
   }
   if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
   if (hooks && hooks->empty()) hooks = nullptr;
+  a.blocks.resize(p.blocks.size());
+  RopeTable<T> rope;
+  if (c.rotary) rope = MakeRopeTable<T>(c, n);
   Hooks<T> all;
-  hooks = WithBiasHooks(all, p, hooks);
+  hooks = WithArchitectureHooks(all, p, c, a, c.rotary ? &rope : nullptr, hooks);
   // The masks: site 0 the embeddings, then each block's attention and MLP branches.
   auto mask = [&](Mat<T>& m, std::uint64_t site) {
     if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
     else m.resize(0, 0);
   };
-  if (!EmbedWithHooks(a.emb, s.tokens, p, hooks, error)) return false;
+  if (!EmbedWithHooks(a.emb, s.tokens, p, c, hooks, error)) return false;
   mask(a.drop_emb, 0);
   DropoutForward(a.emb, a.drop_emb);
-  a.blocks.resize(p.blocks.size());
   BlockParams<T> widened;  // stored weights: one block at a time, the storage reused
   for (std::size_t l = 0; l < p.blocks.size(); ++l) {
     BlockActs<T>& b = a.blocks[l];
     b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
+    b.q_unrotated.clear();  // refilled by the rotation's hooks (rotary models only)
+    b.k_unrotated.clear();
+    if (!c.swiglu) b.up.resize(0, 0);
     mask(b.drop_attn, 1 + 2 * l);
     mask(b.drop_mlp, 2 + 2 * l);
     if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error, s.threads)) return false;
@@ -250,6 +320,7 @@ template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c,
               const Sequence& s, T scale, std::string* error) {
   if (p.stored) return linalg::Fail(error, "the weights are kept at their stored precision: widen them to train");
+  if (!Trainable(c)) return linalg::Fail(error, std::string("a ") + FamilyName(c) + "-family model is opened, not trained, here");
   const Eigen::Index n = static_cast<Eigen::Index>(s.tokens.size());
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   // loss -> logits -> h (the last LayerNorm) -> the residual stream

@@ -18,6 +18,18 @@
 // afford for a model of a few million parameters, and the engine's rules make it exact anyway: every sum in
 // one fixed order, no FMA, exp/log/tanh/sqrt in double rounded once (layers.h, linalg.h).
 // The attention has no biases (the engine's MultiHeadWeights); the MLP and LayerNorms do.
+//
+// The Llama family (issue 39: Llama, Mistral, Qwen2, Qwen3) is the same loop with other parts,
+// chosen by ModelConfig as data:
+//   x_0   = wte[tokens]                                   no learned positions
+//   a_l   = RMSNorm(x_l; ln1)                             x / sqrt(mean(x^2) + eps) * w, no bias
+//   q, k  = a_l W_Q[h] (+ b_q), a_l W_K[h] (+ b_k); Qwen3: RMSNorm of each over Dh; then both
+//           rotated by their position (RoPE, llama_layers.h) before the scores
+//   r_l   = x_l + MultiHead(...)                          Dh = head_dim, which need not be C / H;
+//           grouped-query: query head h reads key/value head h / (H / KV) (its W_K, W_V repeated)
+//   x_{l+1} = r_l + (SiLU(b_l W_gate) * (b_l W_up)) W_down   SwiGLU, no biases
+//   Mistral's sliding window: query i sees key j when 0 <= i - j < window.
+// These models are opened and looked into, not trained: Backward refuses them (Trainable).
 #pragma once
 
 #include "engine/attention/multihead.h"
@@ -45,32 +57,57 @@ struct ModelConfig {
   bool gelu_erf = false;   // activation "gelu" (the erf form) instead of "gelu_new" (tanh)
   bool attn_bias = false;  // q, k, v and output biases (GPT-2's c_attn.bias, attn.c_proj.bias)
   bool tied = true;        // logits from wte; false: from an lm_head of its own
+  bool out_bias = false;   // the attention output's bias b_O (GPT-2: with attn_bias; Qwen2: none)
+  // The Llama family (llama_layers.h). The defaults are GPT-2's.
+  bool rms_norm = false;   // RMSNorm (ln_eps = rms_norm_eps) instead of LayerNorm: no mean, no bias
+  bool rotary = false;     // RoPE on q and k instead of learned positions (no wpe)
+  bool swiglu = false;     // MLP SiLU(x W_gate) * (x W_up), then W_down; no MLP biases
+  bool qk_norm = false;    // Qwen3: RMSNorm of each head's q and k over Dh (weights (Dh) per layer)
+  int kv_heads = 0;        // key/value heads KV (0: = heads); heads % KV == 0
+  int head_dim = 0;        // Dh (0: d_model / heads)
+  int sliding_window = 0;  // 0: none; else query i sees key j when i - j < window (Mistral)
+  double rope_theta = 10000;
+  // rope_scaling: none, "linear" (every frequency / factor) or "llama3" (low frequencies / factor,
+  // high ones kept, a smooth blend between; original_max_position_embeddings sets the bands)
+  enum class RopeScaling { kNone, kLinear, kLlama3 };
+  RopeScaling rope_scaling = RopeScaling::kNone;
+  double rope_factor = 1, rope_low_freq = 1, rope_high_freq = 4;
+  int rope_original_context = 8192;
 };
+// Dh and KV with their defaults applied; whether the config is GPT-2-shaped (what training,
+// "Train it more" and the exports know); a family's name for people ("GPT-2", "Llama").
+int HeadDim(const ModelConfig& c);
+int KvHeads(const ModelConfig& c);
+bool Trainable(const ModelConfig& c);
+const char* FamilyName(const ModelConfig& c);
 // An English one-line message when the config cannot be built (empty when fine).
 std::string CheckModelConfig(const ModelConfig& c);
 
 template <typename T>
 struct BlockParams {
-  Vec<T> ln1_w, ln1_b;          // (C), (C)
-  MultiHeadWeights<T> attn;     // W_Q/W_K/W_V: H of (C, Dh); W_O: (H*Dh, C)
+  Vec<T> ln1_w, ln1_b;          // (C), (C); RMSNorm: ln1_b empty
+  MultiHeadWeights<T> attn;     // W_Q/W_K/W_V: H of (C, Dh); W_O: (H*Dh, C). Grouped-query: the
+                                // shared W_K, W_V repeated for each query head (BlockOf does it)
   // GPT-2's attention biases (c_attn.bias split per head, attn.c_proj.bias) when the config
   // has them, else empty. The engine's attention has none: the block adds them at hook_q, _k,
   // _v (before any caller's hook there, as TransformerLens's b_Q) and to the output.
   std::vector<Vec<T>> bq, bk, bv;  // H of (Dh)
   Vec<T> bo;                       // (C)
-  Vec<T> ln2_w, ln2_b;          // (C), (C)
-  Mat<T> fc_w;                  // (C, F)
-  Vec<T> fc_b;                  // (F)
-  Mat<T> proj_w;                // (F, C)
-  Vec<T> proj_b;                // (C)
+  Vec<T> q_norm, k_norm;           // (Dh) Qwen3's per-head RMSNorm weights, else empty
+  Vec<T> ln2_w, ln2_b;          // (C), (C); RMSNorm: ln2_b empty
+  Mat<T> fc_w;                  // (C, F) SwiGLU: W_up
+  Mat<T> gate_w;                // (C, F) SwiGLU: W_gate, else empty
+  Vec<T> fc_b;                  // (F) SwiGLU: empty
+  Mat<T> proj_w;                // (F, C) SwiGLU: W_down
+  Vec<T> proj_b;                // (C) SwiGLU: empty
 };
 
 template <typename T>
 struct Params {
   Mat<T> wte;                          // (V, C) token embedding, tied with the output
-  Mat<T> wpe;                          // (P, C) learned positions
+  Mat<T> wpe;                          // (P, C) learned positions; rotary: empty
   std::vector<BlockParams<T>> blocks;  // L
-  Vec<T> lnf_w, lnf_b;                 // (C), (C)
+  Vec<T> lnf_w, lnf_b;                 // (C), (C); RMSNorm: lnf_b empty
   Mat<T> lm_head;                      // (V, C) the output's own when the config is untied, else empty
   // A checkpoint read at its stored precision (stored.h): the big matrices are there, and wte,
   // lm_head and every block's attn W_Q/W_K/W_V/W_O, fc_w and proj_w above are empty (the
@@ -146,8 +183,12 @@ struct BlockActs {
   Mat<T> res1;                   // (T, C) x + attention
   Mat<T> ln2;                    // (T, C)
   Vec<T> ln2_mean, ln2_rstd;     // (T)
-  Mat<T> fc;                     // (T, F) before GELU
-  Mat<T> gelu;                   // (T, F)
+  Mat<T> fc;                     // (T, F) before GELU; SwiGLU: x W_gate, before SiLU (hook_pre)
+  Mat<T> up;                     // (T, F) SwiGLU: x W_up (TransformerLens's hook_pre_linear)
+  Mat<T> gelu;                   // (T, F) after the activation; SwiGLU: SiLU(fc) * up
+  // Rotary models: each head's q and k before their rotation (after biases and Qwen3's norm),
+  // kept to show what RoPE did (the heads' Q and K above are the rotated ones the scores use)
+  std::vector<Mat<T>> q_unrotated, k_unrotated;  // H of (T, Dh)
   Mat<T> proj;                   // (T, C) (times drop_mlp when training with dropout)
   Mat<T> res2;                   // (T, C) res1 + proj: the next block's input
 };
@@ -165,8 +206,10 @@ struct SequenceActs {
   double loss_sum = 0;               // sum of losses, in position order
 };
 
-// The causal self-attention configuration every block uses (softmax, scale 1/sqrt(Dh)).
+// The causal self-attention configuration every block uses (softmax, scale 1/sqrt(Dh)); with the
+// config and the length, Mistral's sliding window as its explicit mask when the text is longer.
 MultiHeadConfig BlockAttentionConfig();
+MultiHeadConfig BlockAttentionConfig(const ModelConfig& c, int n);
 
 // Forward of one sequence (1 <= T <= P, ids in [0, V)); keeps every intermediate.
 // Returns false with an English one-line message on bad input or a non-finite attention.
@@ -177,7 +220,10 @@ MultiHeadConfig BlockAttentionConfig();
 // pos_embed, then per block resid_pre, ln1, q/k/v/attn_scores/pattern/z of each head, attn_out,
 // resid_mid, ln2, mlp pre/post, mlp_out, resid_post, and ln_final. They read the activations and
 // may rewrite them (a knock-out, a patch); what follows is computed from what they leave. Null
-// or empty: the plain forward (hooks that change nothing give its bits).
+// or empty: the plain forward (hooks that change nothing give its bits). Rotary models: q and k
+// reach hook_q and hook_k already rotated (TransformerLens's hook_rot_q / hook_rot_k; the
+// unrotated ones are kept in BlockActs), and hook_pos_embed does not fire (there is no wpe).
+// Grouped-query models fire hook_k and hook_v per query head, with its key/value head's k and v.
 template <typename T>
 bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
              std::string* error = nullptr, bool last_only = false, const Hooks<T>* hooks = nullptr);

@@ -15,11 +15,12 @@ namespace model {
 template <typename T>
 std::vector<TensorRef<T>> Tensors(Params<T>& p) {
   std::vector<TensorRef<T>> out;
+  // a part the architecture does not have (a Llama's wpe, biases, RMSNorm's bias) is left out
   auto mat = [&](const std::string& name, Mat<T>& m, bool decay) {
-    out.push_back({name, {m.rows(), m.cols()}, decay, m.data(), m.rows(), m.cols()});
+    if (m.size() != 0) out.push_back({name, {m.rows(), m.cols()}, decay, m.data(), m.rows(), m.cols()});
   };
   auto vec = [&](const std::string& name, Vec<T>& v) {
-    out.push_back({name, {v.size()}, false, v.data(), v.size(), 1});
+    if (v.size() != 0) out.push_back({name, {v.size()}, false, v.data(), v.size(), 1});
   };
   mat("wte", p.wte, true);
   mat("wpe", p.wpe, true);
@@ -39,9 +40,12 @@ std::vector<TensorRef<T>> Tensors(Params<T>& p) {
       vec(h + "attn.b_k." + std::to_string(j), b.bk[j]);
       vec(h + "attn.b_v." + std::to_string(j), b.bv[j]);
     }
-    if (b.bo.size() != 0) vec(h + "attn.b_o", b.bo);
+    vec(h + "attn.b_o", b.bo);
+    vec(h + "attn.q_norm.weight", b.q_norm);
+    vec(h + "attn.k_norm.weight", b.k_norm);
     vec(h + "ln2.weight", b.ln2_w);
     vec(h + "ln2.bias", b.ln2_b);
+    mat(h + "mlp.gate.weight", b.gate_w, true);
     mat(h + "mlp.fc.weight", b.fc_w, true);
     vec(h + "mlp.fc.bias", b.fc_b);
     mat(h + "mlp.proj.weight", b.proj_w, true);
@@ -54,43 +58,56 @@ std::vector<TensorRef<T>> Tensors(Params<T>& p) {
 }
 
 std::int64_t ParameterCount(const ModelConfig& c) {
-  const std::int64_t C = c.d_model, F = c.mlp;
-  const std::int64_t biases = c.attn_bias ? 4 * C : 0;  // q, k, v and the output's
-  const std::int64_t block = 2 * C + C * 3 * C + C * C + biases + 2 * C + (C * F + F) + (F * C + C);
-  return static_cast<std::int64_t>(c.vocab) * C * (c.tied ? 1 : 2) + static_cast<std::int64_t>(c.context) * C +
-         c.layers * block + 2 * C;
+  // As a checkpoint holds them: W_K and W_V once per key/value head (not repeated)
+  const std::int64_t C = c.d_model, F = c.mlp, H = c.heads, KV = KvHeads(c), Dh = HeadDim(c);
+  const std::int64_t norm = c.rms_norm ? C : 2 * C;
+  const std::int64_t attention = C * H * Dh + 2 * C * KV * Dh + H * Dh * C + (c.attn_bias ? (H + 2 * KV) * Dh : 0) +
+                                 (c.out_bias ? C : 0) + (c.qk_norm ? 2 * Dh : 0);
+  const std::int64_t mlp = c.swiglu ? 3 * C * F : (C * F + F) + (F * C + C);
+  const std::int64_t block = 2 * norm + attention + mlp;
+  return static_cast<std::int64_t>(c.vocab) * C * (c.tied ? 1 : 2) + (c.rotary ? 0 : static_cast<std::int64_t>(c.context) * C) +
+         c.layers * block + norm;
 }
 
+// Every query head's W_K and W_V as their own matrices (grouped-query heads repeat them).
 template <typename T>
 Params<T> ZeroParams(const ModelConfig& c) {
-  const int dh = c.d_model / c.heads;
+  const int dh = HeadDim(c), C = c.d_model;
   Params<T> p;
-  p.wte = Mat<T>::Zero(c.vocab, c.d_model);
-  p.wpe = Mat<T>::Zero(c.context, c.d_model);
+  p.wte = Mat<T>::Zero(c.vocab, C);
+  if (!c.rotary) p.wpe = Mat<T>::Zero(c.context, C);
   p.blocks.resize(static_cast<std::size_t>(c.layers));
   for (BlockParams<T>& b : p.blocks) {
-    b.ln1_w = Vec<T>::Zero(c.d_model);
-    b.ln1_b = Vec<T>::Zero(c.d_model);
-    b.attn.W_Q.assign(static_cast<std::size_t>(c.heads), Mat<T>::Zero(c.d_model, dh));
+    b.ln1_w = Vec<T>::Zero(C);
+    if (!c.rms_norm) b.ln1_b = Vec<T>::Zero(C);
+    b.attn.W_Q.assign(static_cast<std::size_t>(c.heads), Mat<T>::Zero(C, dh));
     b.attn.W_K = b.attn.W_Q;
     b.attn.W_V = b.attn.W_Q;
-    b.attn.W_O = Mat<T>::Zero(c.heads * dh, c.d_model);
+    b.attn.W_O = Mat<T>::Zero(c.heads * dh, C);
     if (c.attn_bias) {
       b.bq.assign(static_cast<std::size_t>(c.heads), Vec<T>::Zero(dh));
       b.bk = b.bq;
       b.bv = b.bq;
-      b.bo = Vec<T>::Zero(c.d_model);
     }
-    b.ln2_w = Vec<T>::Zero(c.d_model);
-    b.ln2_b = Vec<T>::Zero(c.d_model);
-    b.fc_w = Mat<T>::Zero(c.d_model, c.mlp);
-    b.fc_b = Vec<T>::Zero(c.mlp);
-    b.proj_w = Mat<T>::Zero(c.mlp, c.d_model);
-    b.proj_b = Vec<T>::Zero(c.d_model);
+    if (c.out_bias) b.bo = Vec<T>::Zero(C);
+    if (c.qk_norm) {
+      b.q_norm = Vec<T>::Zero(dh);
+      b.k_norm = Vec<T>::Zero(dh);
+    }
+    b.ln2_w = Vec<T>::Zero(C);
+    if (!c.rms_norm) b.ln2_b = Vec<T>::Zero(C);
+    b.fc_w = Mat<T>::Zero(C, c.mlp);
+    b.proj_w = Mat<T>::Zero(c.mlp, C);
+    if (c.swiglu) {
+      b.gate_w = Mat<T>::Zero(C, c.mlp);
+    } else {
+      b.fc_b = Vec<T>::Zero(c.mlp);
+      b.proj_b = Vec<T>::Zero(C);
+    }
   }
-  p.lnf_w = Vec<T>::Zero(c.d_model);
-  p.lnf_b = Vec<T>::Zero(c.d_model);
-  if (!c.tied) p.lm_head = Mat<T>::Zero(c.vocab, c.d_model);
+  p.lnf_w = Vec<T>::Zero(C);
+  if (!c.rms_norm) p.lnf_b = Vec<T>::Zero(C);
+  if (!c.tied) p.lm_head = Mat<T>::Zero(c.vocab, C);
   return p;
 }
 
@@ -136,6 +153,8 @@ const BlockParams<float>& BlockOf(const Params<float>& p, int l, BlockParams<flo
   b.bk = own.bk;
   b.bv = own.bv;
   b.bo = own.bo;
+  b.q_norm = own.q_norm;
+  b.k_norm = own.k_norm;
   b.ln2_w = own.ln2_w;
   b.ln2_b = own.ln2_b;
   b.fc_b = own.fc_b;
@@ -144,12 +163,15 @@ const BlockParams<float>& BlockOf(const Params<float>& p, int l, BlockParams<flo
   b.attn.W_Q.resize(heads);
   b.attn.W_K.resize(heads);
   b.attn.W_V.resize(heads);
+  const std::size_t group = heads / s.wk.size();  // query heads per key/value head
   for (std::size_t h = 0; h < heads; ++h) {
     s.wq[h].Widen(&b.attn.W_Q[h]);
-    s.wk[h].Widen(&b.attn.W_K[h]);
-    s.wv[h].Widen(&b.attn.W_V[h]);
+    s.wk[h / group].Widen(&b.attn.W_K[h]);
+    s.wv[h / group].Widen(&b.attn.W_V[h]);
   }
   s.wo.Widen(&b.attn.W_O);
+  if (s.gate_w.empty()) b.gate_w.resize(0, 0);
+  else s.gate_w.Widen(&b.gate_w);
   s.fc_w.Widen(&b.fc_w);
   s.proj_w.Widen(&b.proj_w);
   return b;

@@ -100,7 +100,7 @@ std::size_t StoredWeights::bytes() const {
   for (const StoredBlock& b : blocks) {
     for (const auto* list : {&b.wq, &b.wk, &b.wv})
       for (const StoredMatrix& m : *list) n += m.bytes();
-    n += b.wo.bytes() + b.fc_w.bytes() + b.proj_w.bytes();
+    n += b.wo.bytes() + b.gate_w.bytes() + b.fc_w.bytes() + b.proj_w.bytes();
   }
   return n;
 }

@@ -50,9 +50,12 @@ class StoredMatrix {
 };
 
 struct StoredBlock {
-  std::vector<StoredMatrix> wq, wk, wv;  // H of (C, Dh)
+  std::vector<StoredMatrix> wq;          // H of (C, Dh)
+  std::vector<StoredMatrix> wk, wv;      // KV of (C, Dh): a grouped-query model's once per key/value
+                                         // head (BlockOf repeats them for the query heads)
   StoredMatrix wo;                       // (H*Dh, C)
-  StoredMatrix fc_w;                     // (C, F)
+  StoredMatrix gate_w;                   // (C, F) SwiGLU's W_gate, else empty
+  StoredMatrix fc_w;                     // (C, F) (SwiGLU: W_up)
   StoredMatrix proj_w;                   // (F, C)
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "model/format/bundle.h"
+#include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 
 #include <map>

@@ -19,7 +19,7 @@ bool OpenModelFolder(const std::string& dir, Bundle* out, std::string* error) {
   const std::string base = dir.back() == '/' ? dir : dir + "/";
   if (std::filesystem::exists(base + "MANIFEST.sha256", ec)) return LoadBundle(dir, out, error);
   HfCheckpoint ck;
-  if (!ReadGpt2Folder(dir, &ck, error)) return false;
+  if (!ReadHfFolder(dir, &ck, error)) return false;
   std::map<std::string, std::string> files;
   for (const char* name : kHfTokenizerFiles) {
     std::string bytes;

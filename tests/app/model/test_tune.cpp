@@ -171,7 +171,7 @@ TEST_CASE("tune: a model over the memory limit is refused with its numbers befor
   config.heads = 12;
   config.context = 1024;
   config.mlp = 3072;
-  config.attn_bias = true;
+  config.attn_bias = config.out_bias = true;
   const std::string checksum = attn::model::ParamsChecksum(s.model.loaded->params);
   const std::string refusal =
       "tune: a model of 124.4 M parameters needs 3323 MiB to train (28 bytes a parameter: the weights in float, two "
