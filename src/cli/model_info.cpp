@@ -1,5 +1,5 @@
 // attnlab model info DIR: what a model folder holds (the lab's own, or a GPT-2-family
-// checkpoint in the Hugging Face layout) and the memory a run of it needs, before running it.
+// or Llama-family checkpoint in the Hugging Face layout) and the memory a run of it needs, before running it.
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "model/format/hf_checkpoint.h"
@@ -16,10 +16,27 @@ namespace {
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 
 Json Describe(const model::ModelConfig& c, std::int64_t parameters) {
-  return {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model}, {"mlp", c.mlp},
-          {"context", c.context}, {"vocab", c.vocab}, {"layerNormEpsilon", c.ln_eps},
-          {"activation", c.gelu_erf ? "gelu" : "gelu_new"}, {"attentionBiases", c.attn_bias},
-          {"tiedEmbeddings", c.tied}, {"parameters", parameters}};
+  Json out = {{"layers", c.layers}, {"heads", c.heads}, {"dModel", c.d_model}, {"mlp", c.mlp},
+              {"context", c.context}, {"vocab", c.vocab}, {"attentionBiases", c.attn_bias},
+              {"tiedEmbeddings", c.tied}, {"parameters", parameters}};
+  if (!c.rotary) {
+    out["layerNormEpsilon"] = c.ln_eps;
+    out["activation"] = c.gelu_erf ? "gelu" : "gelu_new";
+    return out;
+  }
+  // the Llama family's parts (model.h)
+  static const char* const kScaling[] = {"none", "linear", "llama3"};
+  out["keyValueHeads"] = model::KvHeads(c);
+  out["headDim"] = model::HeadDim(c);
+  out["rmsNormEpsilon"] = c.ln_eps;
+  out["activation"] = "silu (SwiGLU)";
+  out["outputBias"] = c.out_bias;
+  out["qkNorm"] = c.qk_norm;
+  out["ropeTheta"] = c.rope_theta;
+  out["ropeScaling"] = kScaling[static_cast<int>(c.rope_scaling)];
+  if (c.rope_scaling != model::ModelConfig::RopeScaling::kNone) out["ropeFactor"] = c.rope_factor;
+  out["slidingWindow"] = c.sliding_window;
+  return out;
 }
 
 }  // namespace
@@ -40,10 +57,10 @@ int RunModelInfo(const ModelOptions& o) {
     const char* tokenizer = Exists(dir + "attnlab-tokenizer.json") ? "attnlab-tokenizer.json (the lab's BPE)"
                             : Exists(dir + "tokenizer.json")       ? "tokenizer.json"
                                                                    : "vocab.json + merges.txt";
-    out = {{"format", "huggingface"}, {"architecture", "gpt2"}, {"dtype", b.dtype}, {"fileBytes", b.file_bytes},
+    out = {{"format", "huggingface"}, {"architecture", c.rotary ? "llama" : "gpt2"}, {"dtype", b.dtype}, {"fileBytes", b.file_bytes},
            {"tokenizer", tokenizer}};
   }
-  out["config"] = Describe(c, model::Gpt2ParameterCount(c));
+  out["config"] = Describe(c, model::ParameterCount(c));
   // Then one forward's intermediates.
   // The weights in memory: a checkpoint's big matrices at their stored precision (stored.h), the
   // rest in float; the lab's own model all in float.

@@ -148,8 +148,12 @@ void DrawHeadsPanel(Context& ctx) {
         dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
                     chosen ? IM_COL32(245, 155, 40, 255) : hovered ? IM_COL32(220, 220, 230, 255) : IM_COL32(90, 90, 100, 255),
                     0, 0, chosen ? 2.5f : 1.0f);
+        // grouped-query models: the key/value head this query head shares ("3.5 kv1")
+        const attn::model::ModelConfig& mc = s.model.loaded->config();
+        const int group = mc.heads / attn::model::KvHeads(mc);
         char name[32];
-        std::snprintf(name, sizeof name, "%d.%d", l, h);
+        if (group > 1) std::snprintf(name, sizeof name, "%d.%d kv%d", l, h, h / group);
+        else std::snprintf(name, sizeof name, "%d.%d", l, h);
         dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(a.x + ImGui::CalcTextSize(name).x + 4, a.y + line + 2), IM_COL32(0, 0, 0, 150));
         dl->AddText(ImVec2(a.x + 2, a.y + 1), IM_COL32(255, 255, 255, 235), name);
         ctx.ui.head_thumbs.insert(ctx.ui.head_thumbs.end(), {a.x, a.y, side, side});
@@ -174,7 +178,10 @@ void DrawHeadsPanel(Context& ctx) {
           char scores[160];
           std::snprintf(scores, sizeof scores, L(tr::kHeadScoresTip), sc.previous, sc.first, sc.self, sc.induction,
                         sc.entropy);
-          ImGui::SetTooltip("%s %d, %s %d\n%s", L(tr::kModelLayer), l, L(tr::kModelHead), h, scores);
+          char shared[128] = "";
+          if (group > 1)
+            std::snprintf(shared, sizeof shared, L(tr::kHeadsSharedKv), h / group, (h / group) * group, (h / group) * group + group - 1);
+          ImGui::SetTooltip("%s %d, %s %d%s\n%s", L(tr::kModelLayer), l, L(tr::kModelHead), h, shared, scores);
         }
         ImGui::EndGroup();
       }

@@ -122,7 +122,7 @@ void DrawModelProbe(Context& ctx) {
     return;
   }
   const attn::model::HeadProbeResult& r = p.result.result;
-  const int limit = s.model.loaded->config().d_model / s.model.loaded->config().heads + 1;
+  const int limit = attn::model::HeadDim(s.model.loaded->config()) + 1;
   char buf[900];
   std::snprintf(buf, sizeof buf, L(tr::kHeadProbeExplain), limit, p.result.tokens);
   ImGui::TextWrapped("%s", buf);

@@ -61,7 +61,11 @@ void DrawSettingsPanel(Context& ctx) {
       if (attn::model::ModelCodeInBuild() && s.model.loaded) {
         const attn::model::ModelConfig& mc = s.model.loaded->config();
         char buf[512];
-        std::snprintf(buf, sizeof buf, L(tr::kModelFixed), mc.d_model, mc.d_model / mc.heads, mc.heads);
+        if (mc.rotary)
+          std::snprintf(buf, sizeof buf, L(tr::kModelFixedRotary), mc.d_model, attn::model::HeadDim(mc), mc.heads,
+                        attn::model::KvHeads(mc), mc.rope_theta);
+        else
+          std::snprintf(buf, sizeof buf, L(tr::kModelFixed), mc.d_model, mc.d_model / mc.heads, mc.heads);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("%s", buf);
         ImGui::PopStyleColor();

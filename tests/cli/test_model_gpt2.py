@@ -90,7 +90,7 @@ try:
                   args=["model", "run", bad, "--text", "hi"])
     with open(os.path.join(bad, "config.json"), "w") as f:
         json.dump({"model_type": "bert"}, f)
-    check_refusal("model run", "a BERT config", None, 'model_type "bert" is not a GPT-2-family model',
+    check_refusal("model run", "a BERT config", None, 'model_type "bert" is not a model the lab opens (gpt2, llama, mistral, qwen2, qwen3)',
                   args=["model", "run", bad, "--text", "hi"])
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

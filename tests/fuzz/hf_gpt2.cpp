@@ -1,6 +1,7 @@
-// Fuzz target: a GPT-2-family checkpoint in the Hugging Face layout (model/format/hf_gpt2.h):
-// config.json, then the weights, both ways the lab reads them: tensor by tensor from the header
-// (Gpt2Loader, as a folder or the page does) and from parsed tensors (Gpt2FromTensors). Input:
+// Fuzz target: a checkpoint in the Hugging Face layout of any family the lab opens (GPT-2 and the
+// Llama family: model/format/hf_checkpoint.h): config.json, then the weights, both ways the lab
+// reads them: tensor by tensor from the header (the family's HfLoader, as a folder or the page
+// does) and from parsed tensors (HfFromTensors). Input:
 // the config's text (read as an index too), a NUL byte, the safetensors bytes.
 // Properties: no crash, no exception, no allocation beyond what the files hold (a config that
 // lies about its sizes is refused before the parameters exist); a refusal says one line; an
@@ -9,7 +10,7 @@
 #include "model/arch/model.h"
 #include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
-#include "model/format/hf_gpt2_loader.h"
+#include "model/format/hf_loader.h"
 #include "model/format/safetensors.h"
 
 using namespace attn;
@@ -23,14 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   model::ModelConfig c;
   int eos = -1;
   std::string error;
-  if (!model::ParseGpt2Config(config_text, &c, &eos, &error)) {
-    attn::fuzz::CheckMessage(error, "ParseGpt2Config refusal");
+  if (!model::ParseHfConfig(config_text, &c, &eos, &error)) {
+    attn::fuzz::CheckMessage(error, "ParseHfConfig refusal");
     return 0;
   }
   Check(model::CheckModelConfig(c).empty(), "an accepted config the model refuses");
-  // The page's and the folder's way: the file's header, then each tensor's bytes (hf_gpt2_loader.h)
+  // The page's and the folder's way: the file's header, then each tensor's bytes (hf_loader.h)
   {
-    model::Gpt2Loader loader(c);
+    std::unique_ptr<model::HfLoader> owner = model::MakeHfLoader(c);
+    model::HfLoader& loader = *owner;
     std::uint64_t length = 0;
     const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
     model::Params<float> stored;
@@ -43,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ok) Check(loader.WeightBytes() <= 2 * bytes.size(), "the weights in memory exceed twice the file");
     ok = ok && loader.Plan(&error);
     for (std::size_t k = 0; ok && k < loader.pieces().size(); ++k) {
-      const model::Gpt2Piece& piece = loader.pieces()[k];
+      const model::HfPiece& piece = loader.pieces()[k];
       Check(piece.end <= bytes.size() && piece.begin <= piece.end, "a piece outside the file");
       ok = loader.Take(k, raw + piece.begin, static_cast<std::size_t>(piece.end - piece.begin), &error);
     }
@@ -55,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       s.targets = {-1};
       if (!model::Forward(acts, stored, c, s, &error, /*last_only=*/true)) attn::fuzz::CheckMessage(error, "Forward refusal");
     } else if (!error.empty()) {
-      attn::fuzz::CheckMessage(error, "Gpt2Loader refusal");
+      attn::fuzz::CheckMessage(error, "HfLoader refusal");
     }
     error.clear();
   }
@@ -66,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const std::string& name : files)
         Check(!name.empty() && name.find('/') == std::string::npos && name.find("..") == std::string::npos, "an index naming a file outside the folder");
     } else {
-      attn::fuzz::CheckMessage(error, "Gpt2WeightFiles refusal");
+      attn::fuzz::CheckMessage(error, "HfWeightFiles refusal");
     }
     error.clear();
   }
@@ -74,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!model::ReadSafetensors(bytes, &f, &error)) return 0;  // the safetensors target's business
   model::Params<float> p;
   if (!model::HfFromTensors(c, f.tensors, &p, &error)) {
-    attn::fuzz::CheckMessage(error, "Gpt2FromTensors refusal");
+    attn::fuzz::CheckMessage(error, "HfFromTensors refusal");
     return 0;
   }
   model::SequenceActs<float> acts;

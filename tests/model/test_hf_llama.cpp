@@ -108,6 +108,35 @@ TEST_CASE("llama configs: each family's fields as data, and every refusal names 
   CHECK(ConfigRefusal("{not json") == "config.json: not a JSON object");
 }
 
+TEST_CASE("llama checkpoints: the fuzz target's Llama-family seeds (tests/fuzz/corpus/hf_gpt2) are accepted and run") {
+  // Each seed: config.json's text, a NUL byte, the safetensors bytes (as the GPT-2 seeds), so that
+  // the fuzzer's mutations start from every family's accepted checkpoint.
+  int seeds = 0;
+  for (const char* name : {"llama-gqa-untied.bin", "qwen2-biases.bin", "qwen3-qknorm.bin", "mistral-window.bin"}) {
+    CAPTURE(name);
+    const std::string input = ReadText(std::string(ATTNLAB_SOURCE_DIR) + "/tests/fuzz/corpus/hf_gpt2/" + name);
+    const std::size_t nul = input.find('\0');
+    REQUIRE(nul != std::string::npos);
+    ModelConfig c;
+    int eos = -1;
+    std::string error;
+    REQUIRE_MESSAGE(ParseHfConfig(input.substr(0, nul), &c, &eos, &error), error);
+    CHECK(c.rotary);
+    StFile f;
+    REQUIRE_MESSAGE(ReadSafetensors(input.substr(nul + 1), &f, &error), error);
+    Params<float> p;
+    REQUIRE_MESSAGE(HfFromTensors(c, f.tensors, &p, &error), error);
+    SequenceActs<float> acts;
+    Sequence s;
+    s.tokens = {0, 1, 2, 3, 4};
+    s.targets.assign(5, -1);
+    REQUIRE_MESSAGE(Forward(acts, p, c, s, &error), error);
+    if (c.sliding_window == 2) CHECK(acts.blocks[0].attn.heads[0].weights(4, 2) == 0.0f);  // outside the window
+    ++seeds;
+  }
+  CHECK(seeds == 4);
+}
+
 TEST_CASE("rope: q.k depends on the offset alone, and the llama3 scaling keeps, blends and stretches") {
   ModelConfig c;
   c.rotary = true;

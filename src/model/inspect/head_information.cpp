@@ -20,35 +20,54 @@ bool Fail(std::string* error, const std::string& message) {
   return false;
 }
 
-// d y' / d y for y' = y + GELU(LN(y) fc_w + fc_b) proj_w + proj_b at row t, rows = d y
-// (row-vector convention: d y' = d y G). LayerNorm's Jacobian:
-//   J_LN(j, k) = rstd (delta_jk - 1/C - xhat_j xhat_k / C) w_k.
-MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t) {
-  const int C = static_cast<int>(b.ln2_w.size()), F = static_cast<int>(b.fc_b.size());
-  const double rstd = a.ln2_rstd(t), mean = a.ln2_mean(t);
+// d y' / d y for y' = y + MLP(Norm(y)) at row t, rows = d y (row-vector convention: d y' = d y G).
+//   LayerNorm:  J(j, k) = rstd (delta_jk - 1/C - xhat_j xhat_k / C) w_k,  xhat = (y - mean) rstd
+//   RMSNorm:    J(j, k) = rstd (delta_jk - xhat_j xhat_k / C) w_k,        xhat = y rstd
+//   GELU MLP:   d h_f / d z = gelu'(pre_f) fc_w[:, f], then proj_w
+//   SwiGLU MLP: d h_f / d z = silu'(g_f) up_f W_gate[:, f] + silu(g_f) W_up[:, f], then W_down,
+//               silu'(g) = s (1 + g (1 - s)), s = sigmoid(g)
+MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, bool rms) {
+  const int C = static_cast<int>(b.ln2_w.size()), F = static_cast<int>(b.fc_w.cols());
+  const double rstd = a.ln2_rstd(t), mean = rms ? 0.0 : static_cast<double>(a.ln2_mean(t));
   VecD xhat(C);
   for (int k = 0; k < C; ++k) xhat(k) = (static_cast<double>(a.res1(t, k)) - mean) * rstd;
   MatD jln(C, C);
   for (int j = 0; j < C; ++j) {
     for (int k = 0; k < C; ++k) {
       const double delta = j == k ? 1.0 : 0.0;
-      jln(j, k) = rstd * (delta - 1.0 / C - xhat(j) * xhat(k) / C) * static_cast<double>(b.ln2_w(k));
+      jln(j, k) = rstd * (delta - (rms ? 0.0 : 1.0 / C) - xhat(j) * xhat(k) / C) * static_cast<double>(b.ln2_w(k));
     }
   }
-  // GELU's derivative at the pre-activation (layers.h's GeluBackward, in double).
-  const double s = 0.7978845608028654, cu = 0.044715;
-  VecD dg(F);
-  for (int f = 0; f < F; ++f) {
-    const double v = a.fc(t, f);
-    const double th = std::tanh(s * (v + cu * v * v * v));
-    dg(f) = 0.5 * (1 + th) + 0.5 * v * (1 - th * th) * s * (1 + 3 * cu * v * v);
-  }
-  MatD P(C, F);  // J_LN fc_w diag(gelu')
-  for (int j = 0; j < C; ++j) {
+  MatD P(C, F);  // J_LN (d h / d z)
+  if (b.gate_w.size() != 0) {
+    VecD dgate(F), dup(F);  // SwiGLU's two paths, in double
     for (int f = 0; f < F; ++f) {
-      double sum = 0;
-      for (int k = 0; k < C; ++k) sum += jln(j, k) * static_cast<double>(b.fc_w(k, f));
-      P(j, f) = sum * dg(f);
+      const double g = a.fc(t, f), sig = 1.0 / (1.0 + std::exp(-g));
+      dgate(f) = sig * (1 + g * (1 - sig)) * static_cast<double>(a.up(t, f));
+      dup(f) = g * sig;
+    }
+    for (int j = 0; j < C; ++j)
+      for (int f = 0; f < F; ++f) {
+        double sum = 0;
+        for (int k = 0; k < C; ++k)
+          sum += jln(j, k) * (static_cast<double>(b.gate_w(k, f)) * dgate(f) + static_cast<double>(b.fc_w(k, f)) * dup(f));
+        P(j, f) = sum;
+      }
+  } else {
+    // GELU's derivative at the pre-activation (layers.h's GeluBackward, in double).
+    const double s = 0.7978845608028654, cu = 0.044715;
+    VecD dg(F);
+    for (int f = 0; f < F; ++f) {
+      const double v = a.fc(t, f);
+      const double th = std::tanh(s * (v + cu * v * v * v));
+      dg(f) = 0.5 * (1 + th) + 0.5 * v * (1 - th * th) * s * (1 + 3 * cu * v * v);
+    }
+    for (int j = 0; j < C; ++j) {
+      for (int f = 0; f < F; ++f) {
+        double sum = 0;
+        for (int k = 0; k < C; ++k) sum += jln(j, k) * static_cast<double>(b.fc_w(k, f));
+        P(j, f) = sum * dg(f);
+      }
     }
   }
   MatD G(C, C);
@@ -112,10 +131,12 @@ bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int la
   r.from_concat = AnalyzeLayerHeads(in, head, target, options.all_lps);
   in.mix = b.attn.W_O.cast<double>();
   r.from_output = AnalyzeLayerHeads(in, head, target, options.all_lps);
-  // The residual: x_t = mean 1 + (1/rstd) xhat_t, LN(x)'s mean and scale unknown.
-  in.free_dirs = MatD::Ones(1, C);
+  // The residual: x_t = mean 1 + (1/rstd) xhat_t, LN(x)'s mean and scale unknown (RMSNorm: no
+  // mean, x_t = (1/rstd) xhat_t).
+  const bool rms = a.ln1_mean.size() == 0;
+  if (!rms) in.free_dirs = MatD::Ones(1, C);
   in.pos_dirs.resize(1, C);
-  const double mean = a.ln1_mean(query), rstd = a.ln1_rstd(query);
+  const double mean = rms ? 0.0 : static_cast<double>(a.ln1_mean(query)), rstd = a.ln1_rstd(query);
   for (int k = 0; k < C; ++k) in.pos_dirs(0, k) = (static_cast<double>(a.x(query, k)) - mean) * rstd;
   in.pos_coef = VecD::Constant(1, 1.0 / rstd);
   r.from_residual = AnalyzeLayerHeads(in, head, target, true);
@@ -124,7 +145,7 @@ bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int la
   MatD wv(C, static_cast<Eigen::Index>(H) * dh);
   for (int j = 0; j < H; ++j) wv.middleCols(static_cast<Eigen::Index>(j) * dh, dh) = b.attn.W_V[static_cast<std::size_t>(j)].cast<double>();
   r.w_v = SummarizeRank(wv);
-  r.mlp = SummarizeRank(MlpJacobian(b, a, query));
+  r.mlp = SummarizeRank(MlpJacobian(b, a, query, rms));
   *out = std::move(r);
   return true;
 }

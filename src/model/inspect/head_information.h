@@ -12,9 +12,10 @@
 //   residual  x_t + concat W_O, the reader knowing LN(x) of every token (the values are
 //             computed from it: LN(x) = concat of the heads' values times [W_V]^-1 when [W_V]
 //             has full rank) but not the mean and the scale LayerNorm removed: two unknowns,
-//             x_t = mean 1 + (1/rstd) xhat_t. With x_t unknown altogether nothing is
+//             x_t = mean 1 + (1/rstd) xhat_t (RMSNorm removes no mean: the scale alone, one
+//             unknown, x_t = (1/rstd) xhat_t). With x_t unknown altogether nothing is
 //             recoverable (any output fits); with x_t known, as output.
-//   after the MLP: y' = y + MLP(LN(y)) is locally invertible where its Jacobian I + J is
+//   after the MLP: y' = y + MLP(LN(y)) (GELU's, or SwiGLU's) is locally invertible where its Jacobian I + J is
 //             (its smallest singular value > 0): then y' tells as much as y, near this point.
 //
 // Everything in double from the model's float intermediates (SequenceActs of Forward), so the

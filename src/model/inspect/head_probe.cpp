@@ -26,12 +26,15 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
   if (!chosen.ok()) return fail(chosen.message);
   const int nw = static_cast<int>(windows.size());
   if (cfg.train_windows < 1 || cfg.train_windows >= nw) return fail("windows: need training and test windows");
-  const int dh = c.d_model / c.heads, classes = c.context;
+  // one class per position a window holds: how far back the head looked
+  std::size_t longest = 0;
+  for (const std::vector<int>& w : windows) longest = std::max(longest, w.size());
+  const int dh = HeadDim(c), classes = std::min(c.context, static_cast<int>(longest));
   // The head's layer reads only the blocks up to it: the model cut after it gives the same
   // numbers there, every bit, for (layer + 1) / L of the blocks' work.
   Params<float> upto;
   upto.wte = p.wte;
-  upto.wpe = p.wpe;
+  upto.wpe = p.wpe;  // empty for rotary models
   upto.blocks.assign(p.blocks.begin(), p.blocks.begin() + cfg.layer + 1);
   upto.lnf_w = p.lnf_w;
   upto.lnf_b = p.lnf_b;
@@ -110,7 +113,7 @@ bool ProbeHeadOnText(const Tokenizer& tokenizer, const Params<float>& p, const M
   if (!TuneStream(tokenizer, text, field, &ids, error)) return false;
   TextProbe r;
   r.tokens = static_cast<int>(ids.size());
-  r.window = c.context;
+  r.window = std::min(c.context, kTextProbeMaxWindow);
   r.stride = kTextProbeStride;
   r.split = static_cast<int>(static_cast<double>(r.tokens) * kTextProbeTrainShare);
   std::vector<std::vector<int>> windows;

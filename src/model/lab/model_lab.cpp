@@ -92,7 +92,7 @@ std::string TextProbeJson(const TextProbe& t, const ModelConfig& c, int layer, i
   out["trainWindows"] = t.train_windows;
   out["testWindows"] = t.test_windows;
   out["steps"] = kTextProbeSteps;
-  out["withinKeys"] = c.d_model / c.heads + 1;
+  out["withinKeys"] = HeadDim(c) + 1;
   out["accuracy"] = r.accuracy;
   out["trainAccuracy"] = r.train_accuracy;
   out["trainQueries"] = r.train_samples;
@@ -205,7 +205,7 @@ bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, Mo
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   shown.heads = c.heads;
   shown.d_model = c.d_model;
-  shown.d_k = shown.d_v = c.d_model / c.heads;
+  shown.d_k = shown.d_v = HeadDim(c);
   shown.normalizer = attn_cfg.head.normalizer;
   shown.causal = attn_cfg.causal;
   shown.scaled = attn_cfg.head.scaled;
