@@ -96,12 +96,49 @@ attn::model::HeadBiases Biases(const app::AppState& s) {
                         : attn::model::HeadBiases{};
 }
 
+// The Llama family's version (model.h): RMSNorm, q before and after its rotation (the run keeps
+// both: BlockActs::q_unrotated, the trace's Q), the formulas with the biases or Qwen3's q/k norm
+// the model has, and the key/value head this query head shares.
+void DrawRotaryBefore(Context& ctx, const attn::model::BlockActs<float>& block, int q,
+                      const attn::model::HeadBiases& bias, const attn::model::ModelConfig& mc) {
+  const app::AppState& s = ctx.state;
+  const int head = s.lab.config.head, dh = attn::model::HeadDim(mc);
+  const std::size_t h = static_cast<std::size_t>(head);
+  if (h >= block.q_unrotated.size()) return;
+  const attn::VecF ln = block.ln1.row(q).transpose();
+  const attn::VecF raw = block.q_unrotated[h].row(q).transpose();
+  const attn::VecF turned = s.attention.result.trace.Q.row(q).transpose();
+  // the formulas as the model computes them
+  std::string qf = "W_Q·RMSNorm(x)", kf = "W_K·RMSNorm(xᵢ)", vf = "W_V·RMSNorm(xᵢ)";
+  if (bias.q) qf += " + b_Q", kf += " + b_K", vf += " + b_V";
+  if (mc.qk_norm) qf = "q_norm(" + qf + ")", kf = "k_norm(" + kf + ")";
+  char buf[1400];
+  ImGui::PushFont(ctx.fonts.mono);
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsRms), s.lab.config.layer, VectorText(ln, 4).c_str());
+  TextWrappedAtSpaces(buf);
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsQRope), qf.c_str(), dh, VectorText(raw, 4).c_str(), q, dh / 2, q, dh,
+                mc.rope_theta, VectorText(turned, 4).c_str());
+  TextWrappedAtSpaces(buf);
+  ImGui::PopFont();
+  std::snprintf(buf, sizeof buf, L(tr::kModelStepsKVRope), kf.c_str(), vf.c_str());
+  TextWrappedAtSpaces(buf);
+  const int kv = attn::model::KvHeads(mc), group = mc.heads / kv;
+  if (group > 1) {
+    std::snprintf(buf, sizeof buf, L(tr::kModelStepsShared), head / group, (head / group) * group,
+                  (head / group) * group + group - 1, mc.heads, kv);
+    TextWrappedAtSpaces(buf);
+  }
+}
+
 // Model mode, before the table: the real computation of the query's q (row q) from the
 // residual stream of the chosen layer (`block`). A model with attention biases (GPT-2) has them
 // in its formulas, their numbers the weights' (ChosenHeadBiases); the run's q includes b_Q.
 void DrawModelBefore(Context& ctx, const attn::model::BlockActs<float>& block, int q,
                      const attn::model::HeadBiases& bias) {
   const app::AppState& s = ctx.state;
+  // (ModelCodeInBuild first: the default page, which opens no checkpoint, carries none of it)
+  if (attn::model::ModelCodeInBuild() && s.model.loaded && s.model.loaded->config().rotary)
+    return DrawRotaryBefore(ctx, block, q, bias, s.model.loaded->config());
   const attn::VecF ln = block.ln1.row(q).transpose();
   const attn::VecF qv = s.attention.result.trace.Q.row(q).transpose();
   char buf[1024];

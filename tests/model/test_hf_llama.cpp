@@ -18,6 +18,8 @@
 #include "model/arch/model.h"
 #include "model/format/hf_checkpoint.h"
 #include "model/format/hf_llama.h"
+#include "model/inspect/offsets.h"
+#include "shipped_lab_model.h"
 
 using namespace attn;
 using namespace attn::model;
@@ -169,7 +171,44 @@ TEST_CASE("rope: q.k depends on the offset alone, and the llama3 scaling keeps, 
   CHECK(blended >= 1);
 }
 
+TEST_CASE("the RoPE scene on learned positions: moving both words moves the score (the lab's own model)") {
+  const LabModel& m = testing_model::Shipped();
+  OffsetScene scene;
+  std::string error;
+  REQUIRE_MESSAGE(MeasureOffsets(m.params, m.config(), 300, 301, 1, 2, &scene, &error), error);
+  CHECK_FALSE(scene.rotary);
+  CHECK(scene.starts.size() == 10);
+  MESSAGE("learned positions: spread at the same offset " << scene.same_spread << ", change with the offset " << scene.change);
+  CHECK(scene.same_spread > 0.05);  // far beyond rounding: positions are part of the words
+  CHECK_FALSE(MeasureOffsets(m.params, m.config(), 300, 301, 99, 2, &scene, &error));
+  CHECK(error == "head: expected a head index from 0 to 5");
+  CHECK_FALSE(MeasureOffsets(m.params, m.config(), -1, 301, 1, 2, &scene, &error));
+  CHECK(error == "token id out of the vocabulary");
+}
+
 TEST_SUITE("llama") {
+
+TEST_CASE("the RoPE scene on rotary models: the same offset gives the same score wherever the words stand; another offset another") {
+  for (const char* name : {"llama3-rope", "qwen3", "mistral", "llama-mqa"}) {
+    CAPTURE(name);
+    HfCheckpoint ck;
+    std::string error;
+    REQUIRE_MESSAGE(ReadHfFolder(LlamaFixtureDir() + "/" + name, &ck, &error), error);
+    for (int head = 0; head < ck.config.heads; ++head) {
+      OffsetScene scene;
+      REQUIRE_MESSAGE(MeasureOffsets(ck.params, ck.config, 1000, 2000, head, 3, &scene, &error), error);
+      CHECK(scene.rotary);
+      CHECK(scene.starts.size() == 10);
+      double largest = 0;
+      for (double v : scene.same) largest = std::fmax(largest, std::abs(v));
+      CHECK(scene.same_spread <= 1e-5 * std::fmax(1.0, largest));  // rounding alone
+      CHECK(scene.moved_spread <= 1e-5 * std::fmax(1.0, largest));
+      CHECK(scene.change > 100 * scene.same_spread);
+      if (head == 0) MESSAGE(std::string(name) << ": spread " << scene.same_spread << ", change with the offset " << scene.change);
+    }
+  }
+}
+
 
 TEST_CASE("llama checkpoints: every query head's weights within 1e-4 and the next token's log-probabilities within 1e-3 of PyTorch; greedy the same") {
   const Json& ref = LlamaReference();

@@ -110,14 +110,14 @@ struct HeadBiases {
   const VecF* q = nullptr;  // (Dh) b_Q of the head
   const VecF* k = nullptr;  // (Dh) b_K
   const VecF* v = nullptr;  // (Dh) b_V
-  const VecF* o = nullptr;  // (C) b_O of the layer, added after W_O (all heads)
+  const VecF* o = nullptr;  // (C) b_O of the layer, added after W_O (all heads); null when none
 };
 inline HeadBiases ChosenHeadBiases(const LabModel& m, int layer, int head) {
   if (layer < 0 || layer >= static_cast<int>(m.params.blocks.size())) return {};
   const BlockParams<float>& b = m.params.blocks[static_cast<std::size_t>(layer)];  // stored weights keep these too
   if (head < 0 || head >= static_cast<int>(b.bq.size())) return {};
   const std::size_t h = static_cast<std::size_t>(head);
-  return {&b.bq[h], &b.bk[h], &b.bv[h], &b.bo};
+  return {&b.bq[h], &b.bk[h], &b.bv[h], b.bo.size() != 0 ? &b.bo : nullptr};  // Qwen2: no b_O
 }
 
 }  // namespace model
