@@ -32,4 +32,14 @@ Json AttentionWeightsJson(const Blocks& blocks) {
   return layers;
 }
 
+// The RoPE scene (model/inspect/offsets.h's OffsetScene, generic here as above) with the
+// positions and texts of its two words: getTrace()'s model.offsets and `attnlab model offsets`.
+template <class Scene>
+Json OffsetSceneJson(const Scene& s, int query, int key, const std::string& query_text, const std::string& key_text) {
+  return {{"layer", 0}, {"head", s.head}, {"query", query}, {"key", key}, {"queryToken", s.query_token},
+          {"keyToken", s.key_token}, {"queryText", query_text}, {"keyText", key_text}, {"offset", s.offset},
+          {"rotary", s.rotary}, {"starts", s.starts}, {"same", s.same}, {"moved", s.moved},
+          {"sameSpread", s.same_spread}, {"movedSpread", s.moved_spread}, {"change", s.change}};
+}
+
 }  // namespace attn::api

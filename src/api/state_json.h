@@ -65,7 +65,7 @@ inline const std::vector<LabPart>& LabPartTree() {
       // the attention tab's panels
       {"sentence", "attention"}, {"settings", "attention"}, {"steps", "attention"},
       {"weights", "attention"}, {"vectors", "attention"}, {"information", "attention"},
-      {"whatif", "attention"},
+      {"whatif", "attention"}, {"positions", "attention"},  // (positions: model mode's RoPE scene)
       // the settings panel's groups
       {"projection", "settings"}, {"scaling", "settings"}, {"positional", "settings"},
       {"normalizer", "settings"}, {"mask", "settings"}, {"heads", "settings"}, {"sizes", "settings"},

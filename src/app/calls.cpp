@@ -27,6 +27,7 @@ void RefreshModelResult(AppState& s) { s.model.Refresh(Context(s)); }
 void EnsureModelInformation(AppState& s) { s.model.EnsureInformation(s.lab, View(s)); }
 void WantModelKeyEffects(AppState& s) { s.model.WantKeyEffects(s.lab, View(s)); }
 void FinishModelKeyEffects(AppState& s) { s.model.FinishKeyEffects(s.lab, View(s)); }
+void EnsureModelOffsets(AppState& s) { s.model.EnsureOffsets(s.lab, View(s)); }
 bool ModelKeyEffectsRunning(const AppState& s) { return s.model.KeyEffectsRunning(s.lab, View(s)); }
 Json ModelKeyEffectsJson(const AppState& s) { return s.model.KeyEffectsJson(s.lab, View(s)); }
 void StartModelProbe(AppState& s) { s.model.StartProbe(); }

@@ -45,6 +45,7 @@ void RefreshModelResult(AppState& s);
 void EnsureModelInformation(AppState& s);
 void WantModelKeyEffects(AppState& s);
 void FinishModelKeyEffects(AppState& s);
+void EnsureModelOffsets(AppState& s);  // the RoPE scene for the result shown (the Positions panel)
 bool ModelKeyEffectsRunning(const AppState& s);
 Json ModelKeyEffectsJson(const AppState& s);
 void StartModelProbe(AppState& s);

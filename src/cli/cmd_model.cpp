@@ -92,13 +92,18 @@ Command RegisterModel(CLI::App& app) {
   AddHeadOptions(contributions, o.get());
   contributions->add_option("--query", o->query, "the query token (0 = <|endoftext|>); -1 = the last token");
 
+  CLI::App* offsets = model->add_subcommand(
+      "offsets", "The RoPE scene: a head's layer-0 score of the query's word on the word it leans on, the two moved together to ten places (rotary positions: one number; learned positions: many)");
+  AddHeadOptions(offsets, o.get());
+  offsets->add_option("--query", o->query, "the query token; -1 = the last token");
+
   CLI::App* info = model->add_subcommand(
       "info", "What a model folder holds (the lab's own, or a GPT-2 checkpoint in the Hugging Face layout) and the memory a run needs");
   info->add_option("dir", o->dir, "the model's folder")->required();
 
   const Command exporter = AddModelExport(model), encode = AddModelEncode(model);
 
-  return {model, [o, train, eval, run, heads, tune, probe, contributions, info, exporter, encode] {
+  return {model, [o, train, eval, run, heads, tune, probe, contributions, offsets, info, exporter, encode] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
@@ -106,10 +111,11 @@ Command RegisterModel(CLI::App& app) {
             if (*tune) return RunModelTune(*o);
             if (*probe) return RunModelProbe(*o);
             if (*contributions) return RunModelContributions(*o);
+            if (*offsets) return RunModelOffsets(*o);
             if (*info) return RunModelInfo(*o);
             if (*exporter.app) return exporter.run();
             if (*encode.app) return encode.run();
-            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions, info, export or encode");
+            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions, offsets, info, export or encode");
           }};
 }
 

@@ -42,6 +42,7 @@ int RunModelProbe(const ModelOptions& o);  // model_inspect.cpp
 int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 int RunModelContributions(const ModelOptions& o);  // model_whatif.cpp
 int RunModelInfo(const ModelOptions& o);           // model_info.cpp
+int RunModelOffsets(const ModelOptions& o);        // model_offsets.cpp
 // `model export` and `model encode`, options and all (model_export.cpp).
 struct Command;
 Command AddModelExport(CLI::App* model);

@@ -88,6 +88,7 @@ void DrawSettingsAndTune(Context& ctx, bool settings, bool tune) {
   if (settings) DrawSettingsPanel(ctx);
   if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
   if (tune && TuneShown(ctx)) DrawModelTrainPanel(ctx);
+  if (tune && PositionsShown(ctx)) DrawPositionsPanel(ctx);  // (a phone: under the gallery)
 }
 
 // The steps, the information question, in model mode "Train it more", and the vectors when the
@@ -102,7 +103,10 @@ void DrawAttentionBottom(Context& ctx, const Front& front, bool vectors) {
                       {&tr::kInformation, "b_information", "information", !Hidden(ctx, "information"), DrawInformationPanel},
                       // (the default page's build has no model: no panel to keep)
                       {&tr::kTuneTitle, "b_tune", "", TuneShown(ctx), attn::model::ModelCodeInBuild() ? DrawModelTrainPanel : nullptr},
-                      {&tr::kWhatIf, "b_whatif", "whatif", !Hidden(ctx, "whatif"), DrawWhatIfPanel}};
+                      {&tr::kWhatIf, "b_whatif", "whatif", !Hidden(ctx, "whatif"), DrawWhatIfPanel},
+                      // last, so that the tabs before it keep their places
+                      {&tr::kPositionsTitle, "b_positions", "", PositionsShown(ctx),
+                       attn::model::ModelCodeInBuild() ? DrawPositionsPanel : nullptr}};
   int count = 0;
   for (const Tab& t : tabs) count += t.shown;
   if (count == 1) {
@@ -172,6 +176,12 @@ bool Hidden(const Context& ctx, const char* part) { return app::IsHidden(ctx.sta
 bool Locked(const Context& ctx, const char* part) { return app::IsLocked(ctx.state.lab, part); }
 
 // "Train it more" is shown: model mode with the model loaded, and not hidden by a lesson.
+bool PositionsShown(const Context& ctx) {
+  const app::AppState& s = ctx.state;
+  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
+         !Hidden(ctx, "positions");
+}
+
 bool TuneShown(const Context& ctx) {
   const app::AppState& s = ctx.state;
   return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&

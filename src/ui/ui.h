@@ -139,6 +139,7 @@ bool ModelMode(const Context& ctx);  // projection "model" with its result compu
 void DrawSentencePanel(Context& ctx);  // panel_sentence.cpp: text box and token chips
 void DrawSettingsPanel(Context& ctx);  // panel_settings.cpp: projection, scaling, T, sizes
 void DrawStepsPanel(Context& ctx);     // panel_steps.cpp: the step table and the formula
+void DrawPositionsPanel(Context& ctx); // panel_positions.cpp: the RoPE scene (model mode)
 void DrawHeatmapPanel(Context& ctx);   // panel_heatmap.cpp: the N x N weights
 void DrawVectorsPanel(Context& ctx);   // panel_vectors.cpp: PCA view, hull, A
 void DrawInformationPanel(Context& ctx);  // panel_information.cpp: is information lost in the sum?
@@ -189,6 +190,7 @@ void SetNatural(UiState& ui, const char* id, float h);
 float Natural(const UiState& ui, const char* id, float guess);
 float WantedHeight(const Context& ctx, bool phone, bool lesson, float top);
 bool TuneShown(const Context& ctx);  // layout.cpp: "Train it more" is shown (model mode, loaded, not hidden)
+bool PositionsShown(const Context& ctx);  // layout.cpp: the Positions panel (model mode, loaded, not hidden)
 // export_menu.cpp: records a picture as exportable, and the small "↓" menu at the right end of
 // the current line (PNG, and SVG / CSV / JSON where the figure has them).
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);

@@ -123,6 +123,7 @@ Json Model::TraceJson(const attn::api::LabState& lab, const LabView& view) const
   }
   // each key's effect on the next token, as far as the Information panel has computed it
   out["keyEffects"] = KeyEffectsJson(lab, view);
+  out["offsets"] = OffsetsJson(lab, view);  // the RoPE scene, as far as the Positions panel asked for it
   return out;
 }
 

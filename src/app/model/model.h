@@ -14,6 +14,7 @@
 #include "model/training/finetune.h"
 #include "model/inspect/head_information.h"
 #include "model/inspect/head_probe.h"
+#include "model/inspect/offsets.h"
 #include "model/lab/model_lab.h"
 #include "model/lab/model_whatif.h"
 
@@ -96,6 +97,16 @@ struct ModelKeyEffects {
   std::string error;                        // a refusal ("" = none)
 };
 
+// The RoPE scene (issue 39; model/inspect/offsets.h) for the query shown and the key its head
+// leans on, computed when the Positions panel shows it (a few ms: twenty layer-0 forwards).
+struct ModelOffsets {
+  std::string key;  // OffsetsKey: the tokens, layer, head, query and the layer-0 input
+  bool ok = false;
+  attn::model::OffsetScene value;
+  int query = -1, key_position = -1;
+  std::string error;
+};
+
 // The room (room.h): the model's files and everything computed from them; the lab's result in
 // model mode is the attention room's (it computes it with the model's forward, which it owns
 // too: model_result, read here through LabView). Tick runs Train it more, the queued probe and
@@ -106,6 +117,7 @@ struct Model final : Room {
   std::string requested_url;  // the modelUrl last asked for (Wants compares the state's with it)
   ModelInformation info;
   ModelKeyEffects effects;
+  ModelOffsets offsets;
   ModelProbe probe;
   Tune tune;
 
@@ -141,7 +153,7 @@ struct Model final : Room {
   // a link's layer 7 of 4, are refused now, in the header like any refusal); the page is told.
   void Refresh(const RoomContext& c);
   // The model's part of getTrace(): {ids, tokens, words, wordStart, layer, head, weights, next,
-  // shape, keyEffects}.
+  // shape, keyEffects, offsets}.
   Json TraceJson(const attn::api::LabState& lab, const LabView& view) const;
 
   // ---- Information, on a real head (model_info.cpp) -----------------------------------------
@@ -162,6 +174,12 @@ struct Model final : Room {
   void FinishKeyEffects(const attn::api::LabState& lab, const LabView& view);
   bool KeyEffectsRunning(const attn::api::LabState& lab, const LabView& view) const;
   Json KeyEffectsJson(const attn::api::LabState& lab, const LabView& view) const;
+
+  // ---- the RoPE scene (model_offsets.cpp) ----------------------------------------------------
+  // EnsureOffsets: the scene for the result shown, unless offsets holds it already; OffsetsJson:
+  // getTrace()'s model.offsets (`attnlab model offsets`' JSON), null when it was not asked for.
+  void EnsureOffsets(const attn::api::LabState& lab, const LabView& view);
+  Json OffsetsJson(const attn::api::LabState& lab, const LabView& view) const;
 
   // ---- "Probe this head" (model_probe.cpp) ----------------------------------------------------
   // StartProbe queues the probe (Tick runs it after a frame that says "probing…"); RunProbe runs

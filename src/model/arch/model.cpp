@@ -18,9 +18,6 @@
 namespace attn {
 namespace model {
 
-int HeadDim(const ModelConfig& c) { return c.head_dim > 0 ? c.head_dim : c.d_model / c.heads; }
-int KvHeads(const ModelConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
-
 bool Trainable(const ModelConfig& c) {
   return !c.rms_norm && !c.rotary && !c.swiglu && !c.qk_norm && KvHeads(c) == c.heads &&
          HeadDim(c) * c.heads == c.d_model && c.sliding_window == 0 && c.attn_bias == c.out_bias;

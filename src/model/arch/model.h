@@ -76,8 +76,8 @@ struct ModelConfig {
 };
 // Dh and KV with their defaults applied; whether the config is GPT-2-shaped (what training,
 // "Train it more" and the exports know); a family's name for people ("GPT-2", "Llama").
-int HeadDim(const ModelConfig& c);
-int KvHeads(const ModelConfig& c);
+inline int HeadDim(const ModelConfig& c) { return c.head_dim > 0 ? c.head_dim : c.d_model / c.heads; }
+inline int KvHeads(const ModelConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
 bool Trainable(const ModelConfig& c);
 const char* FamilyName(const ModelConfig& c);
 // An English one-line message when the config cannot be built (empty when fine).

@@ -86,5 +86,29 @@ bool MeasureOffsets(const Params<float>& p, const ModelConfig& c, int a, int b, 
   return true;
 }
 
+bool SceneForQuery(const Params<float>& p, const ModelConfig& c, const std::vector<int>& ids,
+                   const SequenceActs<float>& acts, int layer, int head, int query, int first_key, OffsetScene* out,
+                   int* key_position, std::string* error) {
+  const int n = static_cast<int>(ids.size());
+  if (layer < 0 || layer >= static_cast<int>(acts.blocks.size()) || head < 0 ||
+      head >= static_cast<int>(acts.blocks[static_cast<std::size_t>(layer)].attn.heads.size())) {
+    if (error) *error = "layer, head: not in the run";
+    return false;
+  }
+  if (query < 0 || query >= n) {
+    if (error) *error = "query: out of range";
+    return false;
+  }
+  const Mat<float>& w = acts.blocks[static_cast<std::size_t>(layer)].attn.heads[static_cast<std::size_t>(head)].weights;
+  int key = query;
+  for (int j = std::max(0, first_key); j < query; ++j)
+    if (key == query || w(query, j) > w(query, key)) key = j;
+  if (!MeasureOffsets(p, c, ids[static_cast<std::size_t>(query)], ids[static_cast<std::size_t>(key)], head, query - key, out,
+                      error))
+    return false;
+  *key_position = key;
+  return true;
+}
+
 }  // namespace model
 }  // namespace attn

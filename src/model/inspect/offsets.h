@@ -40,5 +40,16 @@ struct OffsetScene {
 bool MeasureOffsets(const Params<float>& p, const ModelConfig& c, int query_token, int key_token, int head, int offset,
                     OffsetScene* out, std::string* error = nullptr);
 
+// The scene for what the lab shows: A = the query's token, B = the earlier token the chosen head
+// (layer, head) leans on most in the run `acts` of `ids` (the query itself when it is the first;
+// from `first_key` on: 1 skips the begin token a run starts with, which heads lean on as a sink
+// and which never stands anywhere else),
+// measured at layer 0, head `head` (where positions enter: deeper layers mix the words first).
+// *key_position: B's position in the text. The page's Positions panel and `attnlab model
+// offsets` both call this.
+bool SceneForQuery(const Params<float>& p, const ModelConfig& c, const std::vector<int>& ids,
+                   const SequenceActs<float>& acts, int layer, int head, int query, int first_key, OffsetScene* out,
+                   int* key_position, std::string* error = nullptr);
+
 }  // namespace model
 }  // namespace attn

@@ -12,6 +12,7 @@
 #include "model/training/finetune.h"
 #include "model/inspect/head_information.h"
 #include "model/inspect/head_probe.h"
+#include "model/inspect/offsets.h"
 #include "model/lab/model_lab.h"
 #include "model/lab/model_whatif.h"
 
@@ -83,6 +84,11 @@ bool NextKeyNextTokenEffect(const LabModel&, const LabConfig&, const ModelLabRes
 }
 
 bool TuneSession::Work(Params<float>&, bool*, StepMetrics*, std::string* error) { return Absent(error); }
+
+bool SceneForQuery(const Params<float>&, const ModelConfig&, const std::vector<int>&, const SequenceActs<float>&, int, int,
+                   int, int, OffsetScene*, int*, std::string* error) {
+  return Absent(error);
+}
 
 }  // namespace model
 }  // namespace attn

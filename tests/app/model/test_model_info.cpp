@@ -5,7 +5,7 @@
 #include "app/lesson/lesson.h"
 #include "engine/lab/lab.h"
 #include "model/format/bundle.h"
-#include "shipped_model.h"
+#include "loaded_model.h"
 
 #include <doctest/doctest.h>
 
@@ -14,16 +14,8 @@
 namespace {
 
 using attn::api::Json;
-using testing_model::Files;
-using testing_model::ShippedFiles;
 
-void LoadModel(app::AppState& s) {
-  const Files files = ShippedFiles();
-  std::map<std::string, std::string> digests;
-  for (const auto& [name, bytes] : files) digests[name] = attn::model::Sha256Hex(bytes);
-  std::string error;
-  REQUIRE_MESSAGE(app::ModelFilesArrived(s, files, digests, &error), error);
-}
+using testing_model::LoadShippedModel;
 
 }  // namespace
 
@@ -37,7 +29,7 @@ TEST_CASE("model information: computed for the head shown, kept while nothing ch
   REQUIRE(app::ApplyPatch(s, Json{{"projection", "model"}, {"layer", 1}, {"head", 2}, {"query", 4}}).ok);
   app::EnsureModelInformation(s);
   CHECK_FALSE(s.model.info.ok);  // no model yet
-  LoadModel(s);
+  LoadShippedModel(s);
   REQUIRE(s.attention.result.error.ok());
   app::EnsureModelInformation(s);
   REQUIRE(s.model.info.ok);
@@ -67,7 +59,7 @@ TEST_CASE("model information: computed for the head shown, kept while nothing ch
 TEST_CASE("lesson step 7 with the model: the trained heads put about a fifth on the token itself, q = k = x most") {
   app::AppState s;
   app::InitApp(s);
-  LoadModel(s);
+  LoadShippedModel(s);
   REQUIRE(app::ApplyPatch(s, Json{{"lesson", 7}}).ok);
   REQUIRE(app::AnswerLesson(s, 1).ok);
   REQUIRE(s.attention.result.error.ok());
