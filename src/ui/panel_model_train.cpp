@@ -70,6 +70,7 @@ std::string RefusalText(const app::Tune& t) {
   switch (t.refusal) {
     case app::TuneRefusal::kNone: return "";
     case app::TuneRefusal::kNoModel: return L(tr::kTuneNoModel);
+    case app::TuneRefusal::kNotTrainable: return L(tr::kTuneNotTrainable);
     case app::TuneRefusal::kTooBig:
       // never in the default page's build (no model there): the linker leaves its text out
       if (!attn::model::ModelCodeInBuild()) return t.error;

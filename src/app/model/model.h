@@ -67,7 +67,7 @@ struct ModelProbe {
 };
 
 // Why "Train it more" did not start (Tune::refusal).
-enum class TuneRefusal { kNone, kNoModel, kTooBig, kNoText, kText, kDiverged };
+enum class TuneRefusal { kNone, kNoModel, kNotTrainable, kTooBig, kNoText, kText, kDiverged };
 
 // "Train it more": the loaded model's training continued on a text in the page's frames; the
 // weights it changes are loaded->params (ResetTune copies the shipped ones back).

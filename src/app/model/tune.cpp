@@ -57,6 +57,9 @@ bool Model::StartTune(const attn::api::LabState& lab, int steps, std::string* er
   // rest of the session's code is then left out of its wasm.
   if (!attn::model::ModelCodeInBuild() || !loaded)
     return refuse(TuneRefusal::kNoModel, "tune: the model is not loaded (choose projection \"model\")");
+  // a Llama-family model is opened and looked into, not trained (model.h: Trainable)
+  if (!attn::model::Trainable(loaded->config()))
+    return refuse(TuneRefusal::kNotTrainable, std::string("tune: ") + attn::model::kNotTrainable);
   // a model too large for the page's memory: refused before anything is widened or allocated
   t.memory = attn::model::TuneMemoryOf(loaded->config());
   if (!t.memory.fits()) return refuse(TuneRefusal::kTooBig, "tune: " + attn::model::TuneMemoryRefusal(t.memory));

@@ -18,13 +18,6 @@
 namespace attn {
 namespace model {
 
-bool Trainable(const ModelConfig& c) {
-  return !c.rms_norm && !c.rotary && !c.swiglu && !c.qk_norm && KvHeads(c) == c.heads &&
-         HeadDim(c) * c.heads == c.d_model && c.sliding_window == 0 && c.attn_bias == c.out_bias;
-}
-
-const char* FamilyName(const ModelConfig& c) { return c.rotary || c.rms_norm || c.swiglu ? "Llama" : "GPT-2"; }
-
 std::string CheckModelConfig(const ModelConfig& c) {
   if (c.vocab < 2) return "vocab must be at least 2";
   if (c.d_model < 1 || c.layers < 1 || c.heads < 1 || c.context < 1 || c.mlp < 1)
@@ -317,7 +310,7 @@ template <typename T>
 bool Backward(Params<T>& g, const SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c,
               const Sequence& s, T scale, std::string* error) {
   if (p.stored) return linalg::Fail(error, "the weights are kept at their stored precision: widen them to train");
-  if (!Trainable(c)) return linalg::Fail(error, std::string("a ") + FamilyName(c) + "-family model is opened, not trained, here");
+  if (!Trainable(c)) return linalg::Fail(error, kNotTrainable);
   const Eigen::Index n = static_cast<Eigen::Index>(s.tokens.size());
   const MultiHeadConfig attn_cfg = BlockAttentionConfig();
   // loss -> logits -> h (the last LayerNorm) -> the residual stream

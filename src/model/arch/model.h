@@ -75,11 +75,15 @@ struct ModelConfig {
   int rope_original_context = 8192;
 };
 // Dh and KV with their defaults applied; whether the config is GPT-2-shaped (what training,
-// "Train it more" and the exports know); a family's name for people ("GPT-2", "Llama").
+// "Train it more" and the exports know).
 inline int HeadDim(const ModelConfig& c) { return c.head_dim > 0 ? c.head_dim : c.d_model / c.heads; }
 inline int KvHeads(const ModelConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
-bool Trainable(const ModelConfig& c);
-const char* FamilyName(const ModelConfig& c);
+inline bool Trainable(const ModelConfig& c) {
+  return !c.rms_norm && !c.rotary && !c.swiglu && !c.qk_norm && KvHeads(c) == c.heads &&
+         HeadDim(c) * c.heads == c.d_model && c.sliding_window == 0 && c.attn_bias == c.out_bias;
+}
+// What training says to a model it cannot train (Backward, "Train it more", `model tune`).
+inline constexpr const char* kNotTrainable = "a Llama-family model is opened, not trained, here";
 // An English one-line message when the config cannot be built (empty when fine).
 std::string CheckModelConfig(const ModelConfig& c);
 

@@ -90,6 +90,7 @@ std::string TuneMemoryRefusal(const TuneMemory& m) {
 
 bool TuneSession::Start(const ModelConfig& model, std::vector<int> stream, const TuneConfig& cfg,
                         std::string* error) {
+  if (!Trainable(model)) return linalg::Fail(error, kNotTrainable);
   if (const TuneMemory memory = TuneMemoryOf(model); !memory.fits())
     return linalg::Fail(error, TuneMemoryRefusal(memory));
   if (const Field<TuneConfig>* bad = FirstRefusedField(TuneFields(), cfg))
