@@ -38,7 +38,7 @@ const FieldTable<LabState>& StateFields() {
       NameTextField<S>("lang", &S::lang, {"en", "ru"}, "the interface language"),
       NameTextField<S>("view", &S::view,
                        {"sentence", "steps", "weights", "vectors", "information", "whatif", "training",
-                        "normalization"},
+                        "normalization", "positions"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
           "lesson", &S::lesson, 0, kMaxLessonSteps,

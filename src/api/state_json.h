@@ -103,8 +103,8 @@ struct LabState {
   TrainState train;
   std::string lang = "en";   // "en" or "ru"
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
-                              // "information", "whatif", "training", "normalization" (a course page can
-                              // open the lab on its topic)
+                              // "information", "whatif", "training", "normalization", "positions" (model
+                              // mode's RoPE scene) (a course page can open the lab on its topic)
   int lesson = 0;             // the lesson's step 1..lesson_steps; 0 = the free lab (no lesson
                               // panel: a course page that wants only the lab sets 0)
   std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)

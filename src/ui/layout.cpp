@@ -105,7 +105,7 @@ void DrawAttentionBottom(Context& ctx, const Front& front, bool vectors) {
                       {&tr::kTuneTitle, "b_tune", "", TuneShown(ctx), attn::model::ModelCodeInBuild() ? DrawModelTrainPanel : nullptr},
                       {&tr::kWhatIf, "b_whatif", "whatif", !Hidden(ctx, "whatif"), DrawWhatIfPanel},
                       // last, so that the tabs before it keep their places
-                      {&tr::kPositionsTitle, "b_positions", "", PositionsShown(ctx),
+                      {&tr::kPositionsTitle, "b_positions", "positions", PositionsShown(ctx),
                        attn::model::ModelCodeInBuild() ? DrawPositionsPanel : nullptr}};
   int count = 0;
   for (const Tab& t : tabs) count += t.shown;

@@ -2,7 +2,8 @@
 // Browser tests of the Attention Lab web page (web/ + the emcc build), run by ctest as
 //
 //   node tests/browser/run.mjs --site build/wasm-release/site --attnlab build/native-release/attnlab
-//        [--fixtures build/native-release/fixtures/gpt2] [--shots DIR] [--only SUBSTRING]
+//        [--fixtures build/native-release/fixtures/gpt2] [--llama-fixtures build/native-release/fixtures/llama]
+//        [--shots DIR] [--only SUBSTRING]
 //        [--timeout SECONDS] [--browser /usr/bin/chromium]
 //
 // Serves --site from its own static HTTP server on 127.0.0.1 (random port), drives Debian's
@@ -45,7 +46,7 @@ import { checkpointTests } from './features/checkpoint.mjs';
 // ------------------------------------------------------------------------------------------
 // Command line
 function parseArgs(argv) {
-  const opts = { site: null, attnlab: null, shots: null, only: null, timeout: 120, browser: '/usr/bin/chromium', fixtures: null };
+  const opts = { site: null, attnlab: null, shots: null, only: null, timeout: 120, browser: '/usr/bin/chromium', fixtures: null, llamaFixtures: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const take = () => {
@@ -59,6 +60,7 @@ function parseArgs(argv) {
     else if (a === '--timeout') opts.timeout = Number(take());
     else if (a === '--browser') opts.browser = take();
     else if (a === '--fixtures') opts.fixtures = take();
+    else if (a === '--llama-fixtures') opts.llamaFixtures = take();
     else if (a === '-h' || a === '--help') usage(null);
     else usage(`unknown option ${a}`);
   }
@@ -67,7 +69,7 @@ function parseArgs(argv) {
   return opts;
 }
 function usage(err) {
-  const text = 'usage: node tests/browser/run.mjs --site DIR --attnlab PATH [--fixtures DIR] [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser PATH]';
+  const text = 'usage: node tests/browser/run.mjs --site DIR --attnlab PATH [--fixtures DIR] [--llama-fixtures DIR] [--shots DIR] [--only SUBSTRING] [--timeout SECONDS] [--browser PATH]';
   if (err) { console.error(`run.mjs: ${err}\n${text}`); process.exit(2); }
   console.log(text); process.exit(0);
 }
@@ -90,7 +92,11 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-browser-'));
   // the GPT-2 checkpoints (scripts/gpt2_fixture.py: CTest's fixture "gpt2") under /fixtures/
   // and each test's own files (t.tmp) under /tmp/
-  const server = await startServer(opts.site, { '/tmp/': tmp, ...(opts.fixtures ? { '/fixtures/': opts.fixtures } : {}) });
+  // (the Llama family's, scripts/llama_fixture.py: CTest's fixture "llama", under /llama/)
+  const server = await startServer(opts.site, {
+    '/tmp/': tmp, ...(opts.fixtures ? { '/fixtures/': opts.fixtures } : {}),
+    ...(opts.llamaFixtures ? { '/llama/': opts.llamaFixtures } : {}),
+  });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const origin = new URL(base).origin;
   const browser = await launchChromium(opts.browser);

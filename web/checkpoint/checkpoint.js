@@ -302,6 +302,9 @@
         }
         return next();
       }).then(function () {
+        // tokenizer_config.json: whether a begin token is added (add_bos_token), when the folder says
+        return src.text('tokenizer_config.json', true).then(function (t) { if (t) call(text, t, ['tokenizer_config.json']); });
+      }).then(function () {
         var list = call(files).files;
         // every file's length and header, in turn, before any weight
         return list.reduce(function (p, name, k) {

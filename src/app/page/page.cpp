@@ -14,7 +14,8 @@ bool ViewVisible(const attn::api::LabState& lab, std::string_view view) {
 
 std::string ShownView(const attn::api::LabState& lab) {
   if (ViewVisible(lab, lab.view)) return lab.view;
-  for (const char* v : {"steps", "weights", "vectors", "information", "whatif", "sentence", "training", "normalization"})
+  for (const char* v : {"steps", "weights", "vectors", "information", "whatif", "sentence", "training", "normalization",
+                        "positions"})
     if (ViewVisible(lab, v)) return v;
   return "";
 }

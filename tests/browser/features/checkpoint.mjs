@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { assert, assertEq, short } from '../lib/assert.mjs';
-import { assertClean, openLab, panelsDrawn, settle, sleep } from '../lib/page.mjs';
+import { assertClean, canvasStats, openLab, panelsDrawn, settle, sleep } from '../lib/page.mjs';
 
 // The lab's own buttons (ImGui's, drawn in the canvas) in the laptop layout's model settings, as
 // screenshots show them: "Open a model folder…" under a checkpoint's name, and a download's
@@ -68,7 +68,7 @@ export function checkpointTests() {
   // The files a checkpoint may have or not (the page asks; a 404 says "not there"): their 404s and
   // Chromium's console line for each are expected, nothing else.
   function dropOptional404s(t) {
-    const optional = /\/(attnlab-tokenizer\.json|tokenizer\.json|vocab\.json|merges\.txt|model\.safetensors\.index\.json)$/;
+    const optional = /\/(attnlab-tokenizer\.json|tokenizer\.json|tokenizer_config\.json|vocab\.json|merges\.txt|model\.safetensors\.index\.json)$/;
     const before = t.monitor.httpErrors.length;
     t.monitor.httpErrors = t.monitor.httpErrors.filter((e) => !(e.startsWith('404 ') && optional.test(e)));
     let n = before - t.monitor.httpErrors.length;
@@ -122,6 +122,38 @@ export function checkpointTests() {
   }
 
   return [
+    {
+      name: 'Llama-family checkpoints by #modelUrl (qwen3, mistral, llama3-rope): getTrace equals attnlab model run; Steps, Positions (RoPE), the gallery; Train it more refuses by name',
+      timeout: 300,
+      async run(t) {
+        assert(t.opts.llamaFixtures, 'run.mjs needs --llama-fixtures DIR (the checkpoints of scripts/llama_fixture.py)');
+        for (const name of ['qwen3', 'mistral', 'llama3-rope']) {
+          const dir = path.join(t.opts.llamaFixtures, name);
+          await openLab(t, `index.html#lang=en&projection=model&modelUrl=llama%2F${name}%2F&sentence=I%20love%20sushi`);
+          const st = await waitStatus(t, 'ready', (s) => s.model && s.model.name === name);
+          assertEq(st.model.format, 'huggingface', `${name}: what was opened`);
+          // (the mistral fixture's window is 6 keys: the longer sentences cross it)
+          for (const sentence of ['I love sushi', 'я люблю суши', 'The cat sat on the mat because it was tired.']) await sameAsCli(t, dir, sentence);
+          // the RoPE scene: the page's numbers are the CLI's, and the same offset gives one score
+          const v = await t.page.evaluate(() => attentionLab.setState({ view: 'positions', sentence: 'The cat sat on the mat', layer: 1, head: 2, query: 5 }));
+          assert(v.ok, `view positions: ${short(v)}`);
+          await settle(t.page, 500);
+          assert((await panelsDrawn(t) || '').split(' ').includes('positions'), `${name}: the Positions panel draws`);
+          const trace = await t.page.evaluate(() => attentionLab.getTrace());
+          const ref = await cli(t, ['model', 'offsets', dir, '--text', 'The cat sat on the mat', '--layer', '1', '--head', '2', '--query', '5']);
+          assertEq(JSON.stringify(trace.model.offsets), JSON.stringify(ref), `${name}: the RoPE scene, page and CLI`);
+          assert(ref.rotary && ref.sameSpread < 1e-4 && ref.change > 100 * ref.sameSpread, `${name}: one score per offset: ${short(ref)}`);
+          const tune = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 1 }));
+          assert(!tune.ok && /Llama-family model is opened, not trained/.test(tune.error), `${name}: train it more refuses: ${short(tune)}`);
+        }
+        await canvasStats(t, 'llama-positions-laptop.png');
+        await t.page.evaluate(() => attentionLab.setState({ view: 'steps' }));
+        await settle(t.page, 500);
+        await canvasStats(t, 'llama-steps-laptop.png');
+        dropOptional404s(t);
+        assertClean(t);
+      },
+    },
     {
       name: 'checkpoint by #modelUrl: Range requests only, getTrace equals attnlab model run, every tool runs; a second visit downloads no weights; Forget',
       timeout: 300,
