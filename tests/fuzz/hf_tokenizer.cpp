@@ -27,9 +27,13 @@ void FuzzRegex(std::string_view input) {
     return;
   }
   std::vector<char32_t> cps;
-  for (std::size_t pos = 0; pos < text.size();) {
+  for (std::size_t pos = 0; pos < text.size();) {  // a byte that is not UTF-8 as U+FFFD
+    const std::size_t at = pos;
     char32_t cp;
-    if (!DecodeUtf8(text, pos, cp)) cp = 0xFFFD;
+    if (!DecodeUtf8(text, pos, cp)) {
+      cp = 0xFFFD;
+      pos = at + 1;
+    }
     cps.push_back(cp);
   }
   long long budget = model::HfRegex::Budget(cps.size());

@@ -85,7 +85,10 @@ bool HfTextSteps::Matches(const HfPattern& pattern, const HfRegex& regex, const 
   for (std::size_t pos = 0; pos < text.size();) {
     offset.push_back(pos);
     char32_t cp;
-    if (!DecodeUtf8(text, pos, cp)) cp = 0xFFFD;  // the text is valid UTF-8 (Encode checks)
+    if (!DecodeUtf8(text, pos, cp)) {  // never: the text is valid UTF-8 (Encode checks)
+      cp = 0xFFFD;
+      pos = offset.back() + 1;
+    }
     cps.push_back(cp);
   }
   offset.push_back(text.size());
