@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/format/model_folder.h"
+#include "model/tokenizer/gpt2_bpe.h"
 #include "model/tokenizer/hf_tokenizer.h"
 
 using namespace attn::model;
@@ -331,4 +332,40 @@ TEST_CASE("hf tokenizer: a folder's tokenizer.json goes to GPT-2's reader when i
   files["tokenizer.json"] = "{";
   CHECK_FALSE(HfTokenizerFromFiles(files, 2, 100, &t, &error));
   CHECK(error == "tokenizer.json: not valid JSON");
+}
+
+TEST_CASE("hf tokenizer: a GPT-2-kind tokenizer.json that GPT-2's reader refuses (a begin token) is read by the general one") {
+  Json j = ByteLevelLike();
+  Json vocab = Json::object();  // every byte's symbol, as GPT-2's reader wants
+  for (int b = 0; b < 256; ++b) {
+    std::string symbol;
+    const char32_t cp = Gpt2ByteSymbol(static_cast<unsigned char>(b));
+    if (cp < 0x80) symbol += static_cast<char>(cp);
+    else { symbol += static_cast<char>(0xC0 | (cp >> 6)); symbol += static_cast<char>(0x80 | (cp & 0x3F)); }
+    vocab[symbol] = b;
+  }
+  vocab["<|x|>"] = 256;
+  j["model"]["vocab"] = vocab;
+  j["model"]["merges"] = Json::array();
+  j["added_tokens"] = {{{"id", 256}, {"content", "<|x|>"}, {"special", true}, {"normalized", false}}};
+  j["normalizer"] = nullptr;
+  j["pre_tokenizer"] = {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}};
+  j["post_processor"] = nullptr;
+  std::map<std::string, std::string> files = {{"tokenizer.json", j.dump()}};
+  std::shared_ptr<const Tokenizer> t;
+  std::string error;
+  REQUIRE_MESSAGE(HfTokenizerFromFiles(files, -1, 1000, &t, &error), error);
+  CHECK(std::string(t->Kind()) == "gpt2-bpe");
+  j["post_processor"] = {{"type", "TemplateProcessing"},
+                         {"single", {{{"SpecialToken", {{"id", "<|x|>"}, {"type_id", 0}}}}, {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
+                         {"special_tokens", {{"<|x|>", {{"id", "<|x|>"}, {"ids", {256}}, {"tokens", {"<|x|>"}}}}}}};
+  files["tokenizer.json"] = j.dump();
+  REQUIRE_MESSAGE(HfTokenizerFromFiles(files, -1, 1000, &t, &error), error);
+  CHECK(std::string(t->Kind()) == "hf-bpe");
+  CHECK(t->Begin() == 256);
+  CHECK(Ids(*t, "ab") == std::vector<int>{'a' , 'b'});  // the bytes' ids: no merges
+  j["model"]["dropout"] = 0.5;  // refused by both: GPT-2's reader's message
+  files["tokenizer.json"] = j.dump();
+  CHECK_FALSE(HfTokenizerFromFiles(files, -1, 1000, &t, &error));
+  CHECK(error == "tokenizer.json: post_processor \"TemplateProcessing\" is not supported (only ByteLevel)");
 }

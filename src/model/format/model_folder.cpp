@@ -4,6 +4,7 @@
 #include "engine/linalg/linalg.h"
 #include "model/tokenizer/bpe.h"
 #include "model/tokenizer/gpt2_bpe.h"
+#include "model/tokenizer/gpt2_bpe_json.h"
 #include "model/tokenizer/hf_tokenizer_json.h"
 #include "model/tokenizer/strict_json.h"
 
@@ -36,12 +37,15 @@ bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int e
     nlohmann::json parsed;
     std::string problem;
     if (!ParseStrictJson(*json, &parsed, &problem)) return Fail(error, source + ": " + problem);
-    if (LooksLikeGpt2TokenizerJson(parsed)) {  // GPT-2's exact reader, as before
-      Gpt2Bpe bpe;
-      if (!Gpt2FromTokenizerJson(*json, &bpe, &why)) return Fail(error, why);  // its messages name the file
-      tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);
-    } else if (!HfTokenizerFromJsonValue(parsed, file("tokenizer_config.json"), eos, &tokenizer, &why)) {
-      return Fail(error, why);
+    Gpt2Bpe bpe;
+    if (LooksLikeGpt2TokenizerJson(parsed) && Gpt2FromParsedTokenizerJson(parsed, &bpe, &why)) {
+      tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);  // GPT-2's exact reader, as before
+    } else {
+      // the general reader; a GPT-2-kind file it refuses too keeps GPT-2's reader's message
+      const bool gpt2_kind = !why.empty();
+      std::string general;
+      if (!HfTokenizerFromJsonValue(parsed, file("tokenizer_config.json"), eos, &tokenizer, &general))
+        return Fail(error, gpt2_kind ? why : general);  // the messages name the file
     }
   } else if (file("vocab.json") && file("merges.txt")) {
     Gpt2Bpe bpe;

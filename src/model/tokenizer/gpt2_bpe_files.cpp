@@ -1,6 +1,7 @@
 // GPT-2's tokenizer files (gpt2_bpe.h), on nlohmann-json: attn_model_io.
 #include "model/tokenizer/gpt2_bpe.h"
 #include "model/format/read_file.h"
+#include "model/tokenizer/gpt2_bpe_json.h"
 #include "model/tokenizer/strict_json.h"
 
 #include <filesystem>
@@ -123,13 +124,20 @@ bool LoadGpt2VocabMerges(const std::string& vocab_path, const std::string& merge
 }
 
 bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* error, const std::string& name) {
+  Json j;
+  std::string problem;
+  if (!ParseJson(text, &j, &problem)) {
+    if (error) *error = name + ": " + problem;
+    return false;
+  }
+  return Gpt2FromParsedTokenizerJson(j, bpe, error, name);
+}
+
+bool Gpt2FromParsedTokenizerJson(const nlohmann::json& j, Gpt2Bpe* bpe, std::string* error, const std::string& name) {
   auto fail = [&](const std::string& message) {
     if (error) *error = name + ": " + message;
     return false;
   };
-  Json j;
-  std::string problem;
-  if (!ParseJson(text, &j, &problem)) return fail(problem);
   if (!j.is_object()) return fail("not a JSON object");
   if (!OnlyKnown(j, {"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
                      "post_processor", "decoder", "model"}, name, error))
