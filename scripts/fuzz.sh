@@ -15,11 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 TARGETS=(tokenizer url_state state_patch model_patch lesson bpe_encode bpe_json safetensors hf_gpt2 model_config
-         trace forward backward collide train gpt2_encode gpt2_files)
+         trace forward backward collide train gpt2_encode gpt2_files hf_tokenizer)
 declare -A DICT=([url_state]=link [state_patch]=state [model_patch]=state [lesson]=lesson [trace]=state [forward]=raw [backward]=raw
                  [collide]=collide [train]=train [model_config]=model_config [safetensors]=safetensors
-                 [bpe_json]=bpe_json)
-declare -A MAXLEN=([safetensors]=8192 [hf_gpt2]=16384 [bpe_json]=16384 [lesson]=16384 [gpt2_files]=16384)
+                 [bpe_json]=bpe_json [hf_tokenizer]=hf_tokenizer)
+declare -A MAXLEN=([safetensors]=8192 [hf_gpt2]=16384 [bpe_json]=16384 [lesson]=16384 [gpt2_files]=16384 [hf_tokenizer]=16384)
 seconds=60; runs=0; seconds_given=0; smoke=0; dicts=0; build=1; only=()
 while [ $# -gt 0 ]; do
   case $1 in

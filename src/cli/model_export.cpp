@@ -1,15 +1,18 @@
 // The lab's model for others' tools:
 //   attnlab model export DIR --to hf OUT [--dtype F16] [--allow-rounding] [--force]
 //       the folder as a GPT-2 checkpoint in the Hugging Face layout (model/format/hf_gpt2_write.h)
-//   attnlab model encode DIR --text "..." | --validation
-//       the lab's BPE ids of a text, or of every validation entry (JSON lines): what
-//       scripts/hf_tokenizer_check.sh compares the exported tokenizer.json with
+//   attnlab model encode DIR --text "..." | --texts FILE.jsonl | --validation
+//       the folder's tokenizer's ids of a text, of each JSON line's "text", or of every
+//       validation entry (JSON lines): what scripts/hf_tokenizer_check.sh compares the exported
+//       tokenizer.json with, and tests/cli/test_hf_tokenizers.py and
+//       scripts/hf_tokenizers_check.sh compare Llama's and Qwen's tokenizers with tokenizers.js
 #include "cli/common.h"
 #include "cli/model_commands.h"
 #include "model/corpus/validation.h"
 #include "model/format/bundle.h"
 #include "model/format/model_folder.h"
 #include "model/format/hf_gpt2_write.h"
+#include "model/format/read_file.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,7 +30,7 @@ struct ExportOptions {
 };
 
 struct EncodeOptions {
-  std::string dir, text;
+  std::string dir, text, texts;
   bool validation = false;
 };
 
@@ -86,21 +89,56 @@ int RunExport(const ExportOptions& o) {
   return Finish(cmd, 0);
 }
 
+// One text's line: the ids, the token before them (Begin: what a run starts with; null when
+// none), and the ids decoded back.
+Json EncodedLine(const model::Tokenizer& tok, const std::vector<int>& ids) {
+  const int begin = tok.Begin();
+  return {{"ids", ids}, {"begin", begin >= 0 ? Json(begin) : Json(nullptr)}, {"decoded", tok.Decode(ids)}};
+}
+
 int RunEncode(const EncodeOptions& o) {
   const std::string cmd = "model encode";
-  if (o.validation == !o.text.empty()) return RefuseCommand(cmd, "give either --text or --validation");
-  model::Bundle b;
+  if (o.validation + !o.text.empty() + !o.texts.empty() != 1)
+    return RefuseCommand(cmd, "give one of --text, --texts or --validation");
   std::string error;
-  if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);  // ours or a GPT-2 checkpoint
-  const model::Tokenizer& tok = *b.tokenizer;
   std::vector<int> ids;
-  if (!o.validation) {
-    if (!tok.Encode(o.text, &ids, &error)) return RefuseCommand(cmd, "--text: " + error);
-    Json tokens = Json::array();
-    for (int id : ids) tokens.push_back(tok.Label(id));  // a byte by its name, "<0xD0>"
-    std::cout << Json({{"ids", ids}, {"tokens", tokens}}).dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+  if (!o.validation) {  // the tokenizer alone: a folder of tokenizer files is enough
+    std::shared_ptr<const model::Tokenizer> tok;
+    if (!model::OpenTokenizerFolder(o.dir, &tok, &error)) return RefuseCommand(cmd, error);
+    const Json::error_handler_t replace = Json::error_handler_t::replace;  // bytes that are not whole characters
+    if (!o.text.empty()) {
+      if (!tok->Encode(o.text, &ids, &error)) return RefuseCommand(cmd, "--text: " + error);
+      Json tokens = Json::array();
+      for (int id : ids) tokens.push_back(tok->Label(id));  // a byte by its name, "<0xD0>"
+      Json line = EncodedLine(*tok, ids);
+      line["tokens"] = tokens;
+      std::cout << line.dump(-1, ' ', false, replace) << "\n";
+      return Finish(cmd, 0);
+    }
+    std::string lines;
+    if (!model::ReadFileBytes(o.texts, &lines, &error)) return RefuseCommand(cmd, "--texts: " + error);
+    std::size_t number = 0;
+    for (std::size_t start = 0; start < lines.size();) {
+      std::size_t end = lines.find('\n', start);
+      if (end == std::string::npos) end = lines.size();
+      const std::string_view text_line(lines.data() + start, end - start);
+      start = end + 1;
+      ++number;
+      if (text_line.empty()) continue;
+      Json line = Json::parse(text_line, nullptr, /*allow_exceptions=*/false);
+      if (!line.is_object() || !line.contains("text") || !line["text"].is_string())
+        return RefuseCommand(cmd, "--texts: " + o.texts + ": line " + std::to_string(number) +
+                                      " is not a JSON object with a \"text\" string");
+      if (!tok->Encode(line["text"].get<std::string>(), &ids, &error))
+        return RefuseCommand(cmd, "--texts: " + o.texts + ": line " + std::to_string(number) + ": " + error);
+      line.update(EncodedLine(*tok, ids));
+      std::cout << line.dump(-1, ' ', false, replace) << "\n";
+    }
     return Finish(cmd, 0);
   }
+  model::Bundle b;
+  if (!model::OpenModelFolder(o.dir, &b, &error)) return RefuseCommand(cmd, error);  // ours or a GPT-2 checkpoint
+  const model::Tokenizer& tok = *b.tokenizer;
   std::vector<model::CorpusEntry> entries;
   bool with_docs = false;
   if (!model::LoadValidationEntries(b, o.dir, &entries, &with_docs, &error)) return RefuseCommand(cmd, error);
@@ -135,9 +173,11 @@ Command AddModelExport(CLI::App* model) {
 
 Command AddModelEncode(CLI::App* model) {
   auto o = std::make_shared<EncodeOptions>();
-  CLI::App* c = model->add_subcommand("encode", "The lab's BPE ids of a text, or of every validation entry (JSON lines)");
-  c->add_option("dir", o->dir, "the model's folder")->required();
+  CLI::App* c = model->add_subcommand(
+      "encode", "The folder's tokenizer's ids of a text, of each line of a file, or of every validation entry (JSON lines)");
+  c->add_option("dir", o->dir, "the model's folder (for --text and --texts, its tokenizer files are enough)")->required();
   c->add_option("--text", o->text, "the text (UTF-8)");
+  c->add_option("--texts", o->texts, "a file of JSON lines, each with a \"text\": each line again with its ids");
   c->add_flag("--validation", o->validation, "every validation entry of the model's run: lang, source, text, ids");
   return {c, [o] { return RunEncode(*o); }};
 }

@@ -4,6 +4,9 @@
 #include "engine/linalg/linalg.h"
 #include "model/tokenizer/bpe.h"
 #include "model/tokenizer/gpt2_bpe.h"
+#include "model/tokenizer/gpt2_bpe_json.h"
+#include "model/tokenizer/hf_tokenizer_json.h"
+#include "model/tokenizer/strict_json.h"
 
 #include <utility>
 
@@ -12,7 +15,8 @@ namespace model {
 
 using linalg::Fail;  // the one "message, false"
 
-const char* const kHfTokenizerFiles[4] = {"attnlab-tokenizer.json", "tokenizer.json", "vocab.json", "merges.txt"};
+const char* const kHfTokenizerFiles[5] = {"attnlab-tokenizer.json", "tokenizer.json", "tokenizer_config.json",
+                                          "vocab.json", "merges.txt"};
 
 bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int eos, int vocab,
                           std::shared_ptr<const Tokenizer>* out, std::string* error) {
@@ -29,10 +33,20 @@ bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int e
     if (!BpeFromJson(*own, &bpe, &why)) return Fail(error, source + ": " + why);
     tokenizer = MakeOwnTokenizer(std::move(bpe));
   } else if (const std::string* json = file("tokenizer.json")) {
-    Gpt2Bpe bpe;
     source = "tokenizer.json";
-    if (!Gpt2FromTokenizerJson(*json, &bpe, &why)) return Fail(error, why);  // its messages name the file
-    tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);
+    nlohmann::json parsed;
+    std::string problem;
+    if (!ParseStrictJson(*json, &parsed, &problem)) return Fail(error, source + ": " + problem);
+    Gpt2Bpe bpe;
+    if (LooksLikeGpt2TokenizerJson(parsed) && Gpt2FromParsedTokenizerJson(parsed, &bpe, &why)) {
+      tokenizer = MakeGpt2Tokenizer(std::move(bpe), eos);  // GPT-2's exact reader, as before
+    } else {
+      // the general reader; a GPT-2-kind file it refuses too keeps GPT-2's reader's message
+      const bool gpt2_kind = !why.empty();
+      std::string general;
+      if (!HfTokenizerFromJsonValue(parsed, file("tokenizer_config.json"), eos, &tokenizer, &general))
+        return Fail(error, gpt2_kind ? why : general);  // the messages name the file
+    }
   } else if (file("vocab.json") && file("merges.txt")) {
     Gpt2Bpe bpe;
     source = "vocab.json";

@@ -21,10 +21,19 @@ namespace model {
 // ("DIR: no such folder" when there is none).
 bool OpenModelFolder(const std::string& dir, Bundle* out, std::string* error);
 
+// Only a folder's tokenizer, whatever else it holds (or lacks: a folder of tokenizer files
+// alone, a checkpoint of an architecture the lab does not run): the lab's own folder's, else
+// HfTokenizerFromFiles on the files there, with config.json's eos_token_id when it has one.
+// What `attnlab model encode --text/--texts` reads (model_folder_native.cpp).
+bool OpenTokenizerFolder(const std::string& dir, std::shared_ptr<const Tokenizer>* out, std::string* error);
+
 // A Hugging Face folder's tokenizer from its files' texts (name -> bytes), the first found of:
 //   attnlab-tokenizer.json       the lab's own BPE (bpe.h), which `attnlab model export --to hf`
 //                                writes beside a tokenizer.json: the lab's exact ids
-//   tokenizer.json               Hugging Face's tokenizers library (gpt2_bpe.h)
+//   tokenizer.json               Hugging Face's tokenizers library: GPT-2's kind by GPT-2's exact
+//                                reader (gpt2_bpe.h), any other BPE by the general one
+//                                (hf_tokenizer.h: Llama, Mistral, Qwen), with
+//                                tokenizer_config.json when there (add_bos_token: Begin())
 //   vocab.json + merges.txt      GPT2Tokenizer's files
 // eos: config.json's eos_token_id (-1: none). Refused: none of them ("no tokenizer: ..."), a file
 // its reader refuses, a tokenizer with ids beyond the model's vocabulary `vocab`.
@@ -35,7 +44,7 @@ bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int e
 Bundle BundleFromCheckpoint(HfCheckpoint ck, std::shared_ptr<const Tokenizer> tokenizer, std::string config_json);
 
 // The names HfTokenizerFromFiles reads, in its order of preference.
-extern const char* const kHfTokenizerFiles[4];
+extern const char* const kHfTokenizerFiles[5];
 
 }  // namespace model
 }  // namespace attn

@@ -1,6 +1,8 @@
 // GPT-2's tokenizer files (gpt2_bpe.h), on nlohmann-json: attn_model_io.
 #include "model/tokenizer/gpt2_bpe.h"
 #include "model/format/read_file.h"
+#include "model/tokenizer/gpt2_bpe_json.h"
+#include "model/tokenizer/strict_json.h"
 
 #include <filesystem>
 #include <fstream>
@@ -17,30 +19,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Parses JSON, refusing a key repeated in one object: nlohmann-json would keep the last one
-// silently, and a vocabulary that names a token twice is broken. `problem` says what is wrong.
-bool ParseJson(std::string_view text, Json* out, std::string* problem) {
-  std::vector<std::unordered_set<std::string>> keys;  // one set per open object
-  std::string repeated;
-  Json::parser_callback_t check = [&](int, Json::parse_event_t event, Json& parsed) {
-    if (event == Json::parse_event_t::object_start) keys.emplace_back();
-    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == Json::parse_event_t::key && !keys.empty() && repeated.empty() &&
-        !keys.back().insert(parsed.get<std::string>()).second)
-      repeated = parsed.get<std::string>();
-    return true;
-  };
-  *out = Json::parse(text.begin(), text.end(), check, /*allow_exceptions=*/false);
-  if (out->is_discarded()) {
-    *problem = "not valid JSON";
-    return false;
-  }
-  if (!repeated.empty()) {
-    *problem = "the key " + Gpt2Quoted(repeated) + " appears twice in one object";
-    return false;
-  }
-  return true;
-}
+bool ParseJson(std::string_view text, Json* out, std::string* problem) { return ParseStrictJson(text, out, problem); }
 
 // A JSON id: an integer in 0..kMaxId.
 bool JsonId(const Json& v, int* id) {
@@ -145,13 +124,20 @@ bool LoadGpt2VocabMerges(const std::string& vocab_path, const std::string& merge
 }
 
 bool Gpt2FromTokenizerJson(std::string_view text, Gpt2Bpe* bpe, std::string* error, const std::string& name) {
+  Json j;
+  std::string problem;
+  if (!ParseJson(text, &j, &problem)) {
+    if (error) *error = name + ": " + problem;
+    return false;
+  }
+  return Gpt2FromParsedTokenizerJson(j, bpe, error, name);
+}
+
+bool Gpt2FromParsedTokenizerJson(const nlohmann::json& j, Gpt2Bpe* bpe, std::string* error, const std::string& name) {
   auto fail = [&](const std::string& message) {
     if (error) *error = name + ": " + message;
     return false;
   };
-  Json j;
-  std::string problem;
-  if (!ParseJson(text, &j, &problem)) return fail(problem);
   if (!j.is_object()) return fail("not a JSON object");
   if (!OnlyKnown(j, {"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
                      "post_processor", "decoder", "model"}, name, error))

@@ -1,5 +1,6 @@
 // What the model's tools ask of a tokenizer, whichever one the model came with: the lab's own
-// BPE (bpe.h) or GPT-2's byte-level BPE (gpt2_bpe.h). `model run`, the lab's model mode, the
+// BPE (bpe.h), GPT-2's byte-level BPE (gpt2_bpe.h) or a Hugging Face tokenizer.json's BPE in
+// general (hf_tokenizer.h: Llama, Mistral, Qwen). `model run`, the lab's model mode, the
 // probe, "Train it more" and the validation scores read a model's text only through this, so a
 // GPT-2 checkpoint and the lab's model are served by the same code.
 //
@@ -35,12 +36,13 @@ class Tokenizer {
   virtual int size() const = 0;       // one above the largest id
   virtual int EndOfText() const = 0;  // what separates documents, -1 when none
   virtual int Begin() const = 0;      // what a run starts with, -1 when nothing
-  virtual const char* Kind() const = 0;  // "attnlab-bpe" or "gpt2-bpe"
+  virtual const char* Kind() const = 0;  // "attnlab-bpe", "gpt2-bpe" or "hf-bpe"
   // The lab's own BPE when it is one (the training and export code needs its merges), else null.
   virtual const Bpe* Own() const { return nullptr; }
 
-  // The ids' bytes, concatenated: Decode(Encode(text)) == text.
-  std::string Decode(const std::vector<int>& ids) const;
+  // The ids' text: Decode(Encode(text)) == text. The ids' bytes concatenated, unless the
+  // tokenizer's decoder says more (hf_tokenizer.h: Llama 2's first "▁" is no space of the text).
+  virtual std::string Decode(const std::vector<int>& ids) const;
 };
 
 std::shared_ptr<const Tokenizer> MakeOwnTokenizer(Bpe bpe);
