@@ -196,7 +196,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_checkpoint_plan() {
                     " left; open it with attnlab or attnlab-desktop instead");
     if (!l.loader->Plan(&why)) return Refuse(Where(l) + why);
     attn::api::Json pieces = attn::api::Json::array();
-    for (const model::HfPiece& p : l.loader->pieces()) pieces.push_back({p.file, p.begin, p.end});
+    for (const model::WeightPiece& p : l.loader->pieces()) pieces.push_back({p.file, p.begin, p.end});
     l.total = l.loader->PieceBytes();
     app::ModelBytes(*g_state, 0, static_cast<double>(l.total));
     return Hand(attn::api::Dump({{"ok", true}, {"pieces", pieces}, {"bytes", l.total}}));

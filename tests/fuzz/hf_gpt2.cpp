@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ok) Check(loader.WeightBytes() <= 2 * bytes.size(), "the weights in memory exceed twice the file");
     ok = ok && loader.Plan(&error);
     for (std::size_t k = 0; ok && k < loader.pieces().size(); ++k) {
-      const model::HfPiece& piece = loader.pieces()[k];
+      const model::WeightPiece& piece = loader.pieces()[k];
       Check(piece.end <= bytes.size() && piece.begin <= piece.end, "a piece outside the file");
       ok = loader.Take(k, raw + piece.begin, static_cast<std::size_t>(piece.end - piece.begin), &error);
     }

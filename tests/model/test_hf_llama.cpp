@@ -18,6 +18,7 @@
 #include "model/arch/model.h"
 #include "model/format/hf_checkpoint.h"
 #include "model/format/hf_llama.h"
+#include "model/format/model_folder.h"
 #include "model/inspect/offsets.h"
 #include "shipped_lab_model.h"
 
@@ -271,6 +272,31 @@ TEST_CASE("llama checkpoints: every query head's weights within 1e-4 and the nex
     CHECK(worst_attn < 1e-4);
     CHECK(worst_logp < 1e-3);
     CHECK(steps >= 16);
+    ++variants;
+  }
+  CHECK(variants == 11);
+}
+
+TEST_CASE("llama checkpoints open as folders: the tokenizer gives the reference's ids (begin token included), the forward the same numbers") {
+  const Json& ref = LlamaReference();
+  int variants = 0;
+  for (auto it = ref["variants"].begin(); it != ref["variants"].end(); ++it) {
+    const std::string name = it.key();
+    CAPTURE(name);
+    Bundle b;
+    std::string error;
+    REQUIRE_MESSAGE(OpenModelFolder(LlamaFixtureDir() + "/" + name, &b, &error), error);
+    const Tokenizer& tok = *b.tokenizer;
+    for (std::size_t s = 0; s < ref["sentences"].size(); ++s) {
+      const std::string text = ref["sentences"][s].get<std::string>();
+      CAPTURE(text);
+      std::vector<int> ids;
+      REQUIRE_MESSAGE(tok.Encode(text, &ids, &error), error);
+      if (tok.Begin() >= 0) ids.insert(ids.begin(), tok.Begin());
+      CHECK(ids == it.value()["results"][s]["ids"].get<std::vector<int>>());
+      if (tok.Begin() >= 0) ids.erase(ids.begin());
+      CHECK(tok.Decode(ids) == text);  // the text's own ids decode to it
+    }
     ++variants;
   }
   CHECK(variants == 11);

@@ -64,7 +64,7 @@ bool HfFromTensors(const ModelConfig& c, const std::vector<StTensor>& tensors, P
   std::string dtype;
   if (!loader->AddEntries("tensors", entries, 0, error) || !loader->Plan(error)) return false;
   for (std::size_t k = 0; k < loader->pieces().size(); ++k) {
-    const HfPiece& piece = loader->pieces()[k];
+    const WeightPiece& piece = loader->pieces()[k];
     if (!loader->Take(k, data.data() + piece.begin, static_cast<std::size_t>(piece.end - piece.begin), error)) return false;
   }
   Params<float> stored;
@@ -143,7 +143,7 @@ bool ReadHfFolder(const std::string& dir, HfCheckpoint* out, std::string* error)
   if (!loader->Plan(&why)) return Fail(error, where + why);
   std::vector<unsigned char> bytes;
   for (std::size_t k = 0; k < loader->pieces().size(); ++k) {
-    const HfPiece& piece = loader->pieces()[k];
+    const WeightPiece& piece = loader->pieces()[k];
     std::ifstream& in = streams[piece.file];
     bytes.resize(static_cast<std::size_t>(piece.end - piece.begin));
     in.seekg(static_cast<std::streamoff>(piece.begin));

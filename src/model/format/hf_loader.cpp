@@ -127,7 +127,7 @@ bool HfLoader::Plan(std::string* error) {
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return pieces_[a].file != pieces_[b].file ? pieces_[a].file < pieces_[b].file : pieces_[a].begin < pieces_[b].begin;
   });
-  std::vector<HfPiece> pieces;
+  std::vector<WeightPiece> pieces;
   std::vector<std::string> keys;
   for (std::size_t k : order) {
     pieces.push_back(pieces_[k]);
@@ -142,13 +142,13 @@ bool HfLoader::Plan(std::string* error) {
 
 std::uint64_t HfLoader::PieceBytes() const {
   std::uint64_t n = 0;
-  for (const HfPiece& p : pieces_) n += p.end - p.begin;
+  for (const WeightPiece& p : pieces_) n += p.end - p.begin;
   return n;
 }
 
 bool HfLoader::Take(std::size_t k, const unsigned char* bytes, std::size_t size, std::string* error) {
   if (spent_ || !planned_ || k >= pieces_.size()) return Fail(error, "no such piece to take");
-  const HfPiece& piece = pieces_[k];
+  const WeightPiece& piece = pieces_[k];
   if (size != piece.end - piece.begin)
     return Fail(error, "tensor '" + Shown(piece.name) + "': " + std::to_string(size) + " bytes arrived, expected " +
                            std::to_string(piece.end - piece.begin));

@@ -29,12 +29,12 @@
 namespace attn {
 namespace model {
 
-struct HfPiece {
+struct WeightPiece {
   std::size_t file = 0;             // the index of its AddFile call
   std::string name;                 // the tensor's name in the file
   std::uint64_t begin = 0, end = 0; // bytes of the file: [begin, end)
 };
-using Gpt2Piece = HfPiece;
+using Gpt2Piece = WeightPiece;  // (the GPT-2 tests' name)
 
 class HfLoader {
  public:
@@ -52,7 +52,7 @@ class HfLoader {
   std::uint64_t WeightBytes() const { return weight_bytes_; }    // after Check: in memory
   std::uint64_t LargestPiece() const { return largest_piece_; }  // after Check: one tensor's bytes
   bool Plan(std::string* error);
-  const std::vector<HfPiece>& pieces() const { return pieces_; }
+  const std::vector<WeightPiece>& pieces() const { return pieces_; }
   std::uint64_t PieceBytes() const;  // what Take will be given in all
   bool Take(std::size_t k, const unsigned char* bytes, std::size_t size, std::string* error);
   bool Finish(Params<float>* out, std::string* dtype, std::string* error);
@@ -94,7 +94,7 @@ class HfLoader {
   std::uint64_t weight_bytes_ = 0, largest_piece_ = 0;
   std::map<std::string, Found> found_;     // by key
   std::vector<std::string> files_;
-  std::vector<HfPiece> pieces_;
+  std::vector<WeightPiece> pieces_;
   std::vector<std::string> piece_key_;     // found_'s key of each piece
   std::vector<char> taken_;
 };
