@@ -210,7 +210,7 @@ int RunModelHeads(const ModelOptions& o) {
     return Finish(cmd, 0);
   }
   std::printf("%d validation windows of %d tokens (en + ru); induction: %d random sequences of %d tokens, repeated\n",
-              rep.windows, b.config.context, rep.repeats, rep.repeat_length);
+              rep.windows, std::min(b.config.context, model::kHeadsMaxWindow), rep.repeats, rep.repeat_length);
   std::printf("loss on the repeated sequences: first copy %.3f nats/token, second copy %.3f\n\n",
               rep.loss_first_copy, rep.loss_second_copy);
   std::printf("layer head  previous  first   self  induction  entropy (nats)\n");

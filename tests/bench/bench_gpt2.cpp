@@ -1,9 +1,10 @@
-// scripts/bench.sh --gpt2 (a benchmark, not a test): a GPT-2-small-shaped checkpoint (issue 38;
-// scripts/gpt2_fixture.py --only gpt2-small) read with model::ReadGpt2Folder and run with
+// scripts/bench.sh --gpt2 and --llama (a benchmark, not a test): a GPT-2-small-shaped checkpoint
+// (issue 38; scripts/gpt2_fixture.py --only gpt2-small) or a SmolLM2-135M- / Qwen2.5-0.5B-shaped
+// one (issue 39; scripts/llama_fixture.py --only NAME) read with model::ReadHfFolder and run with
 // model::Forward, natively.
 //
 //   bench_gpt2 DIR [--tokens N] [--runs R] [--threads T] [--malloc-default]
-//       the load (ReadGpt2Folder, then the tokenizer's vocab.json + merges.txt) with the peak
+//       the load (ReadHfFolder, then the folder's tokenizer: OpenTokenizerFolder) with the peak
 //       resident memory it reached; the forward of N tokens (default 64: a text's BPE ids, as
 //       `attnlab model run` gives them to a GPT-2 folder's forward, no <|endoftext|> first) with
 //       last_only, the median of R (default 5)
@@ -54,7 +55,7 @@
 #include "model/format/hf_checkpoint.h"
 #include "model/format/hf_gpt2.h"
 #include "model/format/safetensors.h"
-#include "model/tokenizer/gpt2_bpe.h"
+#include "model/format/model_folder.h"
 
 namespace {
 
@@ -127,8 +128,8 @@ int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   const double load_s = Since(t0);
   const double peak_after_load = PeakRssMib(), rss_after_load = CurrentRssMib();
   t0 = Clock::now();
-  attn::model::Gpt2Bpe bpe;
-  if (!attn::model::LoadGpt2VocabMerges(dir + "/vocab.json", dir + "/merges.txt", &bpe, &error)) return Fail(error);
+  std::shared_ptr<const attn::model::Tokenizer> tokenizer;  // the folder's, whichever kind (model_folder.h)
+  if (!attn::model::OpenTokenizerFolder(dir, &tokenizer, &error)) return Fail(error);
   const double tokenizer_s = Since(t0), rss_after_tokenizer = CurrentRssMib();
   const attn::model::ModelConfig& c = ck.config;
   std::int64_t param_floats = 0;
@@ -139,7 +140,7 @@ int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   std::vector<int> ids;
   while (static_cast<int>(ids.size()) < tokens) {
     text += text.empty() ? kText : std::string(" ") + kText;
-    if (!bpe.Encode(text, &ids, &error)) return Fail(error);
+    if (!tokenizer->Encode(text, &ids, &error)) return Fail(error);
   }
   attn::model::Sequence s;
   s.tokens.assign(ids.begin(), ids.begin() + tokens);

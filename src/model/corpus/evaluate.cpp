@@ -50,7 +50,9 @@ bool ScoreModel(const Params<float>& p, const ModelConfig& c, const TokenStream&
   const std::int64_t n = static_cast<std::int64_t>(s.ids.size());
   std::int64_t targets = n > 0 ? n - 1 : 0;
   if (max_targets > 0 && max_targets < targets) targets = max_targets;
-  const std::int64_t P = c.context, S = std::max<std::int64_t>(1, P / 2);
+  // windows of the context, at most kScoreMaxWindow tokens (GPT-2's 1024; a Llama-family
+  // context runs to 131 072, whose T x T scores no memory holds)
+  const std::int64_t P = std::min(c.context, kScoreMaxWindow), S = std::max<std::int64_t>(1, P / 2);
   // Window k scores targets from first(k) on: 0 for the first window, P - S after.
   auto first = [&](std::int64_t k) { return k == 0 ? 0 : k * S + (P - S); };
   int windows = 0;

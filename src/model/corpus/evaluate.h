@@ -48,7 +48,8 @@ struct Score {
 // window in position order (windows may be computed on `threads` threads; the sum does not
 // depend on it). max_targets > 0 scores only
 // the first max_targets targets (a quick check). False with a message on a bad id or a
-// non-finite loss.
+// non-finite loss. The windows: the model's context, at most kScoreMaxWindow tokens.
+constexpr int kScoreMaxWindow = 1024;
 bool ScoreModel(const Params<float>& p, const ModelConfig& c, const TokenStream& s, int threads,
                 Score* out, std::string* error = nullptr, std::int64_t max_targets = 0);
 

@@ -1,6 +1,8 @@
 // The head scores of heads.h.
 #include "model/inspect/heads.h"
 
+#include <algorithm>
+
 #include "engine/linalg/linalg.h"
 #include "engine/base/rng.h"
 #include "model/arch/parallel.h"
@@ -50,7 +52,8 @@ bool AnalyzeHeads(const Params<float>& p, const ModelConfig& c,
                   const std::vector<const TokenStream*>& streams, int windows, int repeats,
                   int first_id, std::uint64_t seed, int threads, HeadReport* out,
                   std::string* error) {
-  const int P = c.context, R = c.context / 2;
+  // windows of the context, at most kHeadsMaxWindow tokens (a Llama-family context runs to 131 072)
+  const int P = std::min(c.context, kHeadsMaxWindow), R = P / 2;
   if (R < 2) return linalg::Fail(error, "the context is too short for the induction test");
   if (first_id < 0 || first_id >= c.vocab) return linalg::Fail(error, "first_id out of the vocabulary");
   // The sequences: validation windows (tokens and targets) then the repeated random ones.

@@ -54,6 +54,10 @@ struct HeadReport {
 // `windows` validation windows from the start of each stream given (in order), `repeats`
 // random repeated sequences of length R = context / 2 (ids drawn uniformly from
 // [first_id, vocab) by rng::SplitMix64(seed)). Sums run in a fixed order whatever `threads`.
+// The validation windows: the model's context, at most this many tokens (the induction test's
+// repeats then half of it): a window's scores are T x T per head and layer.
+constexpr int kHeadsMaxWindow = 512;
+
 bool AnalyzeHeads(const Params<float>& p, const ModelConfig& c,
                   const std::vector<const TokenStream*>& streams, int windows, int repeats,
                   int first_id, std::uint64_t seed, int threads, HeadReport* out,
