@@ -161,8 +161,7 @@ class HfTokenizer final : public Tokenizer {
     return Has(id) ? RunDecoder({tokens_[static_cast<std::size_t>(id)]}, /*alone=*/true) : std::string();
   }
   std::string Label(int id) const override {
-    if (!Has(id)) return "<no token " + std::to_string(id) + ">";
-    return Readable(byte_level_ ? Bytes(id) : tokens_[static_cast<std::size_t>(id)]);
+    return Has(id) ? Readable(Bytes(id)) : "<no token " + std::to_string(id) + ">";
   }
   int size() const override { return static_cast<int>(tokens_.size()); }
   int EndOfText() const override { return eot_; }
@@ -188,7 +187,7 @@ class HfTokenizer final : public Tokenizer {
   bool byte_fallback_ = false, fuse_unk_ = false, ignore_merges_ = false;
   HfTextSteps steps_;
   AddedSet raw_added_, normalized_added_;
-  bool has_decoder_ = false, byte_level_ = false;
+  bool has_decoder_ = false;
   std::vector<HfDecoder> decoders_;
   int begin_ = -1, eot_ = -1;
 };
@@ -276,8 +275,6 @@ bool HfTokenizer::Load(const HfTokenizerSpec& spec, std::string* error) {
 
   has_decoder_ = spec.has_decoder;
   decoders_ = spec.decoders;
-  byte_level_ = false;
-  for (const HfDecoder& d : decoders_) byte_level_ = byte_level_ || d.kind == HfDecoder::Kind::kByteLevel;
   begin_ = spec.begin;
   eot_ = spec.end_of_text;
   if (begin_ >= 0 && !Has(begin_)) return fail("the post-processor's first token " + std::to_string(begin_) + " names no token");

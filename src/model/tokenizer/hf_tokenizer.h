@@ -19,8 +19,9 @@
 // the ids' tokens, added tokens included, as the library does with skip_special_tokens = false;
 // bytes are kept as bytes (the library writes U+FFFD for bytes that are not UTF-8). Bytes(id) is
 // one token's text alone, without the decoder's rules for a text's start (Strip, Metaspace's
-// first ▁). Label(id): a byte-level token's bytes as text (bytes that are not whole characters
-// as <0xE2>), any other token as written in the vocabulary ("▁the", "<0x0A>").
+// first U+2581). Label(id): Bytes(id) for people, as GPT-2's tokens are shown: whole characters
+// as themselves, other bytes as <0xE2> (Llama 2's "<0x0A>" is <0x0A>, its "U+2581the" is " the").
+// (No source file spells U+2581 itself: the page's font keeps every symbol the sources use.)
 //
 // The file itself is read by hf_tokenizer_json.cpp (attn_model_io, nlohmann-json); everything it
 // does not implement is refused there by name.
@@ -59,7 +60,7 @@ struct HfPreTokenizer {
   HfPattern pattern;                                 // kSplit
   HfSplitBehavior behavior = HfSplitBehavior::kIsolated;
   bool invert = false;
-  std::string replacement = "\xE2\x96\x81";  // kMetaspace: one character, "▁" by default
+  std::string replacement = "\u2581";  // kMetaspace: one character, U+2581 by default
   enum class Prepend { kAlways, kFirst, kNever } prepend = Prepend::kAlways;
   bool split = true;
   std::string where;

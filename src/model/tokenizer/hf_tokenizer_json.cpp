@@ -122,7 +122,7 @@ class Reader {
     return true;
   }
   bool Replacement(const Json& m, const std::string& where, std::string* out) {
-    if (Null(m, "replacement")) return true;  // "▁"
+    if (Null(m, "replacement")) return true;  // U+2581, the default
     if (!String(m, "replacement", where, out)) return false;
     std::size_t pos = 0;
     char32_t cp;
@@ -287,7 +287,7 @@ class Reader {
     } else if (type == "Metaspace") {
       s.kind = HfDecoder::Kind::kMetaspace;
       HfPreTokenizer::Prepend prepend;
-      s.replacement = "\xE2\x96\x81";
+      s.replacement = "\u2581";
       if (!OnlyKnown(d, {"type", "replacement", "str_rep", "add_prefix_space", "prepend_scheme", "split"}, where) ||
           !Replacement(d, where, &s.replacement) || !PrependScheme(d, where, &prepend) ||
           !Bool(d, "split", where, true, &ignored))

@@ -41,7 +41,8 @@ class Tokenizer {
   virtual const Bpe* Own() const { return nullptr; }
 
   // The ids' text: Decode(Encode(text)) == text. The ids' bytes concatenated, unless the
-  // tokenizer's decoder says more (hf_tokenizer.h: Llama 2's first "▁" is no space of the text).
+  // tokenizer's decoder says more (hf_tokenizer.h: the metaspace U+2581 Llama 2 puts first is no
+  // space of the text).
   virtual std::string Decode(const std::vector<int>& ids) const;
 };
 
