@@ -33,6 +33,15 @@ void DrawPositionsPanel(Context& ctx) {
   char buf[900];
   std::snprintf(buf, sizeof buf, L(tr::kPositionsWhat), a, o.query, b, o.key_position, sc.offset, sc.head);
   ImGui::TextWrapped("%s", buf);
+  // What the numbers say (before the table, which may scroll): the model's kind of positions and
+  // the spreads measured below
+  if (sc.rotary)
+    std::snprintf(buf, sizeof buf, L(tr::kPositionsRotary), sc.same_spread, sc.change);
+  else
+    std::snprintf(buf, sizeof buf, L(tr::kPositionsLearned), sc.same_spread, sc.change);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1.0f, 1.0f));
+  ImGui::TextWrapped("%s", buf);
+  ImGui::PopStyleColor();
   ImGui::PushFont(ctx.fonts.mono);
   if (ImGui::BeginTable("offsets", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn(L(tr::kPositionsB));
@@ -57,12 +66,6 @@ void DrawPositionsPanel(Context& ctx) {
     ImGui::EndTable();
   }
   ImGui::PopFont();
-  // What the numbers say: the model's kind of positions, and the spreads measured above
-  if (sc.rotary)
-    std::snprintf(buf, sizeof buf, L(tr::kPositionsRotary), sc.same_spread, sc.change);
-  else
-    std::snprintf(buf, sizeof buf, L(tr::kPositionsLearned), sc.same_spread, sc.change);
-  ImGui::TextWrapped("%s", buf);
   EndPanel();
 }
 
