@@ -2,6 +2,7 @@
 // model_train.cpp, eval/run/heads/probe in model_inspect.cpp.
 #pragma once
 
+#include "model/lab/model_lab.h"  // OpenHeadRun
 #include "model/training/run_config.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,10 @@ int RunModelTune(const ModelOptions& o);  // model_tune.cpp
 int RunModelContributions(const ModelOptions& o);  // model_whatif.cpp
 int RunModelInfo(const ModelOptions& o);           // model_info.cpp
 int RunModelOffsets(const ModelOptions& o);        // model_offsets.cpp
+// What contributions and offsets start from (model_whatif.cpp): o.dir's model and the lab's run of
+// o.text at (o.layer, o.head) with the query at 0; false with the one-line message.
+bool OpenHeadRun(const ModelOptions& o, model::LabModel* m, LabConfig* cfg, LabResult* lab,
+                 model::ModelLabResult* extra, std::string* error);
 // `model export` and `model encode`, options and all (model_export.cpp).
 struct Command;
 Command AddModelExport(CLI::App* model);

@@ -18,19 +18,11 @@ namespace attn::cli {
 int RunModelOffsets(const ModelOptions& o) {
   const std::string cmd = "model offsets";
   std::string error;
-  if (o.text.empty()) return RefuseCommand(cmd, "--text: expected a text, got none");
   model::LabModel m;
-  if (!model::OpenModelFolder(o.dir, &m.shipped, &error)) return RefuseCommand(cmd, error);
-  m.params = m.shipped.params;
   LabConfig cfg;
-  cfg.projection = Projection::kModel;
-  cfg.sentence = o.text;
-  cfg.layer = o.layer;
-  cfg.head = o.head;
-  cfg.query = 0;
   LabResult lab;
   model::ModelLabResult extra;
-  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return RefuseCommand(cmd, FieldMessage(lab.error.field, lab.error.message));
+  if (!OpenHeadRun(o, &m, &cfg, &lab, &extra, &error)) return RefuseCommand(cmd, error);
   const int n = static_cast<int>(extra.ids.size());
   const int query = o.query < 0 ? n - 1 : o.query;  // default: the last token
   if (query >= n) return RefuseCommand(cmd, "--query: expected a token index from 0 to " + std::to_string(n - 1));

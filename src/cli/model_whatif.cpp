@@ -15,22 +15,29 @@
 
 namespace attn::cli {
 
+bool OpenHeadRun(const ModelOptions& o, model::LabModel* m, LabConfig* cfg, LabResult* lab,
+                 model::ModelLabResult* extra, std::string* error) {
+  if (o.text.empty()) return *error = "--text: expected a text, got none", false;
+  if (!model::OpenModelFolder(o.dir, &m->shipped, error)) return false;
+  m->params = m->shipped.params;
+  cfg->projection = Projection::kModel;
+  cfg->sentence = o.text;
+  cfg->layer = o.layer;
+  cfg->head = o.head;
+  cfg->query = 0;
+  if (model::ComputeModelLab(*m, *cfg, lab, extra)) return true;
+  *error = FieldMessage(lab->error.field, lab->error.message);
+  return false;
+}
+
 int RunModelContributions(const ModelOptions& o) {
   const std::string cmd = "model contributions";
   std::string error;
-  if (o.text.empty()) return RefuseCommand(cmd, "--text: expected a text, got none");
   model::LabModel m;
-  if (!model::OpenModelFolder(o.dir, &m.shipped, &error)) return RefuseCommand(cmd, error);
-  m.params = m.shipped.params;
   LabConfig cfg;
-  cfg.projection = Projection::kModel;
-  cfg.sentence = o.text;
-  cfg.layer = o.layer;
-  cfg.head = o.head;
-  cfg.query = 0;
   LabResult lab;
   model::ModelLabResult extra;
-  if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return RefuseCommand(cmd, FieldMessage(lab.error.field, lab.error.message));
+  if (!OpenHeadRun(o, &m, &cfg, &lab, &extra, &error)) return RefuseCommand(cmd, error);
   const int n = static_cast<int>(extra.ids.size());
   cfg.query = o.query < 0 ? n - 1 : o.query;  // default: the last token, whose next token is predicted
   if (!model::ComputeModelLab(m, cfg, &lab, &extra)) return RefuseCommand(cmd, FieldMessage(lab.error.field, lab.error.message));
