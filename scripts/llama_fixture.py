@@ -13,7 +13,7 @@ variant's properties and every file's SHA-256.
 
 Without --only it writes the variants the tests read (about 150 MB, a third of it the tokenizer
 files). "smollm2-135m" (SmolLM2-135M's shape, 271 MB in BF16) and "qwen2.5-0.5b" (Qwen2.5-0.5B's
-shape, 988 MB in BF16) are for benchmarks and are written only when named: their numbers are drawn,
+shape, 988 MB in BF16) and "tinyllama-1.1b" (TinyLlama-1.1B's, 2.2 GB) are for benchmarks and are written only when named: their numbers are drawn,
 encoded and written a piece at a time (at most 2^20 numbers), so the script's memory stays small.
 
 Same rules as scripts/gpt2_fixture.py, whose number and safetensors helpers this script uses:
@@ -111,6 +111,8 @@ MODELS = {
                          vocab=49152, qkv_bias=False, o_bias=False, qk_norm=False, stream=True),
     "qwen2.5-0.5b": dict(index=9, layers=24, hidden=896, heads=14, kv_heads=2, head_dim=None, intermediate=4864,
                          vocab=151936, qkv_bias=True, o_bias=False, qk_norm=False, stream=True),
+    "tinyllama-1.1b": dict(index=10, layers=22, hidden=2048, heads=32, kv_heads=4, head_dim=None, intermediate=5632,
+                           vocab=32000, qkv_bias=False, o_bias=False, qk_norm=False, stream=True),
 }
 
 # The variants. config: the config.json fields that differ from the model_type's defaults below.
@@ -181,6 +183,11 @@ VARIANTS = [
          about="Qwen2.5-0.5B's shape for benchmarks (24 layers, 14 query / 2 kv heads, hidden 896, "
                "intermediate 4864, vocab_size 151936, q/k/v biases, tied, BF16, 988 MB); "
                "only with --only qwen2.5-0.5b"),
+    dict(name="tinyllama-1.1b", model="tinyllama-1.1b", model_type="llama", dtype="BF16", tied=False,
+         tokenizer="llama2", shard_max=None, bench=True, config={"max_position_embeddings": 2048},
+         about="TinyLlama-1.1B's shape (22 layers, 32 query / 4 kv heads, hidden 2048, intermediate "
+               "5632, vocab_size 32000, untied, BF16, 2.2 GB): the page refuses it before the weights, "
+               "the CLI opens it; only with --only tinyllama-1.1b"),
 ]
 
 TRANSFORMERS_VERSION = {"llama": "4.46.3", "mistral": "4.46.3", "qwen2": "4.43.1", "qwen3": "4.51.0"}

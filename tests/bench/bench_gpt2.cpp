@@ -93,8 +93,8 @@ int Fail(const std::string& why) {
 
 // Where a forward's time goes, by the interval that ends at each hook point.
 enum Part { kEmbed, kLayerNorm, kQkv, kAttnCore, kAttnOut, kMlpFc, kGelu, kMlpProj, kResidual, kLmHead, kParts };
-const char* const kPartNames[kParts] = {"embedding", "layer_norms", "attn_qkv", "attn_core", "attn_out",
-                                        "mlp_fc", "gelu", "mlp_proj", "residuals", "lm_head"};
+const char* const kPartNames[kParts] = {"embedding", "norms", "attn_qkv", "attn_core", "attn_out",
+                                        "mlp_fc", "mlp_act", "mlp_proj", "residuals", "lm_head"};
 
 Part PartEndingAt(attn::HookPoint p) {
   using attn::HookPoint;
@@ -199,9 +199,11 @@ int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   }
 
   // The products' arithmetic of one forward (multiply-adds x 2).
+  // W_K, W_V: one product per key/value head (grouped-query heads copy theirs); SwiGLU: gate and up.
   const double T = tokens, C = c.d_model, F = c.mlp, V = c.vocab, L = c.layers;
-  const double gflop_blocks = 2 * L * (T * C * 3 * C + T * C * C + 2 * T * C * F) / 1e9;
-  const double gflop_attn = 2 * L * 2 * (T * (T + 1) / 2) * C / 1e9;  // QK^T and PV, causal half (computed: full)
+  const double Dq = c.heads * attn::model::HeadDim(c), Dkv = attn::model::KvHeads(c) * attn::model::HeadDim(c);
+  const double gflop_blocks = 2 * L * (T * C * (Dq + 2 * Dkv) + T * Dq * C + (c.swiglu ? 3 : 2) * T * C * F) / 1e9;
+  const double gflop_attn = 2 * L * 2 * (T * (T + 1) / 2) * Dq / 1e9;  // QK^T and PV, causal half (computed: full)
   const double gflop_head = 2 * C * V / 1e9;
 
   std::printf("{\"dir\": \"%s\", \"dtype\": \"%s\", \"layers\": %d, \"heads\": %d, \"d_model\": %d, \"vocab\": %d, "
@@ -290,15 +292,25 @@ void Product(const Shape& s, const std::vector<float>& a, const std::vector<floa
   other.join();
 }
 
-int RunKernels(int runs) {
+// The products of one forward of `tokens` tokens through the folder's config.json.
+int RunKernels(const std::string& dir, int tokens, int runs) {
+  std::string text, error;
+  attn::model::ModelConfig c;
+  int eos = -1;
+  if (!ReadLikeTheLoader(dir + "/config.json", &text) || !attn::model::ParseHfConfig(text, &c, &eos, &error))
+    return Fail("config.json: " + error);
+  const long T = tokens, C = c.d_model, F = c.mlp, V = c.vocab, L = c.layers, H = c.heads;
+  const long dh = attn::model::HeadDim(c), kv = attn::model::KvHeads(c);
+  const int per_layer = static_cast<int>(L);
   const Shape shapes[] = {
-      {"qkv_per_head", 64, 64, 768, false, 12 * 36},  // MultiHeadForward: X W_Q[h], X W_K[h], X W_V[h]
-      {"qkv_fused", 64, 2304, 768, false, 0},         // the same numbers as one product (c_attn)
-      {"attn_out", 64, 768, 768, false, 12},
-      {"mlp_fc", 64, 3072, 768, false, 12},
-      {"mlp_proj", 64, 768, 3072, false, 12},
-      {"lm_head_last", 1, 50257, 768, true, 1},       // last_only: one row times wte^T
-      {"lm_head_all", 64, 50257, 768, true, 0},       // every position's (what last_only avoids)
+      // MultiHeadForward: X W_Q[h] per query head, X W_K[h], X W_V[h] per key/value head
+      {"qkv_per_head", T, dh, C, false, static_cast<int>(L * (H + 2 * kv))},
+      {"qkv_fused", T, (H + 2 * kv) * dh, C, false, 0},  // the same numbers as one product
+      {"attn_out", T, C, H * dh, false, per_layer},
+      {"mlp_fc", T, F, C, false, per_layer * (c.swiglu ? 2 : 1)},  // SwiGLU: gate and up
+      {"mlp_proj", T, C, F, false, per_layer},
+      {"lm_head_last", 1, V, C, true, 1},  // last_only: one row times wte^T
+      {"lm_head_all", T, V, C, true, 0},   // every position's (what last_only avoids)
   };
   std::printf("{\"kernels\": \"%s\", \"hardware_threads\": %u, \"shapes\": [", attn::kernels::KernelIsa(),
               std::thread::hardware_concurrency());
@@ -436,9 +448,9 @@ int main(int argc, char** argv) {
   }
   if (keep) attn::cli::KeepFreedMemory();  // as attnlab does
   if (runs < 1 || tokens < 1) return Fail("--runs and --tokens must be at least 1");
-  if (mode == "kernels") return RunKernels(runs);
   if (dir.empty())
-    return Fail("usage: bench_gpt2 DIR [--tokens N] [--runs R] | --kernels | --load-phases DIR | --widen DIR");
+    return Fail("usage: bench_gpt2 DIR [--tokens N] [--runs R] | --kernels DIR | --load-phases DIR | --widen DIR");
+  if (mode == "kernels") return RunKernels(dir, tokens, runs);
   if (mode == "widen") return RunWiden(dir);
   if (mode == "load-phases") return RunLoadPhases(dir);
   return RunForward(dir, tokens, runs, threads < 1 ? 1 : threads);

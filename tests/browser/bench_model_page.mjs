@@ -9,7 +9,7 @@
 //
 // --model DIR opens a GPT-2-family checkpoint instead of the lab's own (served under /checkpoint/,
 // opened by #modelUrl: HTTP Range requests into the heap) and prints how long opening it took;
-// the sentences are then about 8, 20 and 32 words (the budget on GPT-2 small's shape:
+// the sentences are then about 8, 20 and 52 words (64 tokens or more) (the budget on GPT-2 small's shape:
 // setState of 64 tokens <= 2 s, its forward <= 1.5 s).
 //
 // --profile FILE records Chromium's CPU profile of the calls (FILE.cpuprofile, for DevTools) and
@@ -77,7 +77,7 @@ async function main() {
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       await cdp.send('Profiler.start');
     }
-    for (const words of o.model ? [8, 20, 32] : [8, 32, 120]) {
+    for (const words of o.model ? [8, 20, 52] : [8, 32, 120]) {
       const r = await page.evaluate(function setStateCalls({ words, runs, list }) {  // the profile's marker
         const all = list.split(' ');
         const sentence = (n, k) => Array.from({ length: n }, (_, i) => all[(k + i) % all.length]).join(' ');

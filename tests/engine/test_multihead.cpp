@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "engine/attention/attention.h"
+#include "engine/attention/hooks.h"
 #include "engine/attention/multihead.h"
+#include "engine/linalg/linalg.h"
 
 using attn::HeadConfig;
 using attn::HeadGrads;
@@ -573,6 +575,38 @@ TEST_CASE("forward: MultiHeadForward against the reference, shapes x heads x mas
                                << " redraws away from discontinuities): worst double "
                                << worst_d.err << " (" << worst_d.where << "), worst float "
                                << worst_f.err << " (" << worst_f.where << ")");
+}
+
+// Grouped-query attention: heads sharing one W_K, W_V (the same bits) copy the first such head's
+// product; the result must equal each head's own product, and a hook on one head's K or V must
+// not reach the heads that share its matrix.
+TEST_CASE("forward: heads sharing W_K and W_V give each head's own product, hooks stay per head") {
+  const int d = 6, n = 5, heads = 4;
+  MultiHeadWeights<float> w = attn::RandomWeights<float>(d, heads, 3, 3, 11);
+  w.W_K[2] = w.W_K[0];  // heads 0, 2 share keys; 1, 3 share keys and values
+  w.W_K[3] = w.W_K[1];
+  w.W_V[3] = w.W_V[1];
+  const Mat<float> X = attn::RandomProjection<float>(n, d, 5, 0) * 3.0f;  // (N, D)
+  MultiHeadConfig cfg;
+  cfg.causal = true;
+  attn::Hooks<float> hooks;
+  hooks.Add(attn::HookPoint::kK, 0, 1, [](const attn::HookSite&, Mat<float>& k, std::string*) {
+    k *= 2.0f;  // head 1 only
+    return true;
+  });
+  MultiHeadTrace<float> out;
+  std::string error;
+  REQUIRE(attn::MultiHeadForward<float>(out, X, nullptr, w, cfg, &error, &hooks, 0));
+  for (int h = 0; h < heads; ++h) {
+    const std::size_t hh = static_cast<std::size_t>(h);
+    Mat<float> k = attn::linalg::MatMul<float>(X, w.W_K[hh]);  // (N, Dk)
+    if (h == 1) k *= 2.0f;
+    const Mat<float> v = attn::linalg::MatMul<float>(X, w.W_V[hh]);  // (N, Dv)
+    CHECK_MESSAGE(out.heads[hh].K == k, "head " << h);
+    CHECK_MESSAGE(out.heads[hh].V == v, "head " << h);
+  }
+  CHECK(out.heads[3].K != out.heads[1].K);  // head 1's hook stayed on head 1
+  CHECK(out.heads[3].V == out.heads[1].V);
 }
 
 // ============================================================================================

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "engine/attention/attention.h"  // RandomProjection
@@ -263,6 +264,31 @@ MultiHeadWeights<T> RandomWeights(int d_model, int heads, int d_k, int d_v, std:
 
 // ---- all heads: forward ---------------------------------------------------------------------
 
+namespace {
+// For each matrix, the index of the first one equal to it, shape and bits (itself when none is).
+template <typename T>
+std::vector<std::size_t> FirstEqual(const std::vector<Mat<T>>& ms) {
+  std::vector<std::size_t> from(ms.size());
+  for (std::size_t h = 0; h < ms.size(); ++h) {
+    from[h] = h;
+    for (std::size_t j = 0; j < h; ++j) {
+      if (from[j] == j && ms[j].rows() == ms[h].rows() && ms[j].cols() == ms[h].cols() &&
+          std::memcmp(ms[j].data(), ms[h].data(), sizeof(T) * static_cast<std::size_t>(ms[h].size())) == 0) {
+        from[h] = j;
+        break;
+      }
+    }
+  }
+  return from;
+}
+bool IsCopiedLater(const std::vector<std::size_t>& from, std::size_t h) {
+  for (std::size_t j = h + 1; j < from.size(); ++j)
+    if (from[j] == h) return true;
+  return false;
+}
+}  // namespace
+
+
 template <typename T>
 bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
                       const MultiHeadWeights<T>& w, const MultiHeadConfig& cfg,
@@ -318,12 +344,19 @@ bool MultiHeadForward(MultiHeadTrace<T>& out, const Mat<T>& X, const Mat<T>* Y,
 
   out.mask = CombineMasks(static_cast<int>(n), static_cast<int>(m), cfg.causal, cfg.mask);
   out.heads.resize(heads);
+  // Grouped-query attention repeats one W_K, W_V per key/value head for each query head: a head
+  // whose matrix equals an earlier head's takes a copy of that head's product (before the hooks),
+  // the same bits without the second product.
+  const std::vector<std::size_t> k_from = FirstEqual(w.W_K), v_from = FirstEqual(w.W_V);
+  std::vector<Mat<T>> k_raw(heads), v_raw(heads);  // the products later heads copy, (M, Dk) / (M, Dv)
   for (std::size_t h = 0; h < heads; ++h) {
     HeadTrace<T>& head = out.heads[h];
     // pass 1: the projections
-    head.Q = MatMul<T>(X, w.W_Q[h]);    // (N, Dk)
-    head.K = MatMul<T>(Ykv, w.W_K[h]);  // (M, Dk)
-    head.V = MatMul<T>(Ykv, w.W_V[h]);  // (M, Dv)
+    head.Q = MatMul<T>(X, w.W_Q[h]);  // (N, Dk)
+    head.K = k_from[h] == h ? MatMul<T>(Ykv, w.W_K[h]) : k_raw[k_from[h]];  // (M, Dk)
+    head.V = v_from[h] == h ? MatMul<T>(Ykv, w.W_V[h]) : v_raw[v_from[h]];  // (M, Dv)
+    if (IsCopiedLater(k_from, h)) k_raw[h] = head.K;
+    if (IsCopiedLater(v_from, h)) v_raw[h] = head.V;
     // hook_q, hook_k, hook_v (a dragged value moves a row of V here)
     const int hi = static_cast<int>(h);
     std::string why;

@@ -271,6 +271,41 @@ export function checkpointTests() {
           fs.writeFileSync(f, Buffer.concat([len, h]));
           fs.truncateSync(f, 8 + h.length + at);  // sparse: never written, never read whole
         });
+        // TinyLlama-1.1B's shape at BF16 (2.2 GB, issue 39): the llama-bf16-tied fixture's
+        // tokenizer, a header naming every tensor, the data a sparse file
+        let tiny = null;
+        if (t.opts.llamaFixtures) {
+          const d = path.join(t.tmp, 'tinyllama-shape');
+          fs.mkdirSync(d, { recursive: true });
+          const lsrc = path.join(t.opts.llamaFixtures, 'llama-bf16-tied');
+          for (const f of ['tokenizer.json', 'tokenizer_config.json']) fs.copyFileSync(path.join(lsrc, f), path.join(d, f));
+          const lc = JSON.parse(fs.readFileSync(path.join(lsrc, 'config.json'), 'utf8'));
+          const C = 2048, F = 5632, V = 32000, H = 32, KV = 4, D = 64;
+          fs.writeFileSync(path.join(d, 'config.json'), JSON.stringify({ ...lc, hidden_size: C, intermediate_size: F, vocab_size: V,
+            num_hidden_layers: 22, num_attention_heads: H, num_key_value_heads: KV, head_dim: D, tie_word_embeddings: false }));
+          const tensors = [['model.embed_tokens.weight', [V, C]]];
+          for (let l = 0; l < 22; l++)
+            for (const [n, sh] of [['input_layernorm.weight', [C]], ['self_attn.q_proj.weight', [H * D, C]], ['self_attn.k_proj.weight', [KV * D, C]],
+                                   ['self_attn.v_proj.weight', [KV * D, C]], ['self_attn.o_proj.weight', [C, H * D]],
+                                   ['post_attention_layernorm.weight', [C]], ['mlp.gate_proj.weight', [F, C]], ['mlp.up_proj.weight', [F, C]],
+                                   ['mlp.down_proj.weight', [C, F]]])
+              tensors.push([`model.layers.${l}.${n}`, sh]);
+          tensors.push(['model.norm.weight', [C]], ['lm_head.weight', [V, C]]);
+          const header = {};
+          let at = 0;
+          for (const [n, sh] of tensors) {
+            const bytes = 2 * sh.reduce((a, b) => a * b, 1);
+            header[n] = { dtype: 'BF16', shape: sh, data_offsets: [at, at + bytes] };
+            at += bytes;
+          }
+          const h = Buffer.from(JSON.stringify(header));
+          const len = Buffer.alloc(8);
+          len.writeBigUInt64LE(BigInt(h.length));
+          const f = path.join(d, 'model.safetensors');
+          fs.writeFileSync(f, Buffer.concat([len, h]));
+          fs.truncateSync(f, 8 + h.length + at);
+          tiny = 'tmp/tinyllama-shape/';
+        }
         // The lab's own model held first
         await openLab(t, 'index.html#lang=en&projection=model&sentence=I%20love%20sushi');
         await waitStatus(t, 'ready', (s) => s.model && s.model.name === '');
@@ -283,6 +318,7 @@ export function checkpointTests() {
           [large, /^too large for this page: it needs \d+ MB \(the weights \d+ MB, a run \d+ MB, the largest tensor on its way \d+ MB\) and the page has \d+ MB of its \d+ MB left/],
           ['https://models.invalid/nothing/', /^config\.json: .*CORS/],
         ];
+        if (tiny) cases.push([tiny, /^too large for this page: it needs \d+ MB \(the weights 2\d\d\d MB, a run \d+ MB, the largest tensor on its way \d+ MB\) and the page has \d+ MB of its \d+ MB left/]);
         for (const [url, want] of cases) {
           const before = t.server.requests.length;
           const err = await t.page.evaluate((url) => attentionLab.loadModel({ url }).then(() => null, (e) => e.message), url);
@@ -294,7 +330,7 @@ export function checkpointTests() {
           assert(trace.error === null && trace.model && trace.model.ids.length > 0, `${url}: the lab works with the model held`);
           const weights = t.server.requests.slice(before).filter((r) => r.path.endsWith('.safetensors'));
           if (url === noTok) assertEq(weights.length, 0, 'no tokenizer: refused before the weights');
-          if (url === large) assertEq(weights.length, 2, `too large: refused after the length and the header (${short(weights)})`);
+          if (url === large || url === tiny) assertEq(weights.length, 2, `too large: refused after the length and the header (${short(weights)})`);
         }
         await settle(t.page);
         if (t.opts.shots) await t.page.screenshot({ path: path.join(t.opts.shots, 'checkpoint-refused-laptop-en.png') });
