@@ -63,7 +63,7 @@ TEST_CASE("head information: on the seed's sentences every head's pattern is rec
       {
         HeadInformation hi;
         std::string error;
-        REQUIRE_MESSAGE(AnalyzeHead(b.params, acts, layer, head, T - 1, -1, &hi, &error), error);
+        REQUIRE_MESSAGE(AnalyzeHead(b.params, b.config, acts, layer, head, T - 1, -1, &hi, &error), error);
         CAPTURE(text);
         CAPTURE(layer);
         CAPTURE(head);
@@ -101,7 +101,7 @@ TEST_CASE("head information: past d_head + 1 keys, A loses the pattern; concat a
       std::string error;
       HeadInformationOptions all;
       all.all_lps = true;
-      REQUIRE_MESSAGE(AnalyzeHead(b.params, acts, layer, head, query, -1, &hi, &error, all), error);
+      REQUIRE_MESSAGE(AnalyzeHead(b.params, b.config, acts, layer, head, query, -1, &hi, &error, all), error);
       CAPTURE(layer);
       CAPTURE(head);
       const int lost = hi.from_a.info.same_output_dim;
@@ -141,10 +141,94 @@ TEST_CASE("head information: bad layer, head, query or target are refused with a
   const SequenceActs<float> acts = Run(b, "I love sushi");
   HeadInformation hi;
   std::string error;
-  CHECK_FALSE(AnalyzeHead(b.params, acts, 4, 0, 0, -1, &hi, &error));
+  CHECK_FALSE(AnalyzeHead(b.params, b.config, acts, 4, 0, 0, -1, &hi, &error));
   CHECK(error == "layer: expected a layer index from 0 to 3, got 4");
-  CHECK_FALSE(AnalyzeHead(b.params, acts, 0, b.config.heads, 0, -1, &hi, &error));
-  CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 99, -1, &hi, &error));
-  CHECK_FALSE(AnalyzeHead(b.params, acts, 0, 0, 1, 2, &hi, &error));
+  CHECK_FALSE(AnalyzeHead(b.params, b.config, acts, 0, b.config.heads, 0, -1, &hi, &error));
+  CHECK_FALSE(AnalyzeHead(b.params, b.config, acts, 0, 0, 99, -1, &hi, &error));
+  CHECK_FALSE(AnalyzeHead(b.params, b.config, acts, 0, 0, 1, 2, &hi, &error));
   CHECK(error == "target: out of range");
+}
+
+// ResidualMlpJacobian (the Information panel's "after the MLP") against central differences of
+// y' = y + MLP(Norm(y)) computed here in double from the definitions, for each family's block:
+// LayerNorm + GELU (tanh and erf forms, with biases) and RMSNorm + SwiGLU. The weights are scaled
+// up from InitParams' 0.02 so that the MLP's part of the Jacobian is not small beside I.
+namespace {
+
+VecD ResidualMlpRow(const BlockParams<float>& b, const ModelConfig& c, const VecD& y) {  // (C) -> (C)
+  const int C = static_cast<int>(y.size()), F = static_cast<int>(b.fc_w.cols());
+  double mean = 0, var = 0;
+  if (!c.rms_norm) {
+    for (int k = 0; k < C; ++k) mean += y(k);
+    mean /= C;
+  }
+  for (int k = 0; k < C; ++k) var += (y(k) - mean) * (y(k) - mean);
+  const double rstd = 1.0 / std::sqrt(var / C + c.ln_eps);
+  VecD z(C);  // Norm(y)
+  for (int k = 0; k < C; ++k)
+    z(k) = (y(k) - mean) * rstd * b.ln2_w(k) + (c.rms_norm ? 0.0 : static_cast<double>(b.ln2_b(k)));
+  VecD h(F);
+  for (int f = 0; f < F; ++f) {
+    double up = c.swiglu ? 0.0 : static_cast<double>(b.fc_b(f)), gate = 0;
+    for (int k = 0; k < C; ++k) up += z(k) * b.fc_w(k, f);
+    if (c.swiglu) {
+      for (int k = 0; k < C; ++k) gate += z(k) * b.gate_w(k, f);
+      h(f) = gate / (1 + std::exp(-gate)) * up;  // SiLU(x W_gate) * (x W_up)
+    } else if (c.gelu_erf) {
+      h(f) = 0.5 * up * (1 + std::erf(up / std::sqrt(2.0)));
+    } else {
+      h(f) = 0.5 * up * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (up + 0.044715 * up * up * up)));
+    }
+  }
+  VecD out = y;
+  for (int k = 0; k < C; ++k) {
+    double sum = c.swiglu ? 0.0 : static_cast<double>(b.proj_b(k));
+    for (int f = 0; f < F; ++f) sum += h(f) * b.proj_w(f, k);
+    out(k) += sum;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("head information: the MLP's Jacobian matches central differences (LayerNorm + GELU tanh/erf, RMSNorm + SwiGLU)") {
+  struct Family { const char* name; bool rms, swiglu, erf; };
+  for (const Family fam : {Family{"layernorm-gelu", false, false, false}, Family{"layernorm-gelu-erf", false, false, true},
+                           Family{"rmsnorm-swiglu", true, true, false}}) {
+    ModelConfig c;
+    c.vocab = 40; c.d_model = 16; c.layers = 1; c.heads = 2; c.context = 16; c.mlp = 24;
+    c.rms_norm = fam.rms; c.swiglu = fam.swiglu; c.gelu_erf = fam.erf; c.rotary = fam.rms; c.tied = true;
+    Params<float> p = InitParams<float>(c, 7);
+    BlockParams<float>& b = p.blocks[0];
+    b.fc_w *= 15.0f; b.proj_w *= 30.0f;
+    if (c.swiglu) b.gate_w *= 15.0f;
+    for (int k = 0; k < c.d_model; ++k) b.ln2_w(k) = 0.5f + 0.07f * static_cast<float>(k);
+    if (!c.rms_norm) b.fc_b.setConstant(0.3f);
+    Sequence s;
+    s.tokens = {3, 17, 5, 29, 11, 2};
+    s.targets.assign(s.tokens.size(), -1);
+    SequenceActs<float> acts;
+    std::string error;
+    REQUIRE_MESSAGE(Forward(acts, p, c, s, &error), error);
+    const BlockActs<float>& a = acts.blocks[0];
+    const int t = 4, C = c.d_model;
+    const MatD G = ResidualMlpJacobian(b, a, t, c);  // (C, C): row j = d y' / d y_j
+    const VecD y0 = a.res1.row(t).transpose().cast<double>();
+    double worst = 0, largest_mlp = 0;
+    for (int j = 0; j < C; ++j) {
+      const double h = 1e-5;
+      VecD yp = y0, ym = y0;
+      yp(j) += h;
+      ym(j) -= h;
+      const VecD d = (ResidualMlpRow(b, c, yp) - ResidualMlpRow(b, c, ym)) / (2 * h);
+      for (int k = 0; k < C; ++k) {
+        worst = std::max(worst, std::abs(d(k) - G(j, k)));
+        largest_mlp = std::max(largest_mlp, std::abs(G(j, k) - (j == k ? 1.0 : 0.0)));
+      }
+    }
+    INFO(std::string(fam.name));
+    CHECK(largest_mlp > 0.5);  // the MLP's part is not negligible beside I
+    CHECK(worst < 1e-6 * largest_mlp);  // the forward's float rounding; the GELU forms differ by ~1e-3
+    MESSAGE(std::string(fam.name) << ": largest |G - I| " << largest_mlp << ", worst difference from central differences " << worst);
+  }
 }

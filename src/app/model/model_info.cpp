@@ -38,7 +38,7 @@ void Model::EnsureInformation(const attn::api::LabState& lab, const LabView& vie
   std::string error;
   // The target the lab resolved (config -1 = automatic), so the panel's two analyses agree.
   const attn::LabResult& shown = *view.attention.result;
-  info.ok = attn::model::AnalyzeHead(loaded->params, m.acts, lab.config.layer, lab.config.head, shown.steps.query,
+  info.ok = attn::model::AnalyzeHead(loaded->params, loaded->config(), m.acts, lab.config.layer, lab.config.head, shown.steps.query,
                                      shown.target, &info.value, &error);
 }
 

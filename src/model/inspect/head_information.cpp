@@ -20,13 +20,10 @@ bool Fail(std::string* error, const std::string& message) {
   return false;
 }
 
-// d y' / d y for y' = y + MLP(Norm(y)) at row t, rows = d y (row-vector convention: d y' = d y G).
-//   LayerNorm:  J(j, k) = rstd (delta_jk - 1/C - xhat_j xhat_k / C) w_k,  xhat = (y - mean) rstd
-//   RMSNorm:    J(j, k) = rstd (delta_jk - xhat_j xhat_k / C) w_k,        xhat = y rstd
-//   GELU MLP:   d h_f / d z = gelu'(pre_f) fc_w[:, f], then proj_w
-//   SwiGLU MLP: d h_f / d z = silu'(g_f) up_f W_gate[:, f] + silu(g_f) W_up[:, f], then W_down,
-//               silu'(g) = s (1 + g (1 - s)), s = sigmoid(g)
-MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, bool rms) {
+}  // namespace
+
+MatD ResidualMlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, const ModelConfig& c) {
+  const bool rms = c.rms_norm;
   const int C = static_cast<int>(b.ln2_w.size()), F = static_cast<int>(b.fc_w.cols());
   const double rstd = a.ln2_rstd(t), mean = rms ? 0.0 : static_cast<double>(a.ln2_mean(t));
   VecD xhat(C);
@@ -54,11 +51,16 @@ MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, 
         P(j, f) = sum;
       }
   } else {
-    // GELU's derivative at the pre-activation (layers.h's GeluBackward, in double).
+    // GELU's derivative at the pre-activation (layers.h's GeluBackward, in double): the tanh
+    // form, or the erf form's Phi(v) + v phi(v).
     const double s = 0.7978845608028654, cu = 0.044715;
     VecD dg(F);
     for (int f = 0; f < F; ++f) {
       const double v = a.fc(t, f);
+      if (c.gelu_erf) {
+        dg(f) = 0.5 * (1 + std::erf(v * 0.7071067811865476)) + v * std::exp(-0.5 * v * v) * 0.3989422804014327;
+        continue;
+      }
       const double th = std::tanh(s * (v + cu * v * v * v));
       dg(f) = 0.5 * (1 + th) + 0.5 * v * (1 - th * th) * s * (1 + 3 * cu * v * v);
     }
@@ -72,18 +74,16 @@ MatD MlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, 
   }
   MatD G(C, C);
   for (int j = 0; j < C; ++j) {
-    for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < C; ++k) {
       double sum = 0;
-      for (int f = 0; f < F; ++f) sum += P(j, f) * static_cast<double>(b.proj_w(f, c));
-      G(j, c) = (j == c ? 1.0 : 0.0) + sum;
+      for (int f = 0; f < F; ++f) sum += P(j, f) * static_cast<double>(b.proj_w(f, k));
+      G(j, k) = (j == k ? 1.0 : 0.0) + sum;
     }
   }
   return G;
 }
 
-}  // namespace
-
-bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int layer, int head,
+bool AnalyzeHead(const Params<float>& p, const ModelConfig& config, const SequenceActs<float>& acts, int layer, int head,
                  int query, int target, HeadInformation* out, std::string* error,
                  const HeadInformationOptions& options) {
   const int L = static_cast<int>(std::min(acts.blocks.size(), p.blocks.size()));
@@ -145,7 +145,7 @@ bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int la
   MatD wv(C, static_cast<Eigen::Index>(H) * dh);
   for (int j = 0; j < H; ++j) wv.middleCols(static_cast<Eigen::Index>(j) * dh, dh) = b.attn.W_V[static_cast<std::size_t>(j)].cast<double>();
   r.w_v = SummarizeRank(wv);
-  r.mlp = SummarizeRank(MlpJacobian(b, a, query, rms));
+  r.mlp = SummarizeRank(ResidualMlpJacobian(b, a, query, config));
   *out = std::move(r);
   return true;
 }

@@ -52,11 +52,20 @@ struct HeadInformationOptions {
   bool all_lps = false;  // also the LPs of concat and output (tests: they equal from_a's)
 };
 
-// acts: Forward's intermediates of one sequence with the params p; 0 <= layer < L,
+// acts: Forward's intermediates of one sequence with the params p and config; 0 <= layer < L,
 // 0 <= head < H, 0 <= query < T; target in [-1, query]. False with an English message otherwise.
-bool AnalyzeHead(const Params<float>& p, const SequenceActs<float>& acts, int layer, int head,
+bool AnalyzeHead(const Params<float>& p, const ModelConfig& config, const SequenceActs<float>& acts, int layer, int head,
                  int query, int target, HeadInformation* out, std::string* error = nullptr,
                  const HeadInformationOptions& options = {});
+
+// d y' / d y for y' = y + MLP(Norm(y)) at row t, rows = d y (row-vector convention: d y' = d y G).
+//   LayerNorm:  J(j, k) = rstd (delta_jk - 1/C - xhat_j xhat_k / C) w_k,  xhat = (y - mean) rstd
+//   RMSNorm:    J(j, k) = rstd (delta_jk - xhat_j xhat_k / C) w_k,        xhat = y rstd
+//   GELU MLP:   d h_f / d z = gelu'(pre_f) fc_w[:, f], then proj_w
+//   SwiGLU MLP: d h_f / d z = silu'(g_f) up_f W_gate[:, f] + silu(g_f) W_up[:, f], then W_down,
+//               silu'(g) = s (1 + g (1 - s)), s = sigmoid(g)
+// b: block l's weights (widened: BlockOf), a: its Forward intermediates; (C, C) in double.
+MatD ResidualMlpJacobian(const BlockParams<float>& b, const BlockActs<float>& a, int t, const ModelConfig& c);
 
 }  // namespace model
 }  // namespace attn

@@ -40,7 +40,7 @@ bool ComputeModelLab(const LabModel&, const LabConfig&, LabResult* lab, ModelLab
   return false;
 }
 
-bool AnalyzeHead(const Params<float>&, const SequenceActs<float>&, int, int, int, int, HeadInformation*,
+bool AnalyzeHead(const Params<float>&, const ModelConfig&, const SequenceActs<float>&, int, int, int, int, HeadInformation*,
                  std::string* error, const HeadInformationOptions&) {
   return Absent(error);
 }
