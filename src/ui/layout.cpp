@@ -82,13 +82,22 @@ void DrawHeader(Context& ctx, bool phone) {
 }
 
 
-// The settings panel, the heads' gallery (model mode) and, on a phone, "Train it more" under
-// them (on a laptop it is a tab beside the steps, so that the heatmap stays in view).
+// The settings panel, the heads' gallery (model mode) and, on a phone, the Positions panel and
+// "Train it more" under them (on a laptop they are tabs beside the steps, so that the heatmap
+// stays in view). "Train it more" last: it takes the rest of the column.
 void DrawSettingsAndTune(Context& ctx, bool settings, bool tune) {
   if (settings) DrawSettingsPanel(ctx);
   if (!Hidden(ctx, "weights")) DrawHeadsPanel(ctx);  // model mode: every layer x head
+  if (tune && PositionsShown(ctx)) {
+    // (view "positions" scrolls to it once it is there, after the model's load; for a few
+    // frames: the first one's scroll stops at the end of the last frame's content)
+    if (ctx.ui.scroll_to_positions > 0) {
+      ImGui::SetScrollHereY(0.0f);
+      --ctx.ui.scroll_to_positions;
+    }
+    DrawPositionsPanel(ctx);
+  }
   if (tune && TuneShown(ctx)) DrawModelTrainPanel(ctx);
-  if (tune && PositionsShown(ctx)) DrawPositionsPanel(ctx);  // (a phone: under the gallery)
 }
 
 // The steps, the information question, in model mode "Train it more", and the vectors when the
@@ -367,6 +376,7 @@ void DrawLab(Context& ctx) {
     ui.shown_view = shown;
     ui.layout = layout;
     ui.bring_frames = 3;
+    ui.scroll_to_positions = shown == "positions" ? 3 : 0;
   }
   const bool bring = ui.bring_frames > 0;
   if (bring) --ui.bring_frames;
@@ -407,7 +417,9 @@ void DrawLab(Context& ctx) {
       constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
       for (int i = 0; i < kCount; ++i) {
         if (!app::ViewVisible(s.lab, kTabs[i].view)) continue;  // hidden: absent from the tab bar
-        if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, front(kTabs[i].view))) {
+        // (the Positions panel sits in the first tab, under the gallery)
+        const ImGuiTabItemFlags bring_tab = front(kTabs[i].view) | (i == 0 ? front("positions") : ImGuiTabItemFlags_None);
+        if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, bring_tab)) {
           ui.phone_tab = i;
           ImGui::BeginChild("tab_body", ImVec2(0, 0), false);
           if (kTabs[i].draw) {

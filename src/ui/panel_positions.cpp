@@ -16,7 +16,10 @@ void DrawPositionsPanel(Context& ctx) {
   app::AppState& s = ctx.state;
   if (!ModelMode(ctx)) return;
   app::EnsureModelOffsets(s);  // the app measures it once per result shown here
-  if (!BeginPanel(ctx, L(tr::kPositionsTitle), "positions", ImVec2(0, 0))) {
+  // Its content's height (the last frame's), at least the room it has: a tab on a laptop, a
+  // panel among others in a phone's column.
+  const float h = std::fmax(ImGui::GetContentRegionAvail().y, Natural(ctx.ui, "positions", ImGui::GetTextLineHeightWithSpacing() * 24.0f));
+  if (!BeginPanel(ctx, L(tr::kPositionsTitle), "positions", ImVec2(0, h))) {
     EndPanel();
     return;
   }

@@ -44,6 +44,7 @@ struct UiState {
   int phone_tab = 0;          // the tab the phone layout showed last
   std::string shown_view;     // lab.view as last brought to the front (tabs follow changes)
   int bring_frames = 0;       // frames left in which lab.view's tabs are being selected
+  int scroll_to_positions = 0;  // view "positions" on a phone: frames left to scroll to the panel once it is drawn
   int layout = -1;            // the layout of the last frame: 1 phone, 0 laptop (-1: none yet)
   int hovered_key = -1;       // token under the mouse in the steps panel or heatmap, or -1
   float text_scale = 1.0f;    // 1 on a laptop; larger on a projector ("teacher mode", A−/A+)
