@@ -387,7 +387,7 @@ TEST_CASE("gpt2 checkpoints: a folder without a tokenizer, or with one larger th
   std::shared_ptr<const Tokenizer> t;
   std::map<std::string, std::string> files = {{"vocab.json", ReadText(dir + "/vocab.json")}, {"merges.txt", ReadText(dir + "/merges.txt")}};
   CHECK_FALSE(HfTokenizerFromFiles(files, 50256, 50000, &t, &error));
-  CHECK(error == "vocab.json: the tokenizer has ids up to 50256 but the model's vocabulary is 50000 tokens");
+  CHECK(error == "vocab.json: the tokenizer has ids up to 50256 but the model's vocabulary (config.json's vocab_size) is 50000 tokens");
   std::filesystem::remove_all(dir);
 }
 }  // TEST_SUITE

@@ -328,7 +328,7 @@ TEST_CASE("hf tokenizer: a folder's tokenizer.json goes to GPT-2's reader when i
   REQUIRE_MESSAGE(HfTokenizerFromFiles(files, 2, 100, &t, &error), error);
   CHECK(t->Begin() == 1);
   CHECK_FALSE(HfTokenizerFromFiles(files, 2, 10, &t, &error));
-  CHECK(error == "tokenizer.json: the tokenizer has ids up to 23 but the model's vocabulary is 10 tokens");
+  CHECK(error == "tokenizer.json: the tokenizer has ids up to 23 but the model's vocabulary (config.json's vocab_size) is 10 tokens");
   files["tokenizer.json"] = "{";
   CHECK_FALSE(HfTokenizerFromFiles(files, 2, 100, &t, &error));
   CHECK(error == "tokenizer.json: not valid JSON");

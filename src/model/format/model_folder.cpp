@@ -57,7 +57,7 @@ bool HfTokenizerFromFiles(const std::map<std::string, std::string>& files, int e
   }
   if (tokenizer->size() > vocab)
     return Fail(error, source + ": the tokenizer has ids up to " + std::to_string(tokenizer->size() - 1) +
-                           " but the model's vocabulary is " + std::to_string(vocab) + " tokens");
+                           " but the model's vocabulary (config.json's vocab_size) is " + std::to_string(vocab) + " tokens");
   *out = std::move(tokenizer);
   return true;
 }

@@ -113,9 +113,12 @@ bool ProbeHeadOnText(const Tokenizer& tokenizer, const Params<float>& p, const M
   if (!TuneStream(tokenizer, text, field, &ids, error)) return false;
   TextProbe r;
   r.tokens = static_cast<int>(ids.size());
-  r.window = std::min(c.context, kTextProbeMaxWindow);
   r.stride = kTextProbeStride;
   r.split = static_cast<int>(static_cast<double>(r.tokens) * kTextProbeTrainShare);
+  // The context, at most kTextProbeMaxWindow, and no longer than the test side of the split (a
+  // long-context model on a built-in text), but not below kTextProbeMinWindow (or the context).
+  const int longest = std::min(c.context, kTextProbeMaxWindow), shortest = std::min(c.context, kTextProbeMinWindow);
+  r.window = std::max(shortest, std::min(longest, r.tokens - r.split));
   std::vector<std::vector<int>> windows;
   for (int start = 0; start + r.window <= r.split; start += r.stride, ++r.train_windows)
     windows.emplace_back(ids.begin() + start, ids.begin() + start + r.window);

@@ -57,8 +57,8 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
 // windows on the same side share tokens (at different positions t, so as different samples).
 // 70 / 30: the readout needs the training samples more than the test needs precision (the test
 // side still holds some hundreds of queries on each side of d_head + 1: docs/model-mode.md).
-// Windows are W = context tokens long, at most kTextProbeMaxWindow (queries beyond d_head + 1 =
-// 33 keys need t >= 33).
+// Windows are W = context tokens long, at most kTextProbeMaxWindow and at most the test side of
+// the split, at least kTextProbeMinWindow (queries beyond d_head + 1 = 33 keys need t >= 33).
 // Stride 32 (each token in at most two windows) and 100 readout steps. With the context-64
 // model, stride 16 doubled the windows and the time and moved the figures by up to 0.05; 50
 // steps left the readout short of converged (0.05 lower).
@@ -66,6 +66,8 @@ constexpr int kTextProbeStride = 32;
 // The window: the model's context, at most this many tokens (a Llama-family context runs to
 // 131 072; the classes, how far back, are the window's positions).
 constexpr int kTextProbeMaxWindow = 1024;
+// ... and at least this many (a shorter text is refused): twice beyond d_head + 1 = 33.
+constexpr int kTextProbeMinWindow = 64;
 constexpr double kTextProbeTrainShare = 0.7;
 constexpr int kTextProbeSteps = 100;
 

@@ -77,7 +77,8 @@ export function checkpointTests() {
 
   // Every tool on the model held: the tabs draw with the gallery, the probe, a knock-out with the
   // keys' effects, "Train it more".
-  async function everyTool(t) {
+  // trainable false: a Llama-family model, which "Train it more" refuses by name (checked apart)
+  async function everyTool(t, trainable = true) {
     for (const [view, id] of [['steps', 'steps'], ['weights', 'heatmap'], ['vectors', 'vectors'], ['information', 'information'], ['whatif', 'whatif']]) {
       const r = await t.page.evaluate((view) => attentionLab.setState({ view }), view);
       assert(r.ok, `view ${view}: ${short(r)}`);
@@ -100,6 +101,7 @@ export function checkpointTests() {
     const trace = await t.page.evaluate(() => attentionLab.getTrace());
     assert(trace.error === null && trace.model && trace.model.keyEffects, `trace with a knock-out: ${short(trace.error)}`);
     await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '' }));
+    if (!trainable) return;
     const tune = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 1 }));
     assert(tune.ok, `train it more: ${short(tune)}`);
   }
@@ -123,7 +125,7 @@ export function checkpointTests() {
 
   return [
     {
-      name: 'Llama-family checkpoints by #modelUrl (qwen3, mistral, llama3-rope): getTrace equals attnlab model run; Steps, Positions (RoPE), the gallery; Train it more refuses by name',
+      name: 'Llama-family checkpoints by #modelUrl (qwen3, mistral, llama3-rope): getTrace equals attnlab model run; Steps, Positions (RoPE), the gallery, every tool, knock-outs per query head; Train it more refuses by name',
       timeout: 300,
       async run(t) {
         assert(t.opts.llamaFixtures, 'run.mjs needs --llama-fixtures DIR (the checkpoints of scripts/llama_fixture.py)');
@@ -145,6 +147,23 @@ export function checkpointTests() {
           assert(ref.rotary && ref.sameSpread < 1e-4 && ref.change > 100 * ref.sameSpread, `${name}: one score per offset: ${short(ref)}`);
           const tune = await t.page.evaluate(() => attentionLab.tuneModel({ steps: 1 }));
           assert(!tune.ok && /Llama-family model is opened, not trained/.test(tune.error), `${name}: train it more refuses: ${short(tune)}`);
+          if (name !== 'qwen3') continue;
+          // every tool; knock-outs of query heads 1:2 and 1:3, which share their keys and values:
+          // each moves the prediction its own way
+          await t.page.evaluate(() => attentionLab.setState({ view: 'steps', sentence: 'I love sushi and tea', layer: 1, head: 3, query: 4 }));
+          const plain = await t.page.evaluate(() => attentionLab.getTrace());
+          const ko = await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '1:2' }));
+          assert(ko.ok, `${name}: knock-out of a query head: ${short(ko)}`);
+          const c = (await t.page.evaluate(() => attentionLab.getTrace())).comparison;
+          assert(c && !c.error && c.dWeights && c.nextEdited, `${name}: the what-if comparison: ${short(c)}`);
+          assert(JSON.stringify(c.nextEdited) !== JSON.stringify(c.nextPlain), `${name}: the next tokens move without head 1:2`);
+          await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '1:3' }));
+          const c3 = (await t.page.evaluate(() => attentionLab.getTrace())).comparison;
+          assert(c3 && !c3.error && JSON.stringify(c3.nextEdited) !== JSON.stringify(c.nextEdited),
+                 `${name}: 1:3 knocked out is not 1:2 knocked out (one query head each): ${short(c3)}`);
+          assert(plain.weights && plain.weights.length > 0, `${name}: a plain trace`);
+          await t.page.evaluate(() => attentionLab.setState({ knockoutHeads: '' }));
+          await everyTool(t, false);
         }
         await canvasStats(t, 'llama-positions-laptop.png');
         await t.page.evaluate(() => attentionLab.setState({ view: 'steps' }));
