@@ -100,6 +100,25 @@ void RopeRotate(Mat<T>& x, const RopeTable<T>& table, Eigen::Index first = 0) {
     }
 }
 
+// The config's norm: LayerNorm, or RMSNorm (mean left empty, no bias). The forward, the cached
+// forward (kv_cache.h) and the logit lens use it.
+template <typename T>
+void Norm(Mat<T>& out, Vec<T>& mean, Vec<T>& rstd, const Mat<T>& x, const Vec<T>& w, const Vec<T>& b, const ModelConfig& c) {
+  if (c.rms_norm) {
+    mean.resize(0);
+    RmsNormForward(out, rstd, x, w, c.ln_eps);
+  } else {
+    LayerNormForward(out, mean, rstd, x, w, b, c.ln_eps);
+  }
+}
+
+// A bias added to every row, after the product (so the product's bits stay).
+template <typename T>
+void AddRowBias(Mat<T>& m, const Vec<T>& b) {  // (T, K) += (K) per row
+  for (Eigen::Index k = 0; k < m.cols(); ++k)
+    for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, k) += b(k);
+}
+
 // Qwen3's q/k norm: RMSNorm of each row (T, Dh) with weight (Dh), in place.
 template <typename T>
 void RmsNormRows(Mat<T>& x, const Vec<T>& weight, double eps) {

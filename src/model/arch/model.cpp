@@ -97,12 +97,6 @@ void OutputLogits(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const Mod
   TiedLogitsForward(logits, h, c.tied ? p.wte : p.lm_head);
 }
 
-// A bias added to every row, after the product (so the product's bits stay).
-template <typename T>
-void AddRowBias(Mat<T>& m, const Vec<T>& b) {  // (T, K) += (K) per row
-  for (Eigen::Index k = 0; k < m.cols(); ++k)
-    for (Eigen::Index r = 0; r < m.rows(); ++r) m(r, k) += b(k);
-}
 // Its gradient: the column sums, rows in order.
 template <typename T>
 void AddColumnSums(Vec<T>& out, const Mat<T>& m) {  // (K) += (T, K)
@@ -166,17 +160,6 @@ bool EmbedWithHooks(Mat<T>& out, const std::vector<int>& tokens, const Params<T>
   for (Eigen::Index t = 0; t < n; ++t)
     for (Eigen::Index k = 0; k < c; ++k) out(t, k) = tok(t, k) + pos(t, k);
   return true;
-}
-
-// The config's norm: LayerNorm, or RMSNorm (mean left empty, no bias).
-template <typename T>
-void Norm(Mat<T>& out, Vec<T>& mean, Vec<T>& rstd, const Mat<T>& x, const Vec<T>& w, const Vec<T>& b, const ModelConfig& c) {
-  if (c.rms_norm) {
-    mean.resize(0);
-    RmsNormForward(out, rstd, x, w, c.ln_eps);
-  } else {
-    LayerNormForward(out, mean, rstd, x, w, b, c.ln_eps);
-  }
 }
 
 // One pre-LN block, every hook point of it in order (hooks.h); drop_attn and drop_mlp are the
@@ -274,6 +257,39 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
     if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error, s.threads)) return false;
   }
   return FinalForward(a, p, c, s, last_only, hooks, error);
+}
+
+template <typename T>
+void FinalNormRows(Mat<T>& out, const Mat<T>& x, const Params<T>& p, const ModelConfig& c) {
+  Vec<T> mean, rstd;
+  Norm(out, mean, rstd, x, p.lnf_w, p.lnf_b, c);
+}
+
+template <typename T>
+void UnembedRows(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const ModelConfig& c, int threads) {
+  OutputLogits(logits, h, p, c, threads);
+}
+
+template <typename T>
+Vec<T> TokenEmbedding(const Params<T>& p, const ModelConfig& c, int id) {
+  Vec<T> row(c.d_model);  // (C)
+  TokenRow(p, id, c.d_model, row.data(), 1);
+  return row;
+}
+
+template <typename T>
+Vec<T> OutputDirection(const Params<T>& p, const ModelConfig& c, int id) {
+  Vec<T> u(c.d_model);  // (C): row id of the output matrix (V, C)
+  if constexpr (std::is_same<T, float>::value) {
+    if (p.stored) {
+      const StoredMatrix& out = c.tied ? p.stored->wte : p.stored->lm_head;
+      for (Eigen::Index k = 0; k < c.d_model; ++k) u(k) = out.At(id, k);
+      return u;
+    }
+  }
+  const Mat<T>& out = c.tied ? p.wte : p.lm_head;
+  for (Eigen::Index k = 0; k < c.d_model; ++k) u(k) = out(id, k);
+  return u;
 }
 
 template <typename T>
@@ -455,6 +471,10 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
   template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
                            const Sequence&, std::string*, bool, const Hooks<T>*);               \
   template const Mat<T>* Activation<T>(const SequenceActs<T>&, HookPoint, int, int);           \
+  template void FinalNormRows<T>(Mat<T>&, const Mat<T>&, const Params<T>&, const ModelConfig&); \
+  template void UnembedRows<T>(Mat<T>&, const Mat<T>&, const Params<T>&, const ModelConfig&, int); \
+  template Vec<T> TokenEmbedding<T>(const Params<T>&, const ModelConfig&, int);                \
+  template Vec<T> OutputDirection<T>(const Params<T>&, const ModelConfig&, int);               \
   template bool Backward<T>(Params<T>&, const SequenceActs<T>&, const Params<T>&,               \
                             const ModelConfig&, const Sequence&, T, std::string*);              \
   template double LossAndGrad<T>(Params<T>&, const Params<T>&, const ModelConfig&,              \

@@ -238,6 +238,19 @@ bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, co
 // for a layer or head that is not there.
 template <typename T>
 const Mat<T>* Activation(const SequenceActs<T>& acts, HookPoint point, int layer, int head = -1);
+// The pieces of the output, for rows of the residual stream the caller picks (the logit lens,
+// attribution: model/inspect/): the final norm with each row's own statistics, (N, C) -> (N, C);
+// the logits of rows that are already normed, h W_U^T (N, V), the forward's own product (the same
+// bits as its logits for the same rows); the token's embedding row and its output direction (row
+// id of wte, or of lm_head when untied), (C) each.
+template <typename T>
+void FinalNormRows(Mat<T>& out, const Mat<T>& x, const Params<T>& p, const ModelConfig& c);
+template <typename T>
+void UnembedRows(Mat<T>& logits, const Mat<T>& h, const Params<T>& p, const ModelConfig& c, int threads = 1);
+template <typename T>
+Vec<T> TokenEmbedding(const Params<T>& p, const ModelConfig& c, int id);
+template <typename T>
+Vec<T> OutputDirection(const Params<T>& p, const ModelConfig& c, int id);
 // Backward of one sequence after its Forward: adds d(scale * loss_sum)/dparams into g. Refused
 // for stored weights (p.stored): widen them first (Widened).
 template <typename T>

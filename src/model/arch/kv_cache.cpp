@@ -1,0 +1,131 @@
+// The cached forward of one position (kv_cache.h): the block's steps of model.cpp's BlockForward
+// on one row, the architecture's own steps at q, k, v in the same order (biases, Qwen3's q/k norm,
+// the rotation), the attention over the kept keys and values.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include "model/arch/kv_cache.h"
+
+#include "engine/attention/multihead.h"
+
+namespace attn {
+namespace model {
+
+namespace {
+
+bool Fail(std::string* error, const std::string& message) {
+  if (error) *error = message;
+  return false;
+}
+
+}  // namespace
+
+bool Prefill(KvCache* cache, SequenceActs<float>* acts, const Params<float>& p, const ModelConfig& c,
+             const std::vector<int>& tokens, int capacity, std::string* error, int threads) {
+  const int n = static_cast<int>(tokens.size());
+  if (capacity < n || capacity > c.context)
+    return Fail(error, "the cache must hold the prompt and fit the context (" + std::to_string(n) + " to " +
+                           std::to_string(c.context) + " positions, got " + std::to_string(capacity) + ")");
+  Sequence s;
+  s.tokens = tokens;
+  s.targets.assign(tokens.size(), -1);
+  s.threads = threads;
+  if (!Forward(*acts, p, c, s, error, /*last_only=*/true)) return false;
+  KvCache k;
+  k.length = n;
+  k.k.resize(acts->blocks.size());
+  k.v.resize(acts->blocks.size());
+  for (std::size_t l = 0; l < acts->blocks.size(); ++l) {
+    for (const HeadTrace<float>& h : acts->blocks[l].attn.heads) {
+      k.k[l].emplace_back(capacity, h.K.cols());  // (capacity, Dh)
+      k.v[l].emplace_back(capacity, h.V.cols());
+      k.k[l].back().topRows(n) = h.K;
+      k.v[l].back().topRows(n) = h.V;
+    }
+  }
+  if (c.rotary) k.rope = MakeRopeTable<float>(c, capacity);
+  *cache = std::move(k);
+  return true;
+}
+
+bool DecodeStep(KvCache* cache, Mat<float>* logits, const Params<float>& p, const ModelConfig& c, int token,
+                std::string* error, int threads) {
+  const int t = cache->length;  // the new position
+  if (cache->k.empty() || t >= static_cast<int>(cache->k[0][0].rows()))
+    return Fail(error, "the cache is full (" + std::to_string(t) + " positions)");
+  if (token < 0 || token >= c.vocab) return Fail(error, "token id out of the vocabulary");
+  const Eigen::Index C = c.d_model;
+  // The embedding: the token's row (+ the position's, learned positions): one addition per entry.
+  Mat<float> x(1, C);  // (1, C)
+  const Vec<float> tok = TokenEmbedding(p, c, token);
+  for (Eigen::Index k = 0; k < C; ++k) x(0, k) = c.rotary ? tok(k) : tok(k) + p.wpe(t, k);
+  const MultiHeadConfig attn_cfg = BlockAttentionConfig(c, t + 1);
+  const Mask full_row = attn_cfg.mask.size() != 0 ? Mask(attn_cfg.mask.bottomRows(1)) : Mask::Constant(1, t + 1, true);
+  BlockParams<float> widened;
+  Mat<float> ln, out, res1, mlp_in, fc, up, act, proj;
+  Vec<float> mean, rstd;
+  for (std::size_t l = 0; l < cache->k.size(); ++l) {
+    const BlockParams<float>& w = BlockOf(p, static_cast<int>(l), &widened);
+    Norm(ln, mean, rstd, x, w.ln1_w, w.ln1_b, c);  // (1, C)
+    const std::size_t H = w.attn.W_Q.size();
+    Mat<float> concat(1, 0);
+    std::vector<Mat<float>> outputs;
+    Eigen::Index width = 0;
+    for (std::size_t h = 0; h < H; ++h) {
+      Mat<float> q = linalg::MatMul<float>(ln, w.attn.W_Q[h]);  // (1, Dh)
+      Mat<float> k = linalg::MatMul<float>(ln, w.attn.W_K[h]);
+      Mat<float> v = linalg::MatMul<float>(ln, w.attn.W_V[h]);
+      if (!w.bq.empty()) {
+        AddRowBias(q, w.bq[h]);
+        AddRowBias(k, w.bk[h]);
+        AddRowBias(v, w.bv[h]);
+      }
+      if (c.qk_norm) {
+        RmsNormRows(q, w.q_norm, c.ln_eps);
+        RmsNormRows(k, w.k_norm, c.ln_eps);
+      }
+      if (c.rotary) {
+        RopeRotate(q, cache->rope, t);
+        RopeRotate(k, cache->rope, t);
+      }
+      Mat<float>& K = cache->k[l][h];
+      Mat<float>& V = cache->v[l][h];
+      K.row(t) = k.row(0);
+      V.row(t) = v.row(0);
+      HeadTrace<float> head;
+      if (!HeadForward<float>(head, q, K.topRows(t + 1), V.topRows(t + 1), full_row, attn_cfg.head, error))
+        return false;
+      width += head.output.cols();
+      outputs.push_back(std::move(head.output));
+    }
+    concat.resize(1, width);  // (1, H*Dv)
+    Eigen::Index offset = 0;
+    for (const Mat<float>& o : outputs) {
+      concat.middleCols(offset, o.cols()) = o;
+      offset += o.cols();
+    }
+    out = linalg::MatMul<float>(concat, w.attn.W_O);  // (1, C)
+    if (w.bo.size() != 0) AddRowBias(out, w.bo);
+    ResidualForward(res1, x, out);
+    Norm(mlp_in, mean, rstd, res1, w.ln2_w, w.ln2_b, c);
+    if (c.swiglu) {
+      fc = MatMulByColumns(mlp_in, w.gate_w, threads);
+      up = MatMulByColumns(mlp_in, w.fc_w, threads);
+      SwiGluForward(act, fc, up);
+      proj = MatMulByColumns(act, w.proj_w, threads);
+    } else {
+      LinearForward(fc, mlp_in, w.fc_w, w.fc_b, threads);
+      if (c.gelu_erf) GeluErfForward(act, fc);
+      else GeluForward(act, fc);
+      LinearForward(proj, act, w.proj_w, w.proj_b, threads);
+    }
+    ResidualForward(x, res1, proj);
+  }
+  FinalNormRows(ln, x, p, c);
+  UnembedRows(*logits, ln, p, c, threads);
+  cache->length = t + 1;
+  return true;
+}
+
+}  // namespace model
+}  // namespace attn
