@@ -35,7 +35,7 @@ void AddHeadOptions(CLI::App* command, ModelOptions* o) {
 Command RegisterModel(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* model = app.add_subcommand(
-      "model", "The small bilingual transformer trained by the engine: train, eval, run, heads, tune, probe, info, export, encode");
+      "model", "The small bilingual transformer trained by the engine, and any checkpoint the lab opens: train, eval, run, heads, tune, probe, contributions, offsets, lens, attribute, patch, info, export, encode");
   model->require_subcommand(1);
 
   CLI::App* train = model->add_subcommand("train", "Trains the model on Debian's fortunes and writes its folder");
@@ -56,7 +56,11 @@ Command RegisterModel(CLI::App& app) {
   run->add_option("dir", o->dir, "the model's folder")->required();
   run->add_option("--text", o->text, "the text (UTF-8)")->required();
   run->add_option("--generate", o->generate, "then sample this many tokens (0: none)")->check(CLI::Range(0, 1000));
-  run->add_option("--top-k", o->top_k, "sample among the k likeliest (1: greedy)")->check(CLI::Range(1, 100000));
+  run->add_option("--top-k", o->top_k, "sample among the k likeliest (1, the default: greedy; 0: every token)")->check(CLI::Range(0, 10000000));
+  run->add_option("--temperature", o->temperature, "divide the logits by this before sampling (0: greedy; default 1)")
+      ->check(CLI::Range(0.0, 100.0));
+  run->add_option("--top-p", o->top_p, "sample among the likeliest tokens whose probabilities reach this sum (default 1: all)")
+      ->check(CLI::Range(1e-9, 1.0));
   run->add_option("--seed", o->seed, "seed of the sampling")->check(CLI::Range(0.0, 4294967295.0));
   run->add_option("--format", o->format, "json (default) or text (for a terminal)")->check(CLI::IsMember({"json", "text"}));
   run->add_option("--threads", o->threads, "threads for the large products (default 2; the same numbers on any)")
@@ -102,8 +106,9 @@ Command RegisterModel(CLI::App& app) {
   info->add_option("dir", o->dir, "the model's folder")->required();
 
   const Command exporter = AddModelExport(model), encode = AddModelEncode(model);
+  const std::vector<Command> output = AddModelOutput(model);  // lens, attribute, patch
 
-  return {model, [o, train, eval, run, heads, tune, probe, contributions, offsets, info, exporter, encode] {
+  return {model, [o, train, eval, run, heads, tune, probe, contributions, offsets, info, exporter, encode, output] {
             if (*train) return RunModelTrain(*o);
             if (*eval) return RunModelEval(*o);
             if (*run) return RunModelRun(*o);
@@ -115,7 +120,9 @@ Command RegisterModel(CLI::App& app) {
             if (*info) return RunModelInfo(*o);
             if (*exporter.app) return exporter.run();
             if (*encode.app) return encode.run();
-            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions, offsets, info, export or encode");
+            for (const Command& c : output)
+              if (*c.app) return c.run();
+            return RefuseCommand("model", "expected train, eval, run, heads, tune, probe, contributions, offsets, lens, attribute, patch, info, export or encode");
           }};
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -22,7 +23,9 @@ struct ModelOptions {
   bool resume = false;
   int threads = 2;
   int generate = 0;
-  int top_k = 1;
+  int top_k = 1;             // model run --generate: 1 = greedy; 0 = every token
+  double temperature = 1.0;  // ... 0 = greedy
+  double top_p = 1.0;        // ... nucleus
   double seed = 1;
   std::string format = "json";
   std::string heads_format = "text";  // model heads: text or json (heads.json)
@@ -52,6 +55,8 @@ bool OpenHeadRun(const ModelOptions& o, model::LabModel* m, LabConfig* cfg, LabR
 struct Command;
 Command AddModelExport(CLI::App* model);
 Command AddModelEncode(CLI::App* model);
+// `model lens`, `model attribute`, `model patch` (model_output.cpp): what moved the prediction.
+std::vector<Command> AddModelOutput(CLI::App* model);
 
 }  // namespace attn::cli
 

@@ -3,6 +3,7 @@
 #include "api/model_json.h"
 #include "cli/common.h"
 #include "cli/model_commands.h"
+#include "model/arch/sampling.h"
 #include "engine/base/rng.h"
 #include "model/format/model_folder.h"
 #include "model/corpus/corpus.h"
@@ -109,39 +110,21 @@ int RunModelRun(const ModelOptions& o) {
     next.push_back({{"id", id}, {"text", tok.Label(id)}, {"p", prob(id)}});
   }
   Json out = {{"text", o.text}, {"tokens", tokens}, {"weights", layers}, {"next", next}};
-  // Sampling: among the top_k likeliest of each step, by their renormalized probabilities.
+  // Generation: o.generate tokens sampled with the key/value cache (model/arch/sampling.h): top-k
+  // 1 (the default) is greedy; the text ends at <|endoftext|> or when the context is full.
   if (o.generate > 0) {
-    rng::SplitMix64 draw(rng::Mix64(static_cast<std::uint64_t>(o.seed)));
-    std::vector<int> context = ids, produced;
-    model::SequenceActs<float> step;  // its own: `acts` stays the text's run, which --format text prints
-    for (int g = 0; g < o.generate; ++g) {
-      if (static_cast<int>(context.size()) > b.config.context)
-        context.erase(context.begin(), context.end() - b.config.context);
-      model::Sequence s;
-      s.tokens = context;
-      s.targets.assign(context.size(), -1);
-      s.threads = o.threads;
-      if (!model::Forward(step, b.params, b.config, s, &error, /*last_only=*/true)) return InternalError(cmd, error);
-      const Eigen::Index r = step.probs.rows() - 1;
-      std::vector<int> ord(static_cast<std::size_t>(b.config.vocab));
-      std::iota(ord.begin(), ord.end(), 0);
-      std::stable_sort(ord.begin(), ord.end(), [&](int a, int c) { return step.probs(r, a) > step.probs(r, c); });
-      const int k = std::min(o.top_k, b.config.vocab);
-      double total = 0;
-      for (int i = 0; i < k; ++i) total += step.probs(r, ord[static_cast<std::size_t>(i)]);
-      double u = draw.Uniform() * total;
-      int pick = ord[0];
-      for (int i = 0; i < k; ++i) {
-        const int id = ord[static_cast<std::size_t>(i)];
-        u -= step.probs(r, id);
-        pick = id;
-        if (u < 0) break;
-      }
-      if (pick == tok.EndOfText()) break;
-      produced.push_back(pick);
-      context.push_back(pick);
-    }
-    out["generated"] = tok.Decode(produced);
+    model::SamplingConfig sampling;
+    sampling.temperature = o.temperature;
+    sampling.top_k = o.top_k;
+    sampling.top_p = o.top_p;
+    sampling.seed = static_cast<std::uint64_t>(o.seed);
+    model::Generation g;
+    if (!model::Generate(b.params, b.config, ids, o.generate, tok.EndOfText(), sampling, /*cached=*/true, &g, &error, o.threads))
+      return RefuseCommand(cmd, "--" + error);
+    out["generated"] = tok.Decode(g.tokens);
+    Json gen = Json::array();
+    for (int id : g.tokens) gen.push_back({{"id", id}, {"text", tok.Label(id)}});
+    out["generatedTokens"] = gen;
   }
   if (o.format == "text") {
     // For a terminal: the tokens, each head's rows (query = row, 2 decimals), the next tokens.

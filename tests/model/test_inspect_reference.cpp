@@ -41,17 +41,6 @@ struct Worst {
   }
 };
 
-const char* PartName(const AttributionPart& p) {
-  switch (p.kind) {
-    case AttributionPart::kEmbed: return "embed";
-    case AttributionPart::kPosEmbed: return "pos_embed";
-    case AttributionPart::kHead: return "head";
-    case AttributionPart::kAttnBias: return "attn_bias";
-    case AttributionPart::kMlp: return "mlp";
-    default: return "final_bias";
-  }
-}
-
 // Every tool on one model against its entry of the reference; the worst errors reported.
 void CompareModel(const std::string& name, const Params<float>& p, const ModelConfig& c) {
   const Json& m = InspectReference()["models"][name];
@@ -99,7 +88,7 @@ void CompareModel(const std::string& name, const Params<float>& p, const ModelCo
         const int layer = aj["part_layers"][i].get<int>(), head = aj["part_heads"][i].get<int>();
         double mine = 0;
         for (const AttributionPart& q : a.parts)
-          if (names[i] == PartName(q) && q.layer == layer && q.head == head) mine = q.value;
+          if (names[i] == q.Name() && q.layer == layer && q.head == head) mine = q.value;
         const double want = aj[diff ? "parts_diff" : "parts_target"][i].get<double>();
         dla_err.Add(std::abs(mine - want), where + " part " + names[i].get<std::string>() + " " + std::to_string(layer) + "." + std::to_string(head));
       }

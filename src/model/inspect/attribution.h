@@ -34,6 +34,11 @@ struct AttributionPart {
   Kind kind = kEmbed;
   int layer = -1, head = -1;  // kHead: both; kAttnBias, kMlp: the layer
   double value = 0;           // its share of the logit (difference)
+  // "embed", "pos_embed", "head", "attn_bias", "mlp", "final_bias" (TransformerLens's labels' stems)
+  const char* Name() const {
+    static const char* const kNames[] = {"embed", "pos_embed", "head", "attn_bias", "mlp", "final_bias"};
+    return kNames[kind];
+  }
 };
 
 // One head's part, split over the keys the final position sees.
