@@ -34,6 +34,10 @@
 #       where its time goes, the products' GFLOP/s on its shapes on 1 and 2 threads, F16 widening
 #       (tests/bench/bench_gpt2.cpp), `attnlab model run` on it when it takes such a folder (this
 #       build's, or the one --attnlab names); a table with issue 38's limits beside the numbers.
+#   scripts/bench.sh --inspect [RUNS]
+#       issue 40's tools natively on the GPT-2-small-shaped checkpoint: the logit lens and
+#       attribution of 64 tokens, residual-stream patching of 16, 32 generated tokens with and
+#       without the key/value cache (tests/bench/bench_gpt2.cpp --inspect), medians of RUNS (3).
 #   scripts/bench.sh --llama [--shape smollm2-135m|qwen2.5-0.5b] [--runs R] [--attnlab PATH]
 #       the same on a Llama-family shape (issue 39; random BF16, written once into build/bench/NAME
 #       by scripts/llama_fixture.py --only NAME): SmolLM2-135M (30 layers, 9 query heads over 3
@@ -75,6 +79,16 @@ if [ "${1:-}" = "--payload" ]; then
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_payload.mjs --site build/wasm-release/site "$@"
+fi
+if [ "${1:-}" = "--inspect" ]; then
+  # issue 40 on GPT-2 small's shape: the logit lens and attribution of 64 tokens (<= 1 s each),
+  # residual-stream patching over every (layer, position) of 16 tokens (<= 30 s), 32 tokens
+  # generated after 64 with the key/value cache (<= 2.5 s) and without it (the speed-up)
+  shift
+  [ -f build/bench/gpt2-small/model.safetensors ] || /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small
+  cmake --preset native-release >/dev/null
+  cmake --build --preset native-release --target bench_gpt2 -j"$(nproc)"
+  exec build/native-release/bench_gpt2 --inspect build/bench/gpt2-small --runs "${1:-3}" --threads 2
 fi
 if [ "${1:-}" = "--gpt2" ] || [ "${1:-}" = "--llama" ]; then
   mode="$1"

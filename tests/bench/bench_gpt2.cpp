@@ -56,6 +56,10 @@
 #include "model/format/hf_gpt2.h"
 #include "model/format/safetensors.h"
 #include "model/format/model_folder.h"
+#include "model/arch/sampling.h"
+#include "model/inspect/attribution.h"
+#include "model/inspect/lens.h"
+#include "model/inspect/patching.h"
 
 namespace {
 
@@ -223,6 +227,72 @@ int RunForward(const std::string& dir, int tokens, int runs, int threads) {
   for (int k = 0; k < kParts; ++k)
     std::printf("%s\"%s\": %.4f", k ? ", " : "", kPartNames[k], Median(part_runs[static_cast<std::size_t>(k)]));
   std::printf("}, \"peak_rss_mib\": %.1f}\n", PeakRssMib());
+  return 0;
+}
+
+// ---- issue 40's tools -------------------------------------------------------------------------
+
+// The logit lens and attribution of 64 tokens, residual-stream patching of 16, and 32 tokens
+// generated after a 64-token prompt with and without the key/value cache (greedy: the same
+// tokens, checked), each the median of `runs`.
+int RunInspect(const std::string& dir, int runs, int threads) {
+  HfCheckpoint ck;
+  std::string error;
+  if (!attn::model::ReadHfFolder(dir, &ck, &error)) return Fail(error);
+  std::shared_ptr<const attn::model::Tokenizer> tokenizer;
+  if (!attn::model::OpenTokenizerFolder(dir, &tokenizer, &error)) return Fail(error);
+  std::vector<int> ids;
+  std::string text;
+  while (ids.size() < 64) {
+    text += text.empty() ? kText : std::string(" ") + kText;
+    if (!tokenizer->Encode(text, &ids, &error)) return Fail(error);
+  }
+  ids.resize(64);
+  const attn::model::ModelConfig& c = ck.config;
+  auto timed = [&](auto body) {
+    std::vector<double> t;
+    for (int r = 0; r < runs; ++r) {
+      const auto t0 = Clock::now();
+      if (!body()) return -1.0;
+      t.push_back(Since(t0));
+    }
+    return Median(t);
+  };
+  attn::model::Sequence s;
+  s.tokens = ids;
+  s.targets.assign(ids.size(), -1);
+  s.threads = threads;
+  attn::model::SequenceActs<float> acts;
+  const double forward_s = timed([&] { return attn::model::Forward(acts, ck.params, c, s, &error, true); });
+  attn::model::LogitLens lens;
+  const double lens_s = timed([&] { return attn::model::ComputeLogitLens(ck.params, c, acts, -1, &lens, &error, threads); });
+  attn::model::Attribution attribution;
+  const double attribution_s = timed([&] { return attn::model::ComputeAttribution(ck.params, c, ids, acts, -1, -1, &attribution, &error); });
+  attn::model::PatchSpec spec;
+  spec.clean.assign(ids.begin(), ids.begin() + 16);
+  spec.corrupted = spec.clean;
+  std::swap(spec.corrupted[3], spec.corrupted[9]);
+  std::swap(spec.corrupted[5], spec.corrupted[12]);
+  int patch_runs = 0;
+  const double patch_s = timed([&] {
+    attn::model::PatchRun run;
+    if (!run.Start(ck.params, c, spec, &error, threads)) return false;
+    while (!run.done())
+      if (!run.Step(8, &error)) return false;
+    patch_runs = run.total();
+    return true;
+  });
+  attn::model::SamplingConfig greedy;
+  greedy.temperature = 0;
+  attn::model::Generation cached, whole;
+  const double cached_s = timed([&] { return attn::model::Generate(ck.params, c, ids, 32, -1, greedy, true, &cached, &error, threads); });
+  const double whole_s = timed([&] { return attn::model::Generate(ck.params, c, ids, 32, -1, greedy, false, &whole, &error, threads); });
+  if (forward_s < 0 || lens_s < 0 || attribution_s < 0 || patch_s < 0 || cached_s < 0 || whole_s < 0) return Fail(error);
+  std::printf("{\"dir\": \"%s\", \"threads\": %d, \"runs\": %d, \"forward_64_s\": %.4f, \"lens_64_s\": %.4f, "
+              "\"attribution_64_s\": %.4f, \"patch_resid_16_s\": %.3f, \"patch_runs\": %d, \"generate_32_cached_s\": %.3f, "
+              "\"generate_32_whole_s\": %.3f, \"same_tokens\": %s}\n",
+              dir.c_str(), threads, runs, forward_s, lens_s, attribution_s, patch_s, patch_runs, cached_s, whole_s,
+              cached.tokens == whole.tokens ? "true" : "false");
   return 0;
 }
 
@@ -439,7 +509,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     if (k == "--malloc-default") keep = false;
-    else if (k == "--kernels" || k == "--widen" || k == "--load-phases") mode = k.substr(2);
+    else if (k == "--kernels" || k == "--widen" || k == "--load-phases" || k == "--inspect") mode = k.substr(2);
     else if (k == "--tokens" && i + 1 < argc) tokens = std::atoi(argv[++i]);
     else if (k == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
     else if (k == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
@@ -449,8 +519,9 @@ int main(int argc, char** argv) {
   if (keep) attn::cli::KeepFreedMemory();  // as attnlab does
   if (runs < 1 || tokens < 1) return Fail("--runs and --tokens must be at least 1");
   if (dir.empty())
-    return Fail("usage: bench_gpt2 DIR [--tokens N] [--runs R] | --kernels DIR | --load-phases DIR | --widen DIR");
+    return Fail("usage: bench_gpt2 DIR [--tokens N] [--runs R] | --kernels DIR | --load-phases DIR | --widen DIR | --inspect DIR");
   if (mode == "kernels") return RunKernels(dir, tokens, runs);
+  if (mode == "inspect") return RunInspect(dir, runs, threads < 1 ? 1 : threads);
   if (mode == "widen") return RunWiden(dir);
   if (mode == "load-phases") return RunLoadPhases(dir);
   return RunForward(dir, tokens, runs, threads < 1 ? 1 : threads);
