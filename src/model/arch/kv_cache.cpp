@@ -7,24 +7,16 @@
 #include "model/arch/kv_cache.h"
 
 #include "engine/attention/multihead.h"
+#include "engine/linalg/linalg.h"
 
 namespace attn {
 namespace model {
-
-namespace {
-
-bool Fail(std::string* error, const std::string& message) {
-  if (error) *error = message;
-  return false;
-}
-
-}  // namespace
 
 bool Prefill(KvCache* cache, SequenceActs<float>* acts, const Params<float>& p, const ModelConfig& c,
              const std::vector<int>& tokens, int capacity, std::string* error, int threads) {
   const int n = static_cast<int>(tokens.size());
   if (capacity < n || capacity > c.context)
-    return Fail(error, "the cache must hold the prompt and fit the context (" + std::to_string(n) + " to " +
+    return linalg::Fail(error, "the cache must hold the prompt and fit the context (" + std::to_string(n) + " to " +
                            std::to_string(c.context) + " positions, got " + std::to_string(capacity) + ")");
   Sequence s;
   s.tokens = tokens;
@@ -52,8 +44,8 @@ bool DecodeStep(KvCache* cache, Mat<float>* logits, const Params<float>& p, cons
                 std::string* error, int threads) {
   const int t = cache->length;  // the new position
   if (cache->k.empty() || t >= static_cast<int>(cache->k[0][0].rows()))
-    return Fail(error, "the cache is full (" + std::to_string(t) + " positions)");
-  if (token < 0 || token >= c.vocab) return Fail(error, "token id out of the vocabulary");
+    return linalg::Fail(error, "the cache is full (" + std::to_string(t) + " positions)");
+  if (token < 0 || token >= c.vocab) return linalg::Fail(error, "token id out of the vocabulary");
   const Eigen::Index C = c.d_model;
   // The embedding: the token's row (+ the position's, learned positions): one addition per entry.
   Mat<float> x(1, C);  // (1, C)

@@ -15,11 +15,6 @@ namespace model {
 
 namespace {
 
-bool Fail(std::string* error, const std::string& message) {
-  if (error) *error = message;
-  return false;
-}
-
 // c . g over C entries, in double, in index order.
 template <typename Row>
 double Dot(const Row& c, const VecD& g) {
@@ -43,14 +38,14 @@ bool ComputeAttribution(const Params<float>& p, const ModelConfig& c, const std:
   const int L = static_cast<int>(acts.blocks.size()), T = static_cast<int>(tokens.size()), C = c.d_model;
   if (L != c.layers || T < 1 || acts.emb.rows() != T || acts.emb.cols() != C || acts.logits.rows() < 1 ||
       acts.logits.cols() != c.vocab)
-    return Fail(error, "the run does not belong to this model and text");
+    return linalg::Fail(error, "the run does not belong to this model and text");
   const std::string ids = "a token id from 0 to " + std::to_string(c.vocab - 1);
-  if (target < -1 || target >= c.vocab) return Fail(error, "target: expected " + ids + ", got " + std::to_string(target));
-  if (foil < -1 || foil >= c.vocab) return Fail(error, "foil: expected " + ids + ", got " + std::to_string(foil));
+  if (target < -1 || target >= c.vocab) return linalg::Fail(error, "target: expected " + ids + ", got " + std::to_string(target));
+  if (foil < -1 || foil >= c.vocab) return linalg::Fail(error, "foil: expected " + ids + ", got " + std::to_string(foil));
   Attribution r;
   r.position = T - 1;
   r.target = target >= 0 ? target : Argmax(acts.logits);
-  if (foil == r.target) return Fail(error, "foil: the foil must differ from the target (" + std::to_string(foil) + ")");
+  if (foil == r.target) return linalg::Fail(error, "foil: the foil must differ from the target (" + std::to_string(foil) + ")");
   r.foil = foil;
   const Eigen::Index last = acts.logits.rows() - 1;
   r.logit = static_cast<double>(acts.logits(last, r.target)) - (foil >= 0 ? static_cast<double>(acts.logits(last, foil)) : 0.0);

@@ -6,6 +6,8 @@
 #endif
 #include "model/inspect/lens.h"
 
+#include "engine/linalg/linalg.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -13,11 +15,6 @@ namespace attn {
 namespace model {
 
 namespace {
-
-bool Fail(std::string* error, const std::string& message) {
-  if (error) *error = message;
-  return false;
-}
 
 // One row of logits (V) as probabilities: the top 5 and the probability of `target`.
 struct RowSummary {
@@ -51,9 +48,9 @@ bool ComputeLogitLens(const Params<float>& p, const ModelConfig& c, const Sequen
                       LogitLens* out, std::string* error, int threads) {
   const int L = static_cast<int>(acts.blocks.size());
   if (L != c.layers || acts.emb.cols() != c.d_model || acts.emb.rows() < 1)
-    return Fail(error, "the run does not belong to this model");
+    return linalg::Fail(error, "the run does not belong to this model");
   if (target < -1 || target >= c.vocab)
-    return Fail(error, "target: expected a token id from 0 to " + std::to_string(c.vocab - 1) + ", got " + std::to_string(target));
+    return linalg::Fail(error, "target: expected a token id from 0 to " + std::to_string(c.vocab - 1) + ", got " + std::to_string(target));
   const int T = static_cast<int>(acts.emb.rows());
   LogitLens r;
   r.rows = L + 1;

@@ -3,7 +3,7 @@
 #include "model/inspect/patching.h"
 
 #include "engine/attention/hooks.h"
-#include "engine/base/names.h"
+#include "engine/linalg/linalg.h"
 
 #include <cmath>
 #include <limits>
@@ -12,11 +12,6 @@ namespace attn {
 namespace model {
 
 namespace {
-
-bool Fail(std::string* error, const std::string& message) {
-  if (error) *error = message;
-  return false;
-}
 
 constexpr PatchWhat kWhats[] = {PatchWhat::kResid, PatchWhat::kAttn, PatchWhat::kMlp, PatchWhat::kHead, PatchWhat::kPattern};
 constexpr const char* kWhatNames[] = {"resid", "attn", "mlp", "head", "pattern"};
@@ -60,16 +55,16 @@ bool ParsePatchWhat(const std::string& name, PatchWhat* out) {
 
 bool PatchRun::Start(const Params<float>& p, const ModelConfig& c, const PatchSpec& spec, std::string* error, int threads) {
   const std::size_t n = spec.clean.size();
-  if (n == 0 || spec.corrupted.empty()) return Fail(error, "the clean and the corrupted prompts must not be empty");
+  if (n == 0 || spec.corrupted.empty()) return linalg::Fail(error, "the clean and the corrupted prompts must not be empty");
   if (spec.corrupted.size() != n)
-    return Fail(error, "the clean and the corrupted prompts must have the same length in tokens (clean " + std::to_string(n) +
+    return linalg::Fail(error, "the clean and the corrupted prompts must have the same length in tokens (clean " + std::to_string(n) +
                            ", corrupted " + std::to_string(spec.corrupted.size()) + ")");
   if (static_cast<int>(n) > c.context)
-    return Fail(error, "the prompts are " + std::to_string(n) + " tokens, longer than the model's context (" +
+    return linalg::Fail(error, "the prompts are " + std::to_string(n) + " tokens, longer than the model's context (" +
                            std::to_string(c.context) + ")");
   const std::string ids = "a token id from 0 to " + std::to_string(c.vocab - 1);
-  if (spec.target < -1 || spec.target >= c.vocab) return Fail(error, "target: expected " + ids + ", got " + std::to_string(spec.target));
-  if (spec.foil < -1 || spec.foil >= c.vocab) return Fail(error, "foil: expected " + ids + ", got " + std::to_string(spec.foil));
+  if (spec.target < -1 || spec.target >= c.vocab) return linalg::Fail(error, "target: expected " + ids + ", got " + std::to_string(spec.target));
+  if (spec.foil < -1 || spec.foil >= c.vocab) return linalg::Fail(error, "foil: expected " + ids + ", got " + std::to_string(spec.foil));
   p_ = &p;
   c_ = &c;
   spec_ = spec;
@@ -87,11 +82,11 @@ bool PatchRun::Start(const Params<float>& p, const ModelConfig& c, const PatchSp
   TopTwo(corrupted, &corrupted_top, &corrupted_second);
   if (spec_.target < 0) spec_.target = clean_top;
   if (spec_.foil < 0) spec_.foil = corrupted_top != spec_.target ? corrupted_top : clean_second;
-  if (spec_.foil == spec_.target) return Fail(error, "foil: the foil must differ from the target (" + std::to_string(spec_.foil) + ")");
+  if (spec_.foil == spec_.target) return linalg::Fail(error, "foil: the foil must differ from the target (" + std::to_string(spec_.foil) + ")");
   ld_clean_ = Difference(clean_, spec_.target, spec_.foil);
   ld_corrupted_ = Difference(corrupted, spec_.target, spec_.foil);
   if (!(std::abs(ld_clean_ - ld_corrupted_) > 1e-6))
-    return Fail(error, "the clean and the corrupted prompts give the same logit difference (" + std::to_string(ld_clean_) +
+    return linalg::Fail(error, "the clean and the corrupted prompts give the same logit difference (" + std::to_string(ld_clean_) +
                            "): nothing to restore; choose prompts, or a target and foil, that they disagree on");
   const bool per_head = spec_.what == PatchWhat::kHead || spec_.what == PatchWhat::kPattern;
   rows_ = c.layers;

@@ -257,6 +257,23 @@ export function checkpointTests() {
           edit(d);
           return `tmp/${name}/`;
         }
+        // A model.safetensors naming `tensors` ([name, shape]) in `dtype`, its data a sparse file:
+        // never written, never read whole (the page refuses it after the header)
+        function sparseWeights(d, tensors, dtype) {
+          const header = {};
+          let at = 0;
+          for (const [n, sh] of tensors) {
+            const bytes = (dtype === 'F32' ? 4 : 2) * sh.reduce((a, b) => a * b, 1);
+            header[n] = { dtype, shape: sh, data_offsets: [at, at + bytes] };
+            at += bytes;
+          }
+          const h = Buffer.from(JSON.stringify(header));
+          const len = Buffer.alloc(8);
+          len.writeBigUInt64LE(BigInt(h.length));
+          const f = path.join(d, 'model.safetensors');
+          fs.writeFileSync(f, Buffer.concat([len, h]));
+          fs.truncateSync(f, 8 + h.length + at);
+        }
         const config = JSON.parse(fs.readFileSync(path.join(src, 'config.json'), 'utf8'));
         const notJson = folder('not-json', (d) => fs.writeFileSync(path.join(d, 'config.json'), '{"model_type": "gpt2",'));
         const bert = folder('bert', (d) => fs.writeFileSync(path.join(d, 'config.json'), JSON.stringify({ ...config, model_type: 'bert' })));
@@ -276,19 +293,7 @@ export function checkpointTests() {
                                    ['mlp.c_fc.weight', [C, F]], ['mlp.c_fc.bias', [F]], ['mlp.c_proj.weight', [F, C]], ['mlp.c_proj.bias', [C]]])
               tensors.push([`h.${l}.${n}`, sh]);
           tensors.push(['ln_f.weight', [C]], ['ln_f.bias', [C]]);
-          const header = {};
-          let at = 0;
-          for (const [n, sh] of tensors) {
-            const bytes = 4 * sh.reduce((a, b) => a * b, 1);
-            header[n] = { dtype: 'F32', shape: sh, data_offsets: [at, at + bytes] };
-            at += bytes;
-          }
-          const h = Buffer.from(JSON.stringify(header));
-          const len = Buffer.alloc(8);
-          len.writeBigUInt64LE(BigInt(h.length));
-          const f = path.join(d, 'model.safetensors');
-          fs.writeFileSync(f, Buffer.concat([len, h]));
-          fs.truncateSync(f, 8 + h.length + at);  // sparse: never written, never read whole
+          sparseWeights(d, tensors, 'F32');
         });
         // TinyLlama-1.1B's shape at BF16 (2.2 GB, issue 39): the llama-bf16-tied fixture's
         // tokenizer, a header naming every tensor, the data a sparse file
@@ -310,19 +315,7 @@ export function checkpointTests() {
                                    ['mlp.down_proj.weight', [C, F]]])
               tensors.push([`model.layers.${l}.${n}`, sh]);
           tensors.push(['model.norm.weight', [C]], ['lm_head.weight', [V, C]]);
-          const header = {};
-          let at = 0;
-          for (const [n, sh] of tensors) {
-            const bytes = 2 * sh.reduce((a, b) => a * b, 1);
-            header[n] = { dtype: 'BF16', shape: sh, data_offsets: [at, at + bytes] };
-            at += bytes;
-          }
-          const h = Buffer.from(JSON.stringify(header));
-          const len = Buffer.alloc(8);
-          len.writeBigUInt64LE(BigInt(h.length));
-          const f = path.join(d, 'model.safetensors');
-          fs.writeFileSync(f, Buffer.concat([len, h]));
-          fs.truncateSync(f, 8 + h.length + at);
+          sparseWeights(d, tensors, 'BF16');
           tiny = 'tmp/tinyllama-shape/';
         }
         // The lab's own model held first
