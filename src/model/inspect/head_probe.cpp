@@ -49,7 +49,8 @@ bool ProbeHead(const Params<float>& p, const ModelConfig& c,
     s.targets.assign(ids.size(), -1);
     SequenceActs<float> acts;
     std::string e;
-    if (ids.size() < 2 || !Forward(acts, upto, c, s, &e)) return fail("window " + std::to_string(w) + ": " + e);
+    // (the head's output is what is read: no logits beyond the last row)
+    if (ids.size() < 2 || !Forward(acts, upto, c, s, &e, /*last_only=*/true)) return fail("window " + std::to_string(w) + ": " + e);
     const HeadTrace<float>& h = acts.blocks[static_cast<std::size_t>(cfg.layer)].attn.heads[static_cast<std::size_t>(cfg.head)];
     const int set = w < cfg.train_windows ? 0 : 1;
     for (int t = 1; t < static_cast<int>(ids.size()); ++t) {

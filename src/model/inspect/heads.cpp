@@ -92,7 +92,9 @@ bool AnalyzeHeads(const Params<float>& p, const ModelConfig& c,
   ParallelFor(static_cast<int>(n), threads, [&](int i) {
     const std::size_t k = static_cast<std::size_t>(i);
     SequenceActs<float> acts;
-    if (!Forward(acts, p, c, seqs[k], &errors[k])) return;
+    // the validation windows are read for their attention alone: no logits beyond the last row
+    // (a Llama vocabulary's (T, V) product would be most of the time); the repeats' losses need them
+    if (!Forward(acts, p, c, seqs[k], &errors[k], /*last_only=*/kind[k] == 0)) return;
     Sums& s = sums[k];
     s.v.assign(cells, 0);
     if (kind[k] == 0) {
