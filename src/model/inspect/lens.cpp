@@ -64,17 +64,14 @@ bool ComputeLogitLens(const Params<float>& p, const ModelConfig& c, const Sequen
     const Mat<float>& x = k == 0 ? acts.emb : acts.blocks[static_cast<std::size_t>(k - 1)].res2;  // (T, C)
     FinalNormRows(normed, x, p, c);
     UnembedRows(logits, normed, p, c, threads);
-    if (k == L && !r.chosen_target) {
-      r.targets.resize(static_cast<std::size_t>(T));
-      for (int t = 0; t < T; ++t) r.targets[static_cast<std::size_t>(t)] = Summarize(&logits(t, 0), logits.rows(), c.vocab, -1).top5[0].id;
-    } else if (k == L) {
-      r.targets.assign(static_cast<std::size_t>(T), target);
-    }
+    if (k == L) r.targets.assign(static_cast<std::size_t>(T), target);  // -1: filled from row L's tops below
     for (int t = 0; t < T; ++t) {
       const RowSummary s = Summarize(&logits(t, 0), logits.rows(), c.vocab, r.targets[static_cast<std::size_t>(t)]);
       LensCell& cell = r.cells[static_cast<std::size_t>(k * T + t)];
       cell.top = s.top5[0];
-      cell.target_p = s.target_p;
+      // row L, the columns' own targets: each its top token, whose probability is the top's
+      if (k == L && !r.chosen_target) r.targets[static_cast<std::size_t>(t)] = s.top5[0].id;
+      cell.target_p = k == L && !r.chosen_target ? s.top5[0].p : s.target_p;
       if (t == T - 1) r.last_top5[static_cast<std::size_t>(k)] = s.top5;
     }
   }
