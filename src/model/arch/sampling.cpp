@@ -52,47 +52,75 @@ int SampleToken(const float* logits, Eigen::Index stride, int vocab, const Sampl
   return order[keep - 1];
 }
 
-bool Generate(const Params<float>& p, const ModelConfig& c, const std::vector<int>& prompt, int n, int stop,
-              const SamplingConfig& s, bool cached, Generation* out, std::string* error, int threads) {
+bool GenerationRun::Start(const Params<float>& p, const ModelConfig& c, const std::vector<int>& prompt, int n,
+                          int stop, const SamplingConfig& s, bool cached, std::string* error, int threads) {
+  *this = GenerationRun{};
   const std::string bad = CheckSampling(s);
   if (!bad.empty()) {
     if (error) *error = bad;
     return false;
   }
-  Generation g;
-  rng::SplitMix64 draw(rng::Mix64(s.seed));
+  p_ = &p;
+  c_ = &c;
+  sampling_ = s;
+  draw_ = rng::SplitMix64(rng::Mix64(s.seed));
+  n_ = n;
+  stop_ = stop;
+  cached_ = cached;
+  threads_ = threads;
+  text_ = prompt;
   const int room = std::min(c.context - static_cast<int>(prompt.size()), n);  // positions left after the prompt
-  KvCache cache;
-  SequenceActs<float> acts;
-  Mat<float> logits;  // (1, V) each step
-  std::vector<int> text = prompt;
   if (cached) {
-    if (!Prefill(&cache, &acts, p, c, prompt, static_cast<int>(prompt.size()) + std::max(room, 0), error, threads)) return false;
-    logits = acts.logits;
+    if (!Prefill(&cache_, &acts_, p, c, prompt, static_cast<int>(prompt.size()) + std::max(room, 0), error, threads))
+      return false;
+    logits_ = acts_.logits;
   }
-  for (int step = 0; step < n; ++step) {
-    if (!cached) {
-      Sequence seq;
-      seq.tokens = text;
-      seq.targets.assign(text.size(), -1);
-      seq.threads = threads;
-      if (!Forward(acts, p, c, seq, error, /*last_only=*/true)) return false;
-      logits = acts.logits;
-    }
-    const int next = SampleToken(logits.data(), logits.rows(), c.vocab, s, draw);
-    if (next == stop) {
-      g.stopped = true;
-      break;
-    }
-    g.tokens.push_back(next);
-    text.push_back(next);
-    if (static_cast<int>(text.size()) >= c.context && step + 1 < n) {  // no position left for its successor
-      g.full = true;
-      break;
-    }
-    if (step + 1 < n && cached && !DecodeStep(&cache, &logits, p, c, next, error, threads)) return false;
+  done_ = n <= 0;
+  return true;
+}
+
+bool GenerationRun::Step(std::string* error) {
+  if (done_) return true;
+  const int step = static_cast<int>(out_.tokens.size());
+  if (!cached_) {
+    Sequence seq;
+    seq.tokens = text_;
+    seq.targets.assign(text_.size(), -1);
+    seq.threads = threads_;
+    if (!Forward(acts_, *p_, *c_, seq, error, /*last_only=*/true)) return Fail();
+    logits_ = acts_.logits;
   }
-  *out = std::move(g);
+  const int next = SampleToken(logits_.data(), logits_.rows(), c_->vocab, sampling_, draw_);
+  if (next == stop_) {
+    out_.stopped = true;
+    done_ = true;
+    return true;
+  }
+  out_.tokens.push_back(next);
+  text_.push_back(next);
+  if (step + 1 >= n_) {
+    done_ = true;
+  } else if (static_cast<int>(text_.size()) >= c_->context) {  // no position left for its successor
+    out_.full = true;
+    done_ = true;
+  } else if (cached_ && !DecodeStep(&cache_, &logits_, *p_, *c_, next, error, threads_)) {
+    return Fail();
+  }
+  return true;
+}
+
+bool GenerationRun::Fail() {
+  done_ = true;
+  return false;
+}
+
+bool Generate(const Params<float>& p, const ModelConfig& c, const std::vector<int>& prompt, int n, int stop,
+              const SamplingConfig& s, bool cached, Generation* out, std::string* error, int threads) {
+  GenerationRun run;
+  if (!run.Start(p, c, prompt, n, stop, s, cached, error, threads)) return false;
+  while (!run.done())
+    if (!run.Step(error)) return false;
+  *out = run.result();
   return true;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "engine/base/rng.h"
+#include "model/arch/kv_cache.h"
 #include "model/arch/model.h"
 
 #include <cstdint>
@@ -38,6 +39,33 @@ struct Generation {
   bool stopped = false;     // the stop token came
   bool full = false;        // the context filled up before n tokens
 };
+// Generation one token at a time, so that the page can draw between the steps (a progress bar,
+// the chips as they come, Cancel): Start runs the prompt (cached: its keys and values kept), each
+// Step samples one token and, cached, runs that token's position. The tokens are Generate's.
+class GenerationRun {
+ public:
+  bool Start(const Params<float>& p, const ModelConfig& c, const std::vector<int>& prompt, int n, int stop,
+             const SamplingConfig& s, bool cached, std::string* error = nullptr, int threads = 1);
+  bool Step(std::string* error = nullptr);  // one token (or the stop token, or the context full)
+  bool done() const { return done_; }
+  const Generation& result() const { return out_; }
+  const std::vector<int>& text() const { return text_; }  // the prompt and the tokens so far
+
+ private:
+  bool Fail();
+  const Params<float>* p_ = nullptr;  // the caller keeps the weights while the run lasts
+  const ModelConfig* c_ = nullptr;
+  SamplingConfig sampling_;
+  rng::SplitMix64 draw_{0};
+  int n_ = 0, stop_ = -1, threads_ = 1;
+  bool cached_ = true, done_ = true;
+  std::vector<int> text_;
+  KvCache cache_;
+  SequenceActs<float> acts_;
+  Mat<float> logits_;  // (1, V) the next token's
+  Generation out_;
+};
+
 // n tokens after `prompt` (stop: the end-of-text id, or -1). cached: each step one position's
 // forward (kv_cache.h); else the whole text's forward each step.
 bool Generate(const Params<float>& p, const ModelConfig& c, const std::vector<int>& prompt, int n, int stop,

@@ -118,29 +118,48 @@ bool LabModelFromBundle(Bundle b, LabModel* out, std::string* error) {
   return true;
 }
 
+LabError EncodeModelText(const LabModel& m, const std::string& text, const char* field, std::vector<int>* ids) {
+  ids->clear();
+  const ModelConfig& c = m.config();
+  // the text (the engine's rules for a sentence), then its BPE tokens against the context
+  LabConfig text_only;
+  text_only.sentence = text;
+  text_only.projection = Projection::kModel;
+  LabError e = ValidateConfig(text_only);
+  if (!e.ok()) {
+    if (e.field == "sentence" && e.message.compare(0, 8, "sentence") == 0) e.message = field + e.message.substr(8);
+    e.field = field;
+    return e;
+  }
+  std::string why;
+  const Tokenizer& tokenizer = m.tokenizer();
+  if (!tokenizer.Encode(text, ids, &why))
+    return Refuse(ConfigError::kSentenceInvalidUtf8, field, std::string(field) + ": expected valid UTF-8, got " + why, 0);
+  // the lab's model reads a text after <|endoftext|>, as in training; GPT-2 the text alone
+  const int begin = tokenizer.Begin();
+  const int fit = begin >= 0 ? c.context - 1 : c.context;
+  if (static_cast<int>(ids->size()) > fit)
+    return Refuse(ConfigError::kModelTooManyTokens, field,
+                  std::string(field) + ": expected at most " + std::to_string(fit) + " model tokens, got " +
+                      std::to_string(ids->size()),
+                  static_cast<double>(ids->size()));
+  if (begin >= 0) ids->insert(ids->begin(), begin);
+  return LabError{};
+}
+
 bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, ModelLabResult* extra) {
   *lab = LabResult{};
   *extra = ModelLabResult{};
   const ModelConfig& c = m.config();
-  // 1. the sentence's text (the engine's rules), then its BPE tokens against the context
-  LabConfig text_only = cfg;
-  text_only.projection = Projection::kModel;
-  const LabError text = ValidateConfig(text_only);
-  if (!text.ok()) return Fail(lab, text);
+  // 1. the settings (the engine's rules), then the sentence's ids (with the tokenizer's begin token)
+  LabConfig checked = cfg;
+  checked.projection = Projection::kModel;
+  if (const LabError e = ValidateConfig(checked); !e.ok()) return Fail(lab, e);
   std::vector<int> ids;
+  if (LabError e = EncodeModelText(m, cfg.sentence, "sentence", &ids); !e.ok()) return Fail(lab, e);
   std::string why;
   const Tokenizer& tokenizer = m.tokenizer();
-  if (!tokenizer.Encode(cfg.sentence, &ids, &why))
-    return Fail(lab, Refuse(ConfigError::kSentenceInvalidUtf8, "sentence", "sentence: expected valid UTF-8, got " + why, 0));
-  // the lab's model reads a text after <|endoftext|>, as in training; GPT-2 the text alone
   const int begin = tokenizer.Begin();
-  const int fit = begin >= 0 ? c.context - 1 : c.context;
-  if (static_cast<int>(ids.size()) > fit)
-    return Fail(lab, Refuse(ConfigError::kModelTooManyTokens, "sentence",
-                            "sentence: expected at most " + std::to_string(fit) + " model tokens, got " +
-                                std::to_string(ids.size()),
-                            static_cast<double>(ids.size())));
-  if (begin >= 0) ids.insert(ids.begin(), begin);
   const int n = static_cast<int>(ids.size());
   // 2. the indices against the model and the tokens
   const LabError chosen = CheckLayerHead(c.layers, c.heads, cfg.layer, cfg.head);

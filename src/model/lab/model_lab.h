@@ -82,6 +82,12 @@ struct ModelLabResult {
 // not a token index. Never throws for bad input.
 bool ComputeModelLab(const LabModel& m, const LabConfig& cfg, LabResult* lab, ModelLabResult* extra);
 
+// A text's ids as the lab reads it: the engine's rules for a sentence (not empty, valid UTF-8,
+// not too long), the tokenizer's ids with its begin token first when it has one, at most the
+// context. A refusal names `field` ("sentence"; "corrupted" for activation patching's second
+// prompt).
+LabError EncodeModelText(const LabModel& m, const std::string& text, const char* field, std::vector<int>* ids);
+
 // The 5 likeliest next tokens from row `row` of the probabilities (V columns), likeliest first.
 std::vector<NextToken> TopNextTokens(const LabModel& m, const MatF& probs, Eigen::Index row);
 
