@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the `fuzz` preset: Debian's clang 14 with -fsanitize=fuzzer,
-# address,undefined; tests/fuzz) and runs them, one after the other, printing the executions of
-# each. Corpus: tests/fuzz/corpus/NAME (committed: seeds and every regression input) plus
+# address,undefined; tests/fuzz) and runs them, one after the other (the smoke: a target per
+# core), printing the executions of each. Corpus: tests/fuzz/corpus/NAME (committed: seeds and every regression input) plus
 # build/fuzz/corpus/NAME (what a run finds, not committed); crashes, timeouts and OOMs go to
 # build/fuzz/artifacts/NAME/ and fail the run.
 #   scripts/fuzz.sh [--seconds N] [--runs N] [--target NAME] [--smoke] [--dicts] [--no-build]
@@ -58,18 +58,19 @@ mkdir -p "$TMPDIR"
 [ $smoke = 1 ] || export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 failed=0
 printf '%-13s %12s %10s %8s  %s\n' target executions exec/s corpus result
-for t in "${TARGETS[@]}"; do
-  bin=$B/tests/fuzz/fuzz_$t
-  [ -x "$bin" ] || { echo "fuzz.sh: no target $t ($bin)" >&2; exit 2; }
-  work=$B/corpus/$t art=$B/artifacts/$t/ log=$B/logs/$t.log
+# One target: its line of the table (and what failed) into $B/logs/NAME.out; false when it failed.
+run_target() {
+  local t=$1 bin=$B/tests/fuzz/fuzz_$1 out=$B/logs/$1.out
+  local work=$B/corpus/$t art=$B/artifacts/$t/ log=$B/logs/$t.log
   mkdir -p "$work" "$art" "$(dirname "$log")"
-  args=(-max_len="${MAXLEN[$t]:-4096}" -timeout=60 -rss_limit_mb=2560 -print_final_stats=1
-        -artifact_prefix="$art" -detect_leaks=0)
+  local args=(-max_len="${MAXLEN[$t]:-4096}" -timeout=60 -rss_limit_mb=2560 -print_final_stats=1
+              -artifact_prefix="$art" -detect_leaks=0)
   [ -n "${DICT[$t]:-}" ] && args+=(-dict="$ROOT/tests/fuzz/dict/${DICT[$t]}.dict")
   if [ $smoke = 1 ]; then
     # every committed input once (the regression cases), then a short fuzz from them
     if ! "$bin" "${args[@]}" -runs=0 "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1; then
-      echo "$t: a committed input fails:"; tail -n 30 "$log"; failed=1; continue
+      { echo "$t: a committed input fails:"; tail -n 30 "$log"; } >"$out"
+      return 1
     fi
     args+=(-max_total_time=3)
   elif [ "$runs" -gt 0 ]; then
@@ -78,13 +79,36 @@ for t in "${TARGETS[@]}"; do
   else
     args+=(-max_total_time="$seconds")
   fi
+  local start result execs elapsed status=0
   start=$(date +%s)
   if "$bin" "${args[@]}" "$work" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1; then result=ok
-  else result="FAILED (see $log; input in $art)"; failed=1; fi
+  else result="FAILED (see $log; input in $art)"; status=1; fi
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
   elapsed=$(( $(date +%s) - start )); [ $elapsed -gt 0 ] || elapsed=1
-  printf '%-13s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "$(( ${execs:-0} / elapsed ))" \
-    "$(ls "$work" | wc -l)" "$result"
-  [ "$result" = ok ] || grep -m3 -E 'ERROR|FUZZ PROPERTY|SUMMARY|runtime error' "$log" || true
+  { printf '%-13s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "$(( ${execs:-0} / elapsed ))" \
+      "$(ls "$work" | wc -l)" "$result"
+    [ "$result" = ok ] || grep -m3 -E 'ERROR|FUZZ PROPERTY|SUMMARY|runtime error' "$log" || true; } >"$out"
+  return $status
+}
+for t in "${TARGETS[@]}"; do
+  [ -x "$B/tests/fuzz/fuzz_$t" ] || { echo "fuzz.sh: no target $t ($B/tests/fuzz/fuzz_$t)" >&2; exit 2; }
+done
+mkdir -p "$B/logs"
+# The smoke (scripts/test.sh: a few seconds each) runs a target per core, side by side; longer
+# runs one after the other, so that each has the machine (their exec/s compare across runs).
+parallel=1
+[ $smoke = 1 ] && parallel=$(nproc)
+names=()
+for t in "${TARGETS[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  rm -f "$B/logs/$t.out"
+  run_target "$t" &
+  names+=("$t")
+done
+wait
+# (each target's verdict from its own line: a status reaped by `wait -n` above is not kept)
+for t in "${names[@]}"; do
+  cat "$B/logs/$t.out"
+  head -n1 "$B/logs/$t.out" | grep -q ' ok$' || failed=1
 done
 exit $failed
