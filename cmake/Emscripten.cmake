@@ -234,7 +234,7 @@ function(attnlab_configure_web_site)
   # page's forward pass of 128 tokens runs through them (docs/benchmarks.md, the model's forward).
   if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
     foreach(t attn_ui_objs attnlab_imgui attn_api attn_app attn_text attn_model_io
-                attn_model_fields attn_model_absent)
+                attn_model_fields attn_model_absent attn_inspect attn_inspect_absent attn_prediction_ui)
       target_compile_options(${t} PRIVATE -Oz)
     endforeach()
     target_compile_options(attn_engine PRIVATE -Oz)

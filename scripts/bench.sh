@@ -38,6 +38,10 @@
 #       issue 40's tools natively on the GPT-2-small-shaped checkpoint: the logit lens and
 #       attribution of 64 tokens, residual-stream patching of 16, 32 generated tokens with and
 #       without the key/value cache (tests/bench/bench_gpt2.cpp --inspect), medians of RUNS (3).
+#   scripts/bench.sh --inspect-page [--gpt2] [--runs N]
+#       the same tools in the page (tests/browser/bench_inspect_page.mjs): on the lab's own model
+#       (and what a learner waits per change: a sentence, its lens and attribution), or --gpt2 on
+#       the GPT-2-small-shaped checkpoint opened by #modelUrl (the issue: each <= 3x native)
 #   scripts/bench.sh --llama [--shape smollm2-135m|qwen2.5-0.5b] [--runs R] [--attnlab PATH]
 #       the same on a Llama-family shape (issue 39; random BF16, written once into build/bench/NAME
 #       by scripts/llama_fixture.py --only NAME): SmolLM2-135M (30 layers, 9 query heads over 3
@@ -79,6 +83,19 @@ if [ "${1:-}" = "--payload" ]; then
   cmake --preset wasm-release >/dev/null
   cmake --build --preset wasm-release -j"$(nproc)"
   exec node tests/browser/bench_payload.mjs --site build/wasm-release/site "$@"
+fi
+if [ "${1:-}" = "--inspect-page" ]; then
+  shift
+  model=()
+  if [ "${1:-}" = "--gpt2" ]; then
+    shift
+    [ -f build/bench/gpt2-small/model.safetensors ] || /usr/bin/python3 scripts/gpt2_fixture.py --out build/bench --only gpt2-small
+    model=(--model build/bench/gpt2-small)
+  fi
+  cmake --preset wasm-release >/dev/null
+  cmake --build --preset wasm-release -j"$(nproc)"
+  export NODE_PATH=/usr/share/nodejs
+  exec node tests/browser/bench_inspect_page.mjs --site build/wasm-release/site "${model[@]}" "$@"
 fi
 if [ "${1:-}" = "--inspect" ]; then
   # issue 40 on GPT-2 small's shape: the logit lens and attribution of 64 tokens (<= 1 s each),

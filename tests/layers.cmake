@@ -4,7 +4,7 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST
 # For each folder of src/: the project folders its files may include, and system headers it
 # must not include (the app layer is tested without a window). Sub-folders follow their folder.
 # Inside src/app/, the rooms (one sub-folder each: attention, whatif, training, model,
-# normalization, lesson, page, exports) stand side by side, sealed: no file of a room, header or
+# normalization, lesson, page, exports, inspect) stand side by side, sealed: no file of a room, header or
 # .cpp, includes another room or app/app.h or app/calls.h (AppState, in app.h, is composed of
 # the rooms); it sees only its own folder, app/room.h (the interface every room gives the app)
 # and app/lab_view.h (what the rooms publish to each other, and the requests and context a

@@ -93,8 +93,9 @@ LessonParse ParseLessonJson(const Json& document);
 // The readouts a step may name as "numbers" (app/lesson/lesson_readout.cpp shows them, in this
 // order).
 constexpr const char* kLessonReadouts[] = {"queryRows",         "sameOutput",    "headsAndProbe", "shiftedScores",
-                                           "trainingGradients", "normalization", "modelSelf",     "weightSums"};
-constexpr int kLessonReadoutCount = 8;
+                                           "trainingGradients", "normalization", "modelSelf",     "weightSums",
+                                           "attribution"};
+constexpr int kLessonReadoutCount = 9;
 // The lab's defaults a step's state applies over: every row of the lab's settings table at its
 // initial value, and the view "steps".
 Json LessonDefaults();

@@ -38,11 +38,11 @@ const FieldTable<LabState>& StateFields() {
       NameTextField<S>("lang", &S::lang, {"en", "ru"}, "the interface language"),
       NameTextField<S>("view", &S::view,
                        {"sentence", "steps", "weights", "vectors", "information", "whatif", "training",
-                        "normalization", "positions"},
+                        "normalization", "positions", "prediction"},
                        "the panel in front (a course page opens the lab on its topic)"),
       OnlyLinkedWhenChanged(IntegerField<S>(
           "lesson", &S::lesson, 0, kMaxLessonSteps,
-          "the lesson's step (1 to its number of steps; the built-in lesson: 1-8, the seed's answer claim by "
+          "the lesson's step (1 to its number of steps; the built-in lesson: 1-9, the seed's answer claim by "
           "claim); 0 = the free lab, no lesson")),
       OnlyLinkedWhenChanged(TextField<S>(
           "predictions", &S::predictions,
@@ -67,6 +67,21 @@ const FieldTable<LabState>& StateFields() {
                                          "Train it more: the learner's own text (tuneText own)")),
       OnlyLinkedWhenChanged(IntegerField<S>("tuneSteps", &S::tune_steps, 1, attn::model::kMaxTuneSteps,
                                             "Train it more: steps of one run")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "answer", &S::answer,
+          "projection model, Prediction tab: the token the logit lens, the attribution and patching read, by its "
+          "text (one token) or #id; empty = the model's own prediction")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "foil", &S::foil,
+          "Prediction tab: a second token, to read the logit difference answer - foil; empty = none (patching: "
+          "the corrupted prompt's prediction)")),
+      OnlyLinkedWhenChanged(TextField<S>(
+          "corrupted", &S::corrupted,
+          "Prediction tab, activation patching: the corrupted prompt, as many tokens as the sentence (the clean one)")),
+      OnlyLinkedWhenChanged(NameTextField<S>(
+          "patch", &S::patch, {"resid", "attn", "mlp", "head", "pattern"},
+          "Prediction tab, activation patching: what is swapped, the residual stream, an attention or MLP output "
+          "(per layer and position) or a head's output or pattern (per layer and head)")),
       OnlyLinkedWhenChanged(TextField<S>(
           "modelUrl", &S::model_url,
           "projection model: the model to open, a GPT-2-family checkpoint in the Hugging Face layout by its URL "

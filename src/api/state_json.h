@@ -40,9 +40,9 @@ struct TrainState {
 // choices; the state starts with it, before its document is even fetched.
 constexpr int kMaxLessonSteps = 32;
 constexpr int kMaxLessonChoices = 6;
-constexpr int kLessonSteps = 8;
+constexpr int kLessonSteps = 9;
 constexpr int kLessonChoices = 3;
-constexpr const char* kNoPredictions = "--------";  // kLessonSteps times '-'
+constexpr const char* kNoPredictions = "---------";  // kLessonSteps times '-'
 static_assert(std::char_traits<char>::length(kNoPredictions) == kLessonSteps);
 
 // What a course page can hide (`hide`) or lock (`lock`): parts of the lab by name. Panels (as in
@@ -66,6 +66,7 @@ inline const std::vector<LabPart>& LabPartTree() {
       {"sentence", "attention"}, {"settings", "attention"}, {"steps", "attention"},
       {"weights", "attention"}, {"vectors", "attention"}, {"information", "attention"},
       {"whatif", "attention"}, {"positions", "attention"},  // (positions: model mode's RoPE scene)
+      {"prediction", nullptr},  // model mode's Prediction tab: lens, attribution, patching, generation
       // the settings panel's groups
       {"projection", "settings"}, {"scaling", "settings"}, {"positional", "settings"},
       {"normalizer", "settings"}, {"mask", "settings"}, {"heads", "settings"}, {"sizes", "settings"},
@@ -104,7 +105,8 @@ struct LabState {
   std::string lang = "en";   // "en" or "ru"
   std::string view = "steps"; // the panel in front: "sentence", "steps", "weights", "vectors",
                               // "information", "whatif", "training", "normalization", "positions" (model
-                              // mode's RoPE scene) (a course page can open the lab on its topic)
+                              // mode's RoPE scene), "prediction" (model mode's tools of issue 40:
+                              // app/inspect) (a course page can open the lab on its topic)
   int lesson = 0;             // the lesson's step 1..lesson_steps; 0 = the free lab (no lesson
                               // panel: a course page that wants only the lab sets 0)
   std::string predictions = kNoPredictions;  // the learner's predictions, one per step (above)
@@ -121,6 +123,14 @@ struct LabState {
   int tune_steps = 20;             // steps of one run (the Train button, attentionLab.tuneModel)
   attn::model::TuneConfig tune;    // batch, length, lr, seed: model/training/finetune.h's rows, as
                                    // tuneBatch, tuneLength, tuneLr, tuneSeed
+  // What moved the prediction (projection "model", the Prediction tab; app/inspect): a token is
+  // named by its text (one token of the model's tokenizer, " Paris") or "#<id>".
+  std::string answer;     // the token the lens, the attribution and patching read; "" = the
+                          // model's own prediction (patching: the clean run's)
+  std::string foil;       // a second token: the logit difference answer - foil; "" = none (the
+                          // attribution) or the corrupted run's prediction (patching)
+  std::string corrupted;  // activation patching's corrupted prompt (the clean one: the sentence)
+  std::string patch = "resid";  // what patching swaps: resid, attn, mlp, head, pattern
   std::string model_url;  // model mode's model: "" the lab's own, else the URL prefix of a
                           // GPT-2-family checkpoint in the Hugging Face layout (docs/models.md)
 };

@@ -46,8 +46,8 @@ namespace {
 // Every room, in the order each phase runs them: the lesson expands a patch first and runs its
 // step's actions last; the attention room's result comes before what reads it (what-if, training).
 template <class State, class R = std::conditional_t<std::is_const_v<State>, const Room, Room>>
-std::array<R*, 6> Rooms(State& s) {
-  return {&s.attention, &s.whatif, &s.training, &s.model, &s.normalization, &s.lesson};
+std::array<R*, 7> Rooms(State& s) {
+  return {&s.attention, &s.whatif, &s.training, &s.model, &s.inspect, &s.normalization, &s.lesson};
 }
 }  // namespace
 

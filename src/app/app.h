@@ -8,6 +8,8 @@
 // settings, what the others publish, the requests it may make: lab_view.h), never on AppState:
 //   attention/      the engine's result, the dragged weights, the probe sweep, getTrace()
 //   model/          the trained model: its files, its result, Information, probe, Train it more
+//   inspect/        what moved the model's prediction: the logit lens, the attribution, patching,
+//                   generation (the Prediction tab)
 //   training/       runs A and B of the Training tab, train() and getTraining()
 //   normalization/  the Normalization tab's experiments and curves
 //   lesson/         the guided lesson: its document (steps, texts), its moves, its answer events,
@@ -26,6 +28,7 @@
 
 #include "api/state_json.h"
 #include "app/attention/attention.h"
+#include "app/inspect/inspect.h"
 #include "app/lab_view.h"
 #include "app/lesson/lesson_doc.h"
 #include "app/model/model.h"
@@ -46,6 +49,7 @@ struct AppState {
   WhatIf whatif;                // whatif/
   Training training;            // training/
   Model model;                  // model/
+  Inspect inspect;              // inspect/
   Normalization normalization;  // normalization/
   Lesson lesson;                // lesson/
 

@@ -44,6 +44,25 @@ bool TuneRunning(const AppState& s) { return s.model.TuneRunning(); }
 std::string TuneModelJson(AppState& s, const std::string& json_options) { return s.model.TuneModelJson(s.lab, json_options); }
 Json TuneStatusJson(const AppState& s) { return s.model.TuneStatusJson(); }
 
+// ---- inspect/ ------------------------------------------------------------------------------------
+void WantLens(AppState& s) { s.inspect.WantLens(Context(s)); }
+void WantAttribution(AppState& s) { s.inspect.WantAttribution(Context(s)); }
+bool LensCurrent(AppState& s) { return s.inspect.LensCurrent(Context(s)); }
+bool AttributionCurrent(AppState& s) { return s.inspect.AttributionCurrent(Context(s)); }
+bool StartPatching(AppState& s) { return s.inspect.StartPatching(Context(s)); }
+void CancelPatching(AppState& s) { s.inspect.CancelPatching(); }
+bool PatchingCurrent(AppState& s) { return s.inspect.PatchingCurrent(Context(s)); }
+bool StartGeneration(AppState& s, const GenerateOptions& o) { return s.inspect.StartGeneration(Context(s), o); }
+void CancelGeneration(AppState& s) { s.inspect.CancelGeneration(); }
+void ChooseGeneratedStep(AppState& s, int step) { s.inspect.ChooseStep(Context(s), step); }
+Json LensJson(AppState& s) { return s.inspect.LensJson(Context(s)); }
+Json AttributionJson(AppState& s, const Json& options) { return s.inspect.AttributionJson(Context(s), options); }
+Json RunPatchingJson(AppState& s, const Json& options) { return s.inspect.RunPatchingJson(Context(s), options); }
+Json PatchingJson(AppState& s) { return s.inspect.PatchingJson(Context(s)); }
+Json GenerateJson(AppState& s, const Json& options) { return s.inspect.StartGenerationJson(Context(s), options); }
+Json GenerationJson(AppState& s) { return s.inspect.GenerationJson(Context(s)); }
+Json InspectCallJson(AppState& s, const std::string& call, const Json& options) { return s.inspect.CallJson(Context(s), call, options); }
+
 // ---- training/ ------------------------------------------------------------------------------------
 void ResetTraining(AppState& s) { s.training.Reset(s.lab); }
 void TrainSteps(AppState& s, int steps) { s.training.TrainSteps(Context(s), steps); }

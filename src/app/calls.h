@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/exports/figure_export.h"
+#include "app/inspect/inspect.h"
 #include "app/lesson/lesson.h"
 #include "app/page/page.h"
 
@@ -61,6 +62,27 @@ void ResetTune(AppState& s);
 bool TuneRunning(const AppState& s);
 std::string TuneModelJson(AppState& s, const std::string& json_options);
 Json TuneStatusJson(const AppState& s);
+
+// ---- inspect/ (inspect.h) -------------------------------------------------------------------------
+void WantLens(AppState& s);          // the Prediction tab shows them: computed in the next Tick
+void WantAttribution(AppState& s);
+bool LensCurrent(AppState& s);
+bool AttributionCurrent(AppState& s);
+bool StartPatching(AppState& s);     // the state's sentence, corrupted, patch, answer, foil
+void CancelPatching(AppState& s);
+bool PatchingCurrent(AppState& s);
+bool StartGeneration(AppState& s, const GenerateOptions& o);
+void CancelGeneration(AppState& s);
+void ChooseGeneratedStep(AppState& s, int step);
+Json LensJson(AppState& s);                                   // getLens()
+Json AttributionJson(AppState& s, const Json& options);       // getAttribution({target, foil})
+Json RunPatchingJson(AppState& s, const Json& options);       // runPatching({...})'s start
+Json PatchingJson(AppState& s);                               // its status
+Json GenerateJson(AppState& s, const Json& options);          // generate({...})'s start
+Json GenerationJson(AppState& s);                             // its status
+// The page's one entry for all of these (platform/web_bridge_model.cpp): "lens", "attribution",
+// "runPatching", "patchingStatus", "generate", "generationStatus", "cancel" (null).
+Json InspectCallJson(AppState& s, const std::string& call, const Json& options);
 
 // ---- training/ (training.h) -----------------------------------------------------------------------
 void ResetTraining(AppState& s);

@@ -14,6 +14,8 @@
 #include "engine/training/normexp.h"
 #include "engine/training/train.h"
 #include "engine/whatif/whatif.h"
+#include "model/inspect/attribution.h"
+#include "model/inspect/patching.h"
 #include "model/lab/model_lab.h"
 #include "model/lab/model_whatif.h"
 
@@ -70,6 +72,7 @@ struct LabView {
 
   struct ModelPart {                                     // model/
     const attn::model::LabModel* loaded = nullptr;       // null until its files are loaded
+    int weights_version = 0;  // changes whenever the loaded model's weights do (Train it more)
   } model;
 
   struct NormalizationPart {  // normalization/: the tab's experiments 1-3
@@ -86,6 +89,20 @@ struct LabView {
     const attn::model::ModelComparison* model = nullptr;    // model mode's; null: none
     const attn::LabError* model_error = nullptr;            // why model mode's was refused
   } whatif;
+
+  struct InspectPart {                    // inspect/: the Prediction tab
+    // the attribution last computed (of the sentence shown when the tab or the API asked); null: none
+    const attn::model::Attribution* attribution = nullptr;
+    // the lesson's readout of it (EN, RU lines: the model's next word, the head that pushed it
+    // most, that head's largest weight and largest push); null: none yet
+    const std::vector<std::pair<std::string, std::string>>* readout = nullptr;
+    // activation patching's last run (done, running or cancelled; null: none), its two prompts'
+    // tokens and what it swapped ("resid", ...): the grid's exports
+    const attn::model::PatchRun* patching = nullptr;
+    const std::vector<std::string>* patch_clean = nullptr;
+    const std::vector<std::string>* patch_corrupted = nullptr;
+    const std::string* patch_what = nullptr;
+  } inspect;
 
   struct LessonPart {                     // lesson/
     const std::string* url = nullptr;     // the #lessonUrl the lesson came from ("": none)

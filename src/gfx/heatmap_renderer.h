@@ -20,6 +20,7 @@ enum class HeatmapSlot {
   kTrainB,    // the training panel: run B's example, one picture per head
   kModelHeads,  // model mode's head gallery: layer l, head h is picture l * H + h
   kWhatIf,      // the what-if panel: Δα of the chosen head (0), of every head small (1 + h)
+  kPrediction,  // the Prediction tab: the lens, the attribution map, patching, a step's map
   kCount
 };
 // How values become colours: viridis (weights, 0..1) or the diverging map of a difference (Δα: the

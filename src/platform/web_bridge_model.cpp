@@ -156,6 +156,19 @@ EMSCRIPTEN_KEEPALIVE void attnlab_tune_texts(const char* en, const char* ru) {
   platform::RequestFrames(kPageFrames);
 }
 
+// The Prediction tab's calls (app/inspect; the default page's build refuses them all), one entry
+// for all of them (each exported function costs the default page's payload): `call` is "lens"
+// (getLens), "attribution" (getAttribution), "runPatching", "generate" -- each starts a job the
+// lab runs in its frames -- "patchingStatus", "generationStatus" (the page polls them until the
+// job ends) or "cancel"; `json` its options (app::InspectCallJson).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_inspect(const char* call, const char* json) {
+  platform::RequestFrames(kPageFrames);
+  return Guarded([&] {
+    const attn::api::Json options = json && *json ? attn::api::ParseJson(json) : attn::api::Json::object();
+    return attn::api::Dump(app::InspectCallJson(*g_state, call ? call : "", options.is_discarded() ? attn::api::Json("not JSON") : options));
+  });
+}
+
 }  // extern "C"
 
 #endif  // __EMSCRIPTEN__

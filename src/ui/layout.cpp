@@ -4,6 +4,7 @@
 #include "text/refusal_message.h"
 #include "ui/plot.h"
 #include "ui/ui.h"
+#include "text/prediction_strings.h"
 
 #include <imgui_internal.h>
 
@@ -81,6 +82,8 @@ void DrawHeader(Context& ctx, bool phone) {
   }
 }
 
+
+void DrawPredictionPhone(Context& ctx) { DrawPredictionPage(ctx, /*phone=*/true); }
 
 // The settings panel, the heads' gallery (model mode) and, on a phone, the Positions panel and
 // "Train it more" under them (on a laptop they are tabs beside the steps, so that the heatmap
@@ -189,6 +192,12 @@ bool PositionsShown(const Context& ctx) {
   const app::AppState& s = ctx.state;
   return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
          !Hidden(ctx, "positions");
+}
+
+bool PredictionShown(const Context& ctx) {
+  const app::AppState& s = ctx.state;
+  return attn::model::ModelCodeInBuild() && s.lab.config.projection == attn::Projection::kModel && s.model.loaded &&
+         s.attention.result.error.ok() && !Hidden(ctx, "prediction");
 }
 
 bool TuneShown(const Context& ctx) {
@@ -372,6 +381,8 @@ void DrawLab(Context& ctx) {
   const int layout = vp->WorkSize.x < kPhoneWidth ? 1 : 0;
   // The phone and the laptop layouts have different tab bars: after a resize or a rotation the
   // new bar shows the state's view too (a setState just before the resize is not lost).
+  // (the Prediction tab exists once the model is loaded: until then its view waits to be brought)
+  if (shown == "prediction" && !PredictionShown(ctx)) ui.shown_view.clear();
   if (ui.shown_view != shown || ui.layout != layout) {
     ui.shown_view = shown;
     ui.layout = layout;
@@ -413,10 +424,13 @@ void DrawLab(Context& ctx) {
                                   {&tr::kInformation, "t_information", "information", DrawInformationPanel},
                                   {&tr::kWhatIf, "t_whatif", "whatif", DrawWhatIfPanel},
                                   {&tr::kTraining, "t_training", "training", DrawTrainingPanel},
-                                  {&tr::kNormalization, "t_normalization", "normalization", DrawNormalizationPanel}};
+                                  {&tr::kNormalization, "t_normalization", "normalization", DrawNormalizationPanel},
+                                  // model mode only (the default page's build draws nothing)
+                                  {&tr::kPredictionTab, "t_prediction", "prediction", DrawPredictionPhone}};
       constexpr int kCount = static_cast<int>(sizeof kTabs / sizeof kTabs[0]);
       for (int i = 0; i < kCount; ++i) {
         if (!app::ViewVisible(s.lab, kTabs[i].view)) continue;  // hidden: absent from the tab bar
+        if (kTabs[i].draw == DrawPredictionPhone && !PredictionShown(ctx)) continue;
         // (the Positions panel sits in the first tab, under the gallery)
         const ImGuiTabItemFlags bring_tab = front(kTabs[i].view) | (i == 0 ? front("positions") : ImGuiTabItemFlags_None);
         if (ImGui::BeginTabItem(Label(*kTabs[i].name, kTabs[i].id), nullptr, bring_tab)) {
@@ -443,6 +457,7 @@ void DrawLab(Context& ctx) {
                            app::ViewVisible(s.lab, "sentence");
     const bool training = app::ViewVisible(s.lab, "training");
     const bool normalization = app::ViewVisible(s.lab, "normalization");
+    const bool prediction = PredictionShown(ctx);
     auto training_page = [&]() {
       ImGui::BeginChild("page_training", ImVec2(0, 0), false);
       DrawTrainingPanel(ctx);
@@ -453,12 +468,18 @@ void DrawLab(Context& ctx) {
       DrawNormalizationPanel(ctx);
       ImGui::EndChild();
     };
-    if (attention + training + normalization == 1) {
+    auto prediction_page = [&]() {
+      ImGui::BeginChild("page_prediction", ImVec2(0, 0), false);
+      DrawPredictionPage(ctx, /*phone=*/false);
+      ImGui::EndChild();
+    };
+    if (attention + training + normalization + prediction == 1) {
       if (attention) DrawAttentionPage(ctx, front);
       if (training) training_page();
       if (normalization) normalization_page();
-    } else if (attention + training + normalization > 1 && ImGui::BeginTabBar("main_tabs")) {
-      const bool attention_view = shown != "training" && shown != "normalization";
+      if (prediction) prediction_page();
+    } else if (attention + training + normalization + prediction > 1 && ImGui::BeginTabBar("main_tabs")) {
+      const bool attention_view = shown != "training" && shown != "normalization" && shown != "prediction";
       const ImGuiTabItemFlags attention_front = bring && attention_view ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
       if (attention && ImGui::BeginTabItem(Label(tr::kAttentionTab, "m_attention"), nullptr, attention_front)) {
         DrawAttentionPage(ctx, front);
@@ -470,6 +491,10 @@ void DrawLab(Context& ctx) {
       }
       if (normalization && ImGui::BeginTabItem(Label(tr::kNormalization, "m_normalization"), nullptr, front("normalization"))) {
         normalization_page();
+        ImGui::EndTabItem();
+      }
+      if (prediction && ImGui::BeginTabItem(Label(tr::kPredictionTab, "m_prediction"), nullptr, front("prediction"))) {
+        prediction_page();
         ImGui::EndTabItem();
       }
       ImGui::EndTabBar();

@@ -94,7 +94,7 @@ struct UiState {
     const char* id = nullptr;  // the panel's id (a literal)
     float h = 0;
   };
-  Natural natural[16];
+  Natural natural[24];
   float wanted_height = 0;
   // What if (panel_whatif.cpp, the chips' menu, panel_vectors.cpp): the token and the word being
   // typed before the learner applies them, and the value being dragged.
@@ -104,6 +104,12 @@ struct UiState {
   int drag_value = -1;         // the token whose value the mouse drags in the vectors view, or -1
   float drag_from[2] = {0, 0}; // valueA, valueB when the drag began
   float drag_mouse[2] = {0, 0};  // the mouse when the drag began
+  // The Prediction tab (panel_prediction*.cpp): the boxes being typed in, the head whose source
+  // words are listed (-1: the largest part's), a chip's, generation's settings.
+  std::string answer_box, foil_box, corrupted_box;
+  int prediction_head = -1, step_head = -1;
+  std::string prediction_key;  // the attribution prediction_head was chosen on
+  app::GenerateOptions generate;
   float drag_scale = 1;        // the picture's pixels per plane unit when the drag began (kept
                                // while dragging: the picture refits, the mouse's meaning does not)
 };
@@ -154,6 +160,11 @@ void DrawModelTrainPanel(Context& ctx);     // panel_model_train.cpp: "Train it 
 void DrawLessonPanel(Context& ctx, ImVec2 size);  // panel_lesson.cpp: the guided lesson (lesson > 0)
 const char* LessonEntryLabel();                   // panel_lesson.cpp: the header's "Lesson" button
 
+// panel_prediction*.cpp: the Prediction tab (model mode; issue 40): the logit lens, the
+// attribution, activation patching, generation; the default page's build draws nothing
+// (panel_prediction_absent.cpp). `phone`: one column.
+void DrawPredictionPage(Context& ctx, bool phone);
+
 void DrawShareButton(Context& ctx);    // panel_share.cpp: the header's Share button and its popup
 
 // A lab configured for a lesson: app::IsHidden / IsLocked on the state (the one rule: a part or
@@ -192,6 +203,7 @@ float Natural(const UiState& ui, const char* id, float guess);
 float WantedHeight(const Context& ctx, bool phone, bool lesson, float top);
 bool TuneShown(const Context& ctx);  // layout.cpp: "Train it more" is shown (model mode, loaded, not hidden)
 bool PositionsShown(const Context& ctx);  // layout.cpp: the Positions panel (model mode, loaded, not hidden)
+bool PredictionShown(const Context& ctx);  // layout.cpp: the Prediction tab (model mode, loaded, not hidden)
 // export_menu.cpp: records a picture as exportable, and the small "↓" menu at the right end of
 // the current line (PNG, and SVG / CSV / JSON where the figure has them).
 void AddFigure(UiState& ui, const char* id, ImVec2 min, ImVec2 max, bool svg, bool numbers);

@@ -22,7 +22,7 @@ TEST_CASE("state JSON has exactly the page API's field names and the seed defaul
                                       "target", "layer", "whatIfToken", "whatIfWith", "whatIfMode", "shuffle",
                                       "shuffleSeed", "knockoutKeys", "knockoutHeads", "valueToken", "valueA",
                                       "valueB", "lang", "view", "lesson", "predictions", "lessonId", "hide", "lock",
-                                      "tuneText", "tuneOwn", "tuneSteps", "tuneBatch", "tuneLength", "tuneLr", "tuneSeed", "modelUrl", "train"});
+                                      "tuneText", "tuneOwn", "tuneSteps", "tuneBatch", "tuneLength", "tuneLr", "tuneSeed", "answer", "foil", "corrupted", "patch", "modelUrl", "train"});
   CHECK(train_keys == std::set<std::string>{"task", "length", "optimizer", "lr", "batch", "seed", "normalizer",
                                             "scaled", "dModel", "dK", "dV", "heads", "causal", "example",
                                             "compare", "play", "speed", "query"});

@@ -37,6 +37,13 @@ TEST_CASE("the default page's build: model mode asks for the model, and its file
   app::TuneTextsArrived(s, "some text", "немного текста");
   CHECK_FALSE(app::RunModelProbe(s));
   CHECK_FALSE(Json::parse(app::ProbeHeadJson(s))["ok"].get<bool>());
+  // And the Prediction tab's calls (the inspect room's stand-in): refused, naming the projection.
+  CHECK(app::LensJson(s)["field"] == "projection");
+  CHECK(app::AttributionJson(s, Json::object())["field"] == "projection");
+  CHECK(app::RunPatchingJson(s, Json{{"corrupted", "x"}})["field"] == "projection");
+  CHECK(app::GenerateJson(s, Json{{"n", 3}})["field"] == "projection");
+  CHECK(app::PatchingJson(s).is_null());
+  CHECK_FALSE(app::StartPatching(s));
   const auto back = app::ApplyPatch(s, Json{{"projection", "identity"}});
   REQUIRE_MESSAGE(back.ok, back.message);
   CHECK(s.attention.result.error.ok());

@@ -42,6 +42,7 @@ import { modelTests } from './features/model.mjs';
 import { whatIfTests } from './features/whatif.mjs';
 import { courseAuthorTests } from './features/course_author.mjs';
 import { checkpointTests } from './features/checkpoint.mjs';
+import { predictionTests } from './features/prediction.mjs';
 
 // ------------------------------------------------------------------------------------------
 // Command line
@@ -81,6 +82,7 @@ const tests = [
   ...trainingTests, ...normalizationTests, ...lessonTests,
   ...pageCitizenTests(), ...exportTests(), ...modelInfoTests(), ...flagsTests(), ...authoredLessonTests(),
   ...modelTrainTests(), ...modelTests(), ...whatIfTests(), ...courseAuthorTests(), ...checkpointTests(),
+  ...predictionTests(),
 ];
 
 // ------------------------------------------------------------------------------------------

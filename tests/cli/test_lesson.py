@@ -15,7 +15,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(sys.argv[2], "lesson")
 
 code, out, err = run(["lesson", "check", os.path.join(ROOT, "web", "lessons", "seed.json")])
-check("lesson check: the built-in lesson passes", code == 0 and err == "" and out.startswith('ok: lesson "seed", 8 steps, 8 questions'),
+check("lesson check: the built-in lesson passes", code == 0 and err == "" and out.startswith('ok: lesson "seed", 9 steps, 9 questions'),
       f"code={code} out={out!r} err={err!r}")
 
 code, out, err = run(["lesson", "check", os.path.join(FIX, "two_steps.json")])

@@ -193,7 +193,7 @@ TEST_CASE("the three refusals that were English inside Russian: train, train.que
   const auto predictions = ApplyStatePatch(LabState{}, Json{{"predictions", "zzz"}});
   REQUIRE_FALSE(predictions.ok);
   CHECK(text::RefusalMessage(predictions) ==
-        "«predictions»: ожидалось 8\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
+        "«predictions»: ожидалось 9\u00A0символов, каждый «-» (ещё не ответили) или a, b, c (выбранный ответ), получено \"zzz\".");
 }
 
 TEST_CASE("a refused edit (what if, knock-out, value) is said in Russian, phrase by phrase, with its numbers") {

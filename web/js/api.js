@@ -77,6 +77,22 @@
  *                          (docs/models.md) is the lab's model; rejected with the refusal
  *   forgetDownloadedModels() -> Promise of {ok, freedBytes}: the browser's copies dropped
  *   probeHead()           -> "Probe this head" now (README)
+ * What moved the prediction (model mode, the Prediction tab; docs/inspect.md), each {ok: false,
+ * field, error} when refused:
+ *   getLens()             -> {ok, rows, tokens, chosenTarget, targets, top: [k][t] {id, text, p},
+ *                          targetP: [k][t], lastTop5: [k][5], ms}: `attnlab model lens`'s JSON
+ *                          (the state's answer is the target)
+ *   getAttribution({target, foil}) -> {ok, position, target, foil, logit, sum, scale, parts: [{name,
+ *                          layer, head, value}], heads: [{layer, head, weight, contribution,
+ *                          attribution}], tokens, ms}: `attnlab model attribute`'s; target and foil
+ *                          (ids or one token's text) default to the state's answer and foil
+ *   runPatching({clean, corrupted, what, target, foil, onProgress}) -> Promise of `attnlab model
+ *                          patch`'s JSON with ok, running, cancelled, current, ms; the options given
+ *                          become the state's sentence, corrupted, patch, answer and foil;
+ *                          onProgress(status) after each frame's runs
+ *   generate({n, temperature, topK, topP, seed, onProgress}) -> Promise of {ok, tokens: [{id,
+ *                          text}], prompt, stopped, full, ms, ...}: sampled with the key/value cache
+ *   cancelJob()           stops a patching run or a generation (its promise settles, cancelled)
  * Normalization (the Normalization tab):
  *   getNormalization()    -> {ok, scoreVariance: [{dK, varUnscaled, varScaled, analyticUnscaled,
  *                          analyticScaled}], saturation: [{dK, entropyUnscaled, entropyScaled,
@@ -131,6 +147,25 @@ function isPlainObject(v) {
 
 function parseJSON(text, what) {
   try { return JSON.parse(text); } catch (e) { throw new Error('Attention Lab: ' + what + ' returned invalid JSON: ' + e.message); }
+}
+
+// runPatching and generate: a job the lab runs in its frames; the promise settles with its last
+// status once it stops running (done, cancelled or refused), onProgress hears each one before.
+// The Prediction tab's calls go through one C function (app::InspectCallJson), by name.
+function inspect(call, options) {
+  return parseJSON(fns.inspect(call, options === undefined ? '' : JSON.stringify(options)), 'attnlab_inspect ' + call);
+}
+function labJob(start, status, options) {
+  if (options === undefined) options = {};
+  if (!isPlainObject(options)) return Promise.resolve({ ok: false, field: '', error: 'expected an object of options' });
+  var progress = typeof options.onProgress === 'function' ? options.onProgress : null;
+  return new Promise(function (resolve) {
+    (function poll(st) {
+      if (!st || st.ok === false || !st.running) return resolve(st);
+      if (progress) try { progress(st); } catch (e) { setTimeout(function () { throw e; }); }
+      setTimeout(function () { poll(inspect(status)); }, 40);
+    })(inspect(start, options));
+  });
 }
 
 // Raw calls (no readiness check): used internally while the link state is being applied.
@@ -253,6 +288,11 @@ var api = {
   forgetDownloadedModels: function () { requireReady(); return checkpoint().then(function (c) { return c.forget(); }); },
   getBuild: function () { requireReady(); return current && current._attnlab_model_code() ? 'full' : 'default'; },
   probeHead: function () { requireReady(); return parseJSON(fns.probeHead(), 'attnlab_probe_head'); },
+  getLens: function () { requireReady(); return inspect('lens'); },
+  getAttribution: function (o) { requireReady(); return inspect('attribution', o); },
+  runPatching: function (o) { requireReady(); return labJob('runPatching', 'patchingStatus', o); },
+  generate: function (o) { requireReady(); return labJob('generate', 'generationStatus', o); },
+  cancelJob: function () { requireReady(); inspect('cancel'); },
   getEmbedSnippet: function () { requireReady(); return fns.getEmbedSnippet(pageUrl()); },
   setState: function (partial) {
     if (!isPlainObject(partial)) throw new TypeError('attentionLab.setState expects a plain object, e.g. {temperature: 0.5}');
@@ -322,6 +362,7 @@ function bind(Module) {
     tuneTexts: Module.cwrap('attnlab_tune_texts', null, ['string', 'string']),
     getModelStatus: Module.cwrap('attnlab_get_model_status', 'string', []),
     probeHead: Module.cwrap('attnlab_probe_head', 'string', []),
+    inspect: Module.cwrap('attnlab_inspect', 'string', ['string', 'string']),
     paste: Module.cwrap('attnlab_paste', null, ['string']),
     typeText: Module.cwrap('attnlab_type_text', null, ['string']),
     releasePointer: Module.cwrap('attnlab_release_pointer', null, []),

@@ -169,7 +169,8 @@ var REQUESTS = {
   'export': 'options', download: 'options',   // a Promise: the reply carries the Blob
   setLesson: 'lesson', getLesson: '', answerLesson: 'choice', getLessonProgress: '',
   getModelStatus: '', probeHead: '', tuneModel: 'options', getTuneStatus: '', stopTune: '', resetTune: '',
-  loadModel: 'options', forgetDownloadedModels: ''
+  loadModel: 'options', forgetDownloadedModels: '',
+  getLens: '', getAttribution: 'options', runPatching: 'options', generate: 'options', cancelJob: ''
 };
 // What the lab posts itself: never answered, so that a parent echoing messages back makes no loop.
 var OWN_MESSAGES = ['attentionLab:result', 'attentionLab:ready', 'attentionLab:height', 'attentionLab:change',

@@ -77,6 +77,8 @@ const std::vector<ExportTarget>& ExportTargets() {
       {"output_norm", {"png", "svg"}, false},
       {"curves_scaling", {"png", "svg"}, false},
       {"curves_norms", {"png", "svg"}, false},
+      {"patching", {"png", "svg", "csv", "json"}, true},  // the Prediction tab (model mode)
+      {"lens", {"png"}, true},
   };
   return kTargets;
 }
@@ -115,7 +117,7 @@ bool ReadExportRequest(const Json& j, ExportRequest* out, std::string* field, st
 bool ExportFromState(const ExportRequest& r) {
   if (r.format == "png") return false;
   return r.what == "weights" || r.what == "trace" || r.what == "contributions" || r.what == "simplex" ||
-         r.what == "example_weights" || r.what == "whatif";
+         r.what == "example_weights" || r.what == "whatif" || r.what == "patching";
 }
 
 std::string ExportMime(const std::string& format) {
@@ -128,7 +130,7 @@ std::string ExportMime(const std::string& format) {
 ExportFile ExportText(const LabView& v, const ExportRequest& r, const std::string& trace) {
   ExportFile f;
   const ExportTarget* t = FindExportTarget(r.what);
-  f.name = ExportFileName(v, r.format == "json" ? "trace" : r.what, r.format, !t || t->with_sentence);
+  f.name = ExportFileName(v, r.format == "json" && r.what != "patching" ? "trace" : r.what, r.format, !t || t->with_sentence);
   f.type = ExportMime(r.format);
   std::string why;
   if (r.what == "whatif") {
@@ -137,6 +139,7 @@ ExportFile ExportText(const LabView& v, const ExportRequest& r, const std::strin
     else
       f.bytes = r.format == "csv" ? WhatIfCsv(v, &why) : WhatIfSvg(v, &why);
   }
+  else if (r.what == "patching") f.bytes = PatchingExport(v, r.format, &why);
   else if (r.format == "csv") f.bytes = WeightsCsv(v);
   else if (r.what == "contributions") f.bytes = ContributionsSvg(v);
   else if (r.what == "simplex") f.bytes = SimplexSvg(v, &why);

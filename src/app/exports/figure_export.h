@@ -14,6 +14,8 @@
 //   simplex  SVG   the Information panel's simplex (3 or 4 keys): the corners, the weights that
 //                  give the same A (a point, segment or polygon), α and α′
 //   example_weights SVG  the Training tab's example heatmaps: every head of run A (and B)
+//   patching CSV, SVG, JSON  activation patching's grid (layer × position or head), the
+//                  normalized logit difference
 //   whatif   CSV, SVG  Δα of the chosen head (an edited run minus the plain one, issue 23) on the
 //                  plain run's tokens: the CSV's numbers as getTrace().comparison writes them (a
 //                  deleted query's row empty), the SVG on the diverging map with its legend
@@ -77,6 +79,11 @@ std::string SimplexSvg(const LabView& v, std::string* why);
 std::string ExampleWeightsSvg(const LabView& v, std::string* why);
 std::string WhatIfCsv(const LabView& v, std::string* why);
 std::string WhatIfSvg(const LabView& v, std::string* why);
+// Activation patching's grid (the Prediction tab; patching_export.cpp, in the builds with the
+// model's code; patching_export_absent.cpp in the default page's): "csv" (a row per layer, a
+// column per position or head, empty where not run), "svg" (the diverging map, its labels and
+// legend) or "json" (runPatching's). "" with the refusal in *why when there is no run.
+std::string PatchingExport(const LabView& v, const std::string& format, std::string* why);
 
 struct SvgSeries {
   std::string label;                      // "" = not in the legend

@@ -79,6 +79,20 @@ void TrainingRows(const LabView& v, std::vector<LessonLine>& out, bool gradients
 
 // Step 7: the trained model's weight on the token itself on this sentence (every layer and head,
 // the rows t >= 1: row 0 can only attend to itself), against q = k = x on the lab's words.
+// The attribution of the model's next word: the inspect room's lines (app/inspect: written where
+// the model's code is, so that the default page's build carries none of it).
+void AttributionRows(const LabView& v, std::vector<LessonLine>& out) {
+  if (!v.model.loaded) {
+    out.push_back(Line(tr::kReadoutModelLoading));
+    return;
+  }
+  if (!v.inspect.readout || v.inspect.readout->empty()) {
+    out.push_back(Line(tr::kReadoutAttrComputing));
+    return;
+  }
+  for (const auto& [en, ru] : *v.inspect.readout) out.push_back({en, ru});
+}
+
 void ModelSelfRows(const LabView& v, std::vector<LessonLine>& out) {
   if (!v.model.loaded) {
     out.push_back(Line(tr::kReadoutModelLoading));
@@ -273,6 +287,7 @@ std::vector<LessonLine> LessonReadout(const Lesson& lesson, const LabView& v) {
       break;
     }
     case 7: ModelSelfRows(v, out); break;
+    case 9: AttributionRows(v, out); break;
     case 8: {
       if (r.error.ok())
         out.push_back(Line(tr::kReadoutSum, Tok(r.tokens, r.steps.query).c_str(),

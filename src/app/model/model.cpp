@@ -75,6 +75,7 @@ void Model::Arrived(const RoomContext& c, std::unique_ptr<attn::model::LabModel>
   // arrives: the rest is left out of its wasm.
   if (!attn::model::ModelCodeInBuild()) return;
   loaded = std::move(m);
+  ++weights_version;
   status = ModelStatus{};
   status.load = ModelLoad::kReady;
   status.fraction = 1;
@@ -136,6 +137,9 @@ void Model::Tick(const RoomContext& c, double budget_ms, FrameWork* work) {
 bool Model::NeedsFrames(const attn::api::LabState& lab, const LabView& view) const {
   return status.load == ModelLoad::kLoading || probe.wait >= 0 || tune.run_to > 0 || KeyEffectsRunning(lab, view);
 }
-void Model::Publish(LabView* view) const { view->model.loaded = loaded.get(); }
+void Model::Publish(LabView* view) const {
+  view->model.loaded = loaded.get();
+  view->model.weights_version = weights_version;
+}
 
 }  // namespace app

@@ -115,6 +115,8 @@ struct Model final : Room {
   std::unique_ptr<attn::model::LabModel> loaded;  // null until its files are loaded
   ModelStatus status;
   std::string requested_url;  // the modelUrl last asked for (Wants compares the state's with it)
+  int weights_version = 0;    // one more whenever loaded->params change (a model arrives, Train
+                              // it more steps, Reset): what others computed from them is stale
   ModelInformation info;
   ModelKeyEffects effects;
   ModelOffsets offsets;

@@ -92,6 +92,7 @@ void Model::ResetTune(const RoomContext& c) {
   t.refusal = TuneRefusal::kNone;
   if (!loaded) return;
   loaded->params = loaded->shipped.params;
+  ++weights_version;
   RecomputeAtWeights(c, true);
 }
 
@@ -120,6 +121,7 @@ int Model::TickTune(const RoomContext& c, double budget_ms, double* ms) {
     ++units;
     if (done) {
       stepped = true;
+      ++weights_version;
       t.trained = true;
       if (t.session.step() >= t.run_to) {
         t.run_to = 0;

@@ -15,7 +15,7 @@ bool ViewVisible(const attn::api::LabState& lab, std::string_view view) {
 std::string ShownView(const attn::api::LabState& lab) {
   if (ViewVisible(lab, lab.view)) return lab.view;
   for (const char* v : {"steps", "weights", "vectors", "information", "whatif", "sentence", "training", "normalization",
-                        "positions"})
+                        "positions"})  // ("prediction": model mode's own tab, shown only when asked for)
     if (ViewVisible(lab, v)) return v;
   return "";
 }

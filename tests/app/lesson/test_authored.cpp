@@ -37,7 +37,8 @@ const Before kBefore[] = {
     {"5. Backpropagation learns the relations", 2, R"({"view": "training", "train": {"task": "verb_object", "example": "я люблю суши"}})", R"({})", R"(null)"},
     {"6. Normalization: a bound, not a size", 1, R"({})", R"({"view": "normalization"})", R"(null)"},
     {"7. A trained layer, for real", 1, R"({"projection": "identity", "view": "weights"})", R"({"projection": "model", "layer": 0, "head": 1, "view": "weights"})", R"({"view": "information"})"},
-    {"8. SLP's αᵢⱼ, and the answer", 2, R"({})", R"({"view": "weights"})", R"(null)"},
+    {"8. Which words moved the prediction", 1, R"({"projection": "model", "sentence": "я люблю суши", "view": "weights"})", R"({"projection": "model", "view": "prediction"})", R"(null)"},
+    {"9. SLP's αᵢⱼ, and the answer", 2, R"({})", R"({"view": "weights"})", R"(null)"},
 };
 
 const char* const kTwoSteps = R"({
@@ -69,7 +70,9 @@ TEST_SUITE("app") {
 
 TEST_CASE("seed.json is the lesson as it was: titles, right answers and patches") {
   const auto& steps = app::LessonSteps();
-  REQUIRE(steps.size() == 8);
+  REQUIRE(steps.size() == 9);
+  // each step's readout, by name now (step 8's, the attribution, came last: index 9)
+  const int kNumbers[] = {1, 2, 3, 4, 5, 6, 7, 9, 8};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     CAPTURE(i);
     const Before& b = kBefore[i];
@@ -80,7 +83,7 @@ TEST_CASE("seed.json is the lesson as it was: titles, right answers and patches"
     const Json extra = Json::parse(b.extra);
     CHECK(steps[i].has_extra == !extra.is_null());
     if (!extra.is_null()) CHECK(steps[i].extra == extra);
-    CHECK(steps[i].numbers == static_cast<int>(i) + 1);  // each step's readout, by name now
+    CHECK(steps[i].numbers == kNumbers[i]);
   }
   CHECK(steps[0].extra_action == app::LessonAction::kTrain);
   CHECK(steps[2].reveal_action == app::LessonAction::kProbe);

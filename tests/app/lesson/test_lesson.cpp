@@ -24,7 +24,7 @@ using attn::api::Json;
 
 TEST_SUITE("app") {
 
-TEST_CASE("the lesson has 8 steps, each with both languages, three choices and a valid right answer") {
+TEST_CASE("the lesson has 9 steps, each with both languages, three choices and a valid right answer") {
   const auto& steps = app::LessonSteps();  // web/lessons/seed.json, as the build embeds it
   REQUIRE(static_cast<int>(steps.size()) == app::kLessonSteps);
   for (const app::LessonStep& st : steps) {
@@ -61,17 +61,17 @@ TEST_CASE("every step's setup, reveal and extra patch is accepted by the state")
 TEST_CASE("lesson and predictions are state rows: defaults, refusals in the one wording") {
   const Json j = attn::api::StateToJson(attn::api::LabState{});
   CHECK(j["lesson"] == 0);
-  CHECK(j["predictions"] == "--------");
-  const auto bad = attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"lesson", 9}});
+  CHECK(j["predictions"] == "---------");
+  const auto bad = attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"lesson", 10}});
   CHECK_FALSE(bad.ok);
-  CHECK(bad.message == "lesson: expected an integer from 0 to 8, got 9");
+  CHECK(bad.message == "lesson: expected an integer from 0 to 9, got 10");
   const auto bad2 = attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"predictions", "abcd---"}});
   CHECK_FALSE(bad2.ok);
   CHECK(bad2.field == "predictions");
   CHECK(bad2.message ==
-        "predictions: expected 8 characters, each - (not yet) or a, b, c (the choice), got \"abcd---\"");
+        "predictions: expected 9 characters, each - (not yet) or a, b, c (the choice), got \"abcd---\"");
   CHECK_FALSE(attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"predictions", "--"}}).ok);
-  CHECK(attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"predictions", "abc-a-bc"}}).ok);
+  CHECK(attn::api::ApplyStatePatch(attn::api::LabState{}, Json{{"predictions", "abc-a-bcb"}}).ok);
 }
 
 TEST_CASE("setState({lesson: 1}) sets step 1's question state; answering reveals the answer's state") {
@@ -86,7 +86,7 @@ TEST_CASE("setState({lesson: 1}) sets step 1's question state; answering reveals
   CHECK(app::LessonReadout(t.s).empty());
 
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
-  CHECK(t.s.lab.predictions == "b-------");
+  CHECK(t.s.lab.predictions == "b--------");
   CHECK(app::LessonRevealed(t.s));
   CHECK(t.s.lab.config.projection == attn::Projection::kIdentity);
   // With q = k = x «люблю» attends to itself: the answer the lesson says is right.
@@ -102,7 +102,7 @@ TEST_CASE("the learner moves freely and comes back; predictions stay for the pag
   LessonApp t;
   REQUIRE(app::GoToLesson(t.s, 2).ok);
   REQUIRE(app::AnswerLesson(t.s, 2).ok);  // a wrong prediction is kept too
-  CHECK(t.s.lab.predictions == "-c------");
+  CHECK(t.s.lab.predictions == "-c-------");
   CHECK(t.s.lab.config.sentence == "я люблю суши суши");
   CHECK_FALSE(t.s.lab.config.positional);
   REQUIRE(app::ApplyPatch(t.s, Json{{"positional", true}}).ok);  // the learner's own change
@@ -110,19 +110,19 @@ TEST_CASE("the learner moves freely and comes back; predictions stay for the pag
   REQUIRE(app::GoToLesson(t.s, 3).ok);
   REQUIRE(app::GoToLesson(t.s, 2).ok);  // back: the answer's state again (already predicted)
   CHECK_FALSE(t.s.lab.config.positional);
-  CHECK(t.s.lab.predictions == "-c------");
+  CHECK(t.s.lab.predictions == "-c-------");
   REQUIRE(app::ApplyPatch(t.s, Json{{"dV", 1}}).ok);
   REQUIRE(app::RestoreLessonStep(t.s).ok);
   CHECK(t.s.lab.config.d_v == 8);
   REQUIRE(app::GoToLesson(t.s, 0).ok);  // closed: the free lab, the state stays
   CHECK(t.s.lab.lesson == 0);
-  CHECK(t.s.lab.predictions == "-c------");
+  CHECK(t.s.lab.predictions == "-c-------");
   CHECK(app::CurrentLessonStep(t.s) == nullptr);
 }
 
 TEST_CASE("step 2's repeated word without positional encoding: all weight moves to the twin, same A") {
   LessonApp t;
-  REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 2}, {"predictions", "-b------"}}).ok);
+  REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 2}, {"predictions", "-b-------"}}).ok);
   const attn::InformationReport& info = t.s.attention.result.information;
   CHECK(t.s.attention.result.target == 3);
   CHECK(info.collision.alpha2(3) > 0.99 * (t.s.attention.result.steps.rows[2].weight + t.s.attention.result.steps.rows[3].weight));
@@ -198,13 +198,13 @@ TEST_CASE("step 5: ∂L/∂αᵢ from the engine's backward equals vᵢ·∂L/�
   CHECK(app::LessonSteps()[4].right == 2);
 }
 
-TEST_CASE("step 6 computes the normalization experiments; step 8 counts the predictions") {
+TEST_CASE("step 6 computes the normalization experiments; step 9 counts the predictions") {
   LessonApp t;
-  REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 6}, {"predictions", "ba--cb--"}}).ok);  // revealed on entry
+  REQUIRE(app::ApplyPatch(t.s, Json{{"lesson", 6}, {"predictions", "ba--cb---"}}).ok);  // revealed on entry
   CHECK(t.s.normalization.computed);
   CHECK(t.s.lab.view == "normalization");
   CHECK_FALSE(app::LessonReadout(t.s).empty());
-  REQUIRE(app::GoToLesson(t.s, 8).ok);
+  REQUIRE(app::GoToLesson(t.s, 9).ok);
   REQUIRE(app::AnswerLesson(t.s, 1).ok);
   const std::vector<app::LessonLine> lines = app::LessonReadout(t.s);
   REQUIRE_FALSE(lines.empty());

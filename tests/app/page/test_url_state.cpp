@@ -27,6 +27,7 @@ const char* const kEveryField = R"({
   "hide": "normalization,mask", "lock": "sentence,train.task",
   "tuneText": "own", "tuneOwn": "мой текст & 100% #2", "tuneSteps": 7, "tuneBatch": 2, "tuneLength": 16,
   "tuneLr": 0.003, "tuneSeed": 5, "modelUrl": "https://example.org/models/gpt2/",
+  "answer": " Paris & #2", "foil": "#17", "corrupted": "кот & пёс = враги + 100% #1 ещё?", "patch": "head",
   "whatIfToken": 1, "whatIfWith": "кошка", "whatIfMode": "insert", "shuffle": "seeded", "shuffleSeed": 9,
   "knockoutKeys": "0,2", "knockoutHeads": "0:0", "valueToken": 2, "valueA": 0.5, "valueB": -0.25,
   "train": {"task": "previous", "length": 5, "optimizer": "sgd", "lr": 0.03, "batch": 8, "seed": 3,

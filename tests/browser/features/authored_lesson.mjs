@@ -198,10 +198,10 @@ window.askLab = (msg) => new Promise((resolve) => {
           assert(!since().some((u) => /lessons\//.test(u)), 'the lesson was fetched before it was needed');
           assertEq(await t.page.evaluate(() => attentionLab.getLesson()), null, 'getLesson() before the lesson is needed');
           // setState({lesson}) with no document yet: answered at once (a synchronous request).
-          const r = await t.page.evaluate(() => attentionLab.setState({ lesson: 2, predictions: 'ba------' }));
+          const r = await t.page.evaluate(() => attentionLab.setState({ lesson: 2, predictions: 'ba-------' }));
           assert(r.ok && r.state.lesson === 2 && r.state.sentence === 'я люблю суши суши', `setState({lesson: 2}): ${short(r)}`);
           assert(since().some((u) => /\/lessons\/seed\.json$/.test(u)), 'lessons/seed.json was not requested');
-          const three = await t.page.evaluate(() => { attentionLab.setState({ lesson: 3, predictions: 'bac-----' }); return attentionLab.getTrace(); });
+          const three = await t.page.evaluate(() => { attentionLab.setState({ lesson: 3, predictions: 'bac------' }); return attentionLab.getTrace(); });
           traces.push(JSON.stringify([await t.page.evaluate(() => attentionLab.getTrace()), three]));
         }
         assert(traces[0] === traces[1], 'two fresh loads of steps 2 and 3 give different traces');

@@ -4,7 +4,7 @@ import { assert, assertEq, short } from '../lib/assert.mjs';
 import { assertClean, assertNonBlank, canvasStats, openLab, panelsDrawn, settle } from '../lib/page.mjs';
 
 // The lesson (src/app/lesson.cpp): per step the right choice (0-based) and the state its question
-// and its answer set. The right answers spell "bacacbbc".
+// and its answer set. The right answers spell "bacacbbbc".
 const LESSON_PANEL = { x: 170, y: 47 };  // the lesson panel's title (laptop): a click focuses it
 const LESSON = [
   { right: 1, question: (s) => s.projection === 'random' && s.sentence === 'я люблю суши',
@@ -20,6 +20,8 @@ const LESSON = [
   { right: 1, question: (s) => s.view === 'steps' && s.heads === 1, answer: (s) => s.view === 'normalization' },
   { right: 1, question: (s) => s.view === 'weights' && s.projection === 'identity' && s.sentence === 'я люблю суши',
     answer: (s) => s.view === 'weights' && s.projection === 'model' && s.layer === 0 && s.head === 1 },
+  { right: 1, question: (s) => s.view === 'weights' && s.projection === 'model' && s.sentence === 'я люблю суши',
+    answer: (s) => s.view === 'prediction' && s.projection === 'model' && s.sentence === 'я люблю суши' },
   { right: 2, question: (s) => s.view === 'steps' && s.sentence === 'я люблю суши',
     answer: (s) => s.view === 'weights' && s.sentence === 'я люблю суши' && s.projection === 'identity' },
 ];
@@ -29,7 +31,7 @@ const LESSON = [
 async function walkLessonLaptop(t, lang) {
   if (lang === 'en') await openLab(t, 'index.html#lang=en&lesson=1');
   else {
-    const r = await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', lesson: 1, predictions: '--------' }));
+    const r = await t.page.evaluate(() => attentionLab.setState({ lang: 'ru', lesson: 1, predictions: '---------' }));
     assert(r.ok, `setState to the Russian lesson: ${short(r)}`);
   }
   await settle(t.page, 600);
@@ -64,12 +66,12 @@ async function walkLessonLaptop(t, lang) {
   await t.page.keyboard.press('b');
   await settle(t.page, 300);
   let s = await t.page.evaluate(() => attentionLab.getState());
-  assertEq([s.lesson, s.predictions], [7, 'bacacbbc'], `${lang}: B goes back a step, predictions kept`);
-  assert(LESSON[6].answer(s), `${lang}: step 7 after coming back: ${short(s, 300)}`);
+  assertEq([s.lesson, s.predictions], [8, 'bacacbbbc'], `${lang}: B goes back a step, predictions kept`);
+  assert(LESSON[7].answer(s), `${lang}: step 8 after coming back: ${short(s, 300)}`);
   await t.page.keyboard.press('n');
   await settle(t.page, 300);
   s = await t.page.evaluate(() => attentionLab.getState());
-  assertEq(s.lesson, 8, `${lang}: N goes forward again`);
+  assertEq(s.lesson, 9, `${lang}: N goes forward again`);
 }
 
 export const lessonTests = [
@@ -81,11 +83,11 @@ export const lessonTests = [
       await walkLessonLaptop(t, 'ru');
       // A course page switches the lesson off: the panel goes, the predictions stay in the state.
       const off = await t.page.evaluate(() => attentionLab.setState({ lesson: 0 }));
-      assert(off.ok && off.state.lesson === 0 && off.state.predictions === 'bacacbbc', `lesson 0: ${short(off)}`);
+      assert(off.ok && off.state.lesson === 0 && off.state.predictions === 'bacacbbbc', `lesson 0: ${short(off)}`);
       await settle(t.page, 400);
       assert(!(await panelsDrawn(t)).split(' ').includes('lesson'), `lesson 0 still draws the lesson: ${await panelsDrawn(t)}`);
-      const bad = await t.page.evaluate(() => attentionLab.setState({ lesson: 9 }));
-      assertEq([bad.ok, bad.field, bad.error], [false, 'lesson', 'lesson: expected an integer from 0 to 8, got 9'], 'lesson 9 refused');
+      const bad = await t.page.evaluate(() => attentionLab.setState({ lesson: 10 }));
+      assertEq([bad.ok, bad.field, bad.error], [false, 'lesson', 'lesson: expected an integer from 0 to 9, got 10'], 'lesson 10 refused');
       assertClean(t);
     },
   },
@@ -99,7 +101,7 @@ export const lessonTests = [
       assertEq([s.lesson, s.heads, s.dV, s.lang], [3, 4, 2, 'ru'], 'the link #lesson=3 opens step 3 with its settings');
       for (const lang of ['en', 'ru']) {
         for (let k = 1; k <= LESSON.length; k++) {
-          const r = await t.page.evaluate(([lang, k]) => attentionLab.setState({ lang, lesson: k, predictions: 'bacacbbc' }), [lang, k]);
+          const r = await t.page.evaluate(([lang, k]) => attentionLab.setState({ lang, lesson: k, predictions: 'bacacbbbc' }), [lang, k]);
           assert(r.ok, `${lang} step ${k}: ${short(r)}`);
           assert(LESSON[k - 1].answer(r.state), `${lang} step ${k} (revealed on entry): ${short(r.state, 300)}`);
           await settle(t.page, 700);

@@ -189,7 +189,7 @@ export function modelTests() {
         const lesson = JSON.parse(fs.readFileSync(path.join(t.opts.site, 'lessons', 'seed.json'), 'utf8'));
         const extra = lesson.steps[3].extra.state;
         assertEq(extra.projection, 'model', 'the extra is in model mode');
-        const hash = Object.entries({ lang: 'en', lesson: 4, predictions: '---a----', ...extra })
+        const hash = Object.entries({ lang: 'en', lesson: 4, predictions: '---a-----', ...extra })
           .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
         await openLab(t, 'index.html#' + hash);
         await waitModel(t);
