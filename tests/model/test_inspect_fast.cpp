@@ -4,7 +4,10 @@
 // BF16), and in the gpt2 and llama suites on the fixture checkpoints:
 //   - patching from the first patched layer (model.h ForwardFrom, the layers below are the
 //     corrupted run's; a step's runs in lockstep) = the corrupted prompt's whole forward with the
-//     same patch, every kind.
+//     same patch, every kind;
+//   - the cached step's row products (row_product.h, one product per key/value head) = the last
+//     row of the whole text's forward, on one and two threads.
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include "quick.h"
 #include "engine/attention/hooks.h"
 #include "engine/base/rng.h"
+#include "model/arch/kv_cache.h"
 #include "model/format/fp16.h"
 #include "model/format/hf_checkpoint.h"
 #include "model/inspect/patching.h"
@@ -134,6 +138,11 @@ SequenceActs<float> Run(const Params<float>& p, const ModelConfig& c, const std:
   return acts;
 }
 
+bool SameBits(const Mat<float>& a, const Mat<float>& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+}
+
 // The patch of one cell as its definition says (patching.h), a hook on the corrupted run.
 void AddPatch(Hooks<float>* hooks, const SequenceActs<float>& clean, PatchWhat what, int layer, int col) {
   const BlockActs<float>& b = clean.blocks[static_cast<std::size_t>(layer)];
@@ -198,7 +207,25 @@ void CheckPatching(const Params<float>& p, const ModelConfig& c, const std::vect
   }
 }
 
+// Prefill `prompt`, then one step per further token of `text`: each step's logits are the whole
+// text's last row, bit for bit.
+void CheckCache(const Params<float>& p, const ModelConfig& c, const std::vector<int>& text, int prompt, int threads) {
+  KvCache cache;
+  SequenceActs<float> acts;
+  std::string error;
+  const std::vector<int> first(text.begin(), text.begin() + prompt);
+  REQUIRE_MESSAGE(Prefill(&cache, &acts, p, c, first, static_cast<int>(text.size()), &error, threads), error);
+  CHECK(SameBits(acts.logits, Run(p, c, first, true).logits));
+  for (std::size_t n = static_cast<std::size_t>(prompt); n < text.size(); ++n) {
+    Mat<float> logits;
+    REQUIRE_MESSAGE(DecodeStep(&cache, &logits, p, c, text[n], &error, threads), error);
+    const std::vector<int> upto(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(n) + 1);
+    CHECK_MESSAGE(SameBits(logits, Run(p, c, upto, true).logits), "position " << n << ": the cached logits differ");
+  }
+}
+
 const std::vector<int> kClean = {3, 17, 5, 29, 11, 2, 40, 8, 33};
+const std::vector<int> kText = {3, 17, 5, 29, 11, 2, 40, 8, 33, 6, 14, 21};  // past the window of 5
 
 TEST_CASE("patching from the first patched layer gives the whole patched forward's bits, every kind, float and stored weights") {
   std::vector<int> corrupted = kClean;
@@ -227,8 +254,22 @@ TEST_CASE("patching from the first patched layer gives the whole patched forward
   CHECK(error == "the block's input must have one row per token and d_model columns");
 }
 
+TEST_CASE("kv cache: the row products' steps give the whole forward's last row bit for bit, float and stored weights, 1 and 2 threads") {
+  for (const Family& f : Families()) {
+    const Params<float> p = RandomParams(f.config, 8);
+    for (const Weights& w : Variants(p, f.config)) {
+      for (const int threads : {1, 2}) {
+        CAPTURE(f.name);
+        CAPTURE(w.name);
+        CAPTURE(threads);
+        CheckCache(w.params, f.config, kText, 3, threads);
+      }
+    }
+  }
+}
+
 TEST_SUITE("gpt2") {
-TEST_CASE("gpt2 checkpoints: patching from the first patched layer gives the whole patched forward's bits") {
+TEST_CASE("gpt2 checkpoints: patching from the first patched layer and the cached steps give the plain paths' bits") {
   const std::string dir = checkpoint_reference::FixtureFolder("ATTNLAB_GPT2_FIXTURES", "/usr/bin/python3 scripts/gpt2_fixture.py --out DIR");
   for (const char* name : {"f16-vocab", "bf16-sharded-tokjson-pairs", "f32-sharded-lmhead"}) {
     CAPTURE(name);
@@ -238,12 +279,13 @@ TEST_CASE("gpt2 checkpoints: patching from the first patched layer gives the who
     std::vector<int> corrupted = kClean;
     corrupted[2] = 900;
     CheckPatching(ck.params, ck.config, kClean, corrupted, 2);
+    CheckCache(ck.params, ck.config, kText, 4, 2);
   }
 }
 }  // TEST_SUITE
 
 TEST_SUITE("llama") {
-TEST_CASE("llama checkpoints: patching from the first patched layer gives the whole patched forward's bits") {
+TEST_CASE("llama checkpoints: patching from the first patched layer and the cached steps give the plain paths' bits") {
   const std::string dir = checkpoint_reference::FixtureFolder("ATTNLAB_LLAMA_FIXTURES", "/usr/bin/python3 scripts/llama_fixture.py --out DIR");
   for (const char* name : {"llama-f16-sharded", "llama-mqa", "mistral", "qwen2", "qwen3"}) {
     CAPTURE(name);
@@ -253,6 +295,7 @@ TEST_CASE("llama checkpoints: patching from the first patched layer gives the wh
     std::vector<int> corrupted = kClean;
     corrupted[2] = 900;
     CheckPatching(ck.params, ck.config, kClean, corrupted, 2);
+    CheckCache(ck.params, ck.config, kText, 4, 2);
   }
 }
 }  // TEST_SUITE

@@ -3,6 +3,7 @@
 
 #include "model/format/fp16.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -10,6 +11,7 @@ namespace attn {
 namespace model {
 
 namespace {
+
 
 // Every half's float, computed once (256 KB): widening a block is a table lookup per value.
 const float* HalfTable() {
@@ -67,8 +69,11 @@ float StoredMatrix::At(Eigen::Index r, Eigen::Index c) const {
 
 void StoredMatrix::WidenRows(Eigen::Index first, Eigen::Index n, Mat<float>* out) const {
   out->resize(n, cols_);  // (n, cols); no reallocation when a scratch already has the shape
-  float* o = out->data();  // column-major, as the storage: each column's rows are one run
-  for (Eigen::Index c = 0; c < cols_; ++c) {
+  WidenRowsTo(first, n, out->data());
+}
+
+void StoredMatrix::WidenRowsTo(Eigen::Index first, Eigen::Index n, float* o) const {
+  for (Eigen::Index c = 0; c < cols_; ++c) {  // column-major, as the storage: each column's rows are one run
     const std::size_t from = static_cast<std::size_t>(c * rows_ + first);
     float* to = o + c * n;
     if (type_ == StoredType::kF32) {
@@ -78,6 +83,29 @@ void StoredMatrix::WidenRows(Eigen::Index first, Eigen::Index n, Mat<float>* out
       for (Eigen::Index r = 0; r < n; ++r) to[r] = table[half_[from + static_cast<std::size_t>(r)]];
     } else {
       for (Eigen::Index r = 0; r < n; ++r) to[r] = Bf16ToFloat(half_[from + static_cast<std::size_t>(r)]);
+    }
+  }
+}
+
+void StoredMatrix::WidenColumnsKMajor(Eigen::Index first, Eigen::Index n, float* out) const {
+  // A transpose, kGroup columns at a time: their k-th entries, one read from each of kGroup
+  // sequential streams (the panel's columns lie one after another in the storage), written as
+  // one run of out's row k.
+  constexpr Eigen::Index kGroup = 16;
+  const float* table = HalfTable();
+  for (Eigen::Index j0 = 0; j0 < n; j0 += kGroup) {
+    const Eigen::Index g = std::min(kGroup, n - j0);
+    const std::size_t from = static_cast<std::size_t>((first + j0) * rows_), stride = static_cast<std::size_t>(rows_);
+    for (Eigen::Index k = 0; k < rows_; ++k) {
+      float* to = out + k * n + j0;
+      const std::size_t at = from + static_cast<std::size_t>(k);
+      if (type_ == StoredType::kF32) {
+        for (Eigen::Index j = 0; j < g; ++j) to[j] = f32_[at + static_cast<std::size_t>(j) * stride];
+      } else if (type_ == StoredType::kF16) {
+        for (Eigen::Index j = 0; j < g; ++j) to[j] = table[half_[at + static_cast<std::size_t>(j) * stride]];
+      } else {
+        for (Eigen::Index j = 0; j < g; ++j) to[j] = Bf16ToFloat(half_[at + static_cast<std::size_t>(j) * stride]);
+      }
     }
   }
 }
