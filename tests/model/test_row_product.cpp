@@ -1,8 +1,10 @@
 // One row times a stored or float matrix, a panel of columns at a time (model/arch/row_product.h):
 // the bits of MatMul on the widened matrix (x W) and of MatMulTransposed (x W^T, the logits), for
-// F32, F16 and BF16, widths that are and are not whole panels, on one, two and three threads.
+// F32, F16 and BF16, widths that are and are not whole panels, on one, two and three threads; and
+// widening itself, F16C's path and the portable loops, against fp16.h for every value.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -46,6 +48,44 @@ bool SameBits(const Mat<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
+TEST_CASE("widening: every half and bfloat16 value, by rows and as a k-major panel, F16C's path and the loops'") {
+  // a (256, 256) matrix holding each of the 65536 bit patterns once: value (r, c) = r + 256 c
+  for (const StoredType type : {StoredType::kF16, StoredType::kBF16}) {
+    CAPTURE(StoredTypeName(type));
+    StoredMatrix m(type, 256, 256);
+    for (Eigen::Index c = 0; c < 256; ++c)
+      for (Eigen::Index r = 0; r < 256; ++r) {
+        const unsigned char bytes[2] = {static_cast<unsigned char>(r), static_cast<unsigned char>(c)};
+        m.SetRaw(r, c, bytes);
+      }
+    auto want = [&](Eigen::Index r, Eigen::Index c) {
+      const std::uint16_t h = static_cast<std::uint16_t>(r + 256 * c);
+      if (type == StoredType::kF16) return HalfToFloat(h);
+      const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    };
+    // the same bits, or both NaN (a NaN half may come out quiet: the readers refuse NaN weights)
+    auto same = [](float a, float b) { return std::memcmp(&a, &b, 4) == 0 || (std::isnan(a) && std::isnan(b)); };
+    for (const bool loops : {false, true}) {
+      CAPTURE(loops);
+      ForceWideningLoops(loops);
+      Mat<float> wide;
+      m.Widen(&wide);
+      std::vector<float> panel(256 * 61);
+      m.WidenColumnsKMajor(3, 61, panel.data());  // an edge of 5 columns past whole blocks of 8
+      int differ = 0;
+      for (Eigen::Index c = 0; c < 256; ++c)
+        for (Eigen::Index r = 0; r < 256; ++r) differ += !same(wide(r, c), want(r, c));
+      for (Eigen::Index k = 0; k < 256; ++k)
+        for (Eigen::Index j = 0; j < 61; ++j) differ += !same(panel[static_cast<std::size_t>(k * 61 + j)], want(k, 3 + j));
+      CHECK(differ == 0);
+    }
+    ForceWideningLoops(false);
+  }
+}
+
 TEST_CASE("row products: x W and x W^T, stored or float, the bits of the widened matrix's product on any thread count") {
   RowScratch scratch;
   const Eigen::Index shapes[][2] = {{768, 64}, {37, 200}, {5, 1}, {130, 129}, {64, 3}};  // (K, N): whole panels and not
@@ -65,6 +105,7 @@ TEST_CASE("row products: x W and x W^T, stored or float, the bits of the widened
       const Mat<float> want_t = linalg::MatMulTransposed<float>(x, wt);  // (1, N)
       for (const int threads : {1, 2, 3}) {
         CAPTURE(threads);
+        ForceWideningLoops(threads == 3);  // the page's loops once (the reference is F16C's where the CPU has it)
         std::vector<float> a(static_cast<std::size_t>(N)), b(a), c(a), d(a);
         RowProduct ps, pp, pst, ppt;
         ps.x = pp.x = pst.x = ppt.x = x.data();
@@ -84,6 +125,7 @@ TEST_CASE("row products: x W and x W^T, stored or float, the bits of the widened
         CHECK(SameBits(want_t, c));
         CHECK(SameBits(want_t, d));
       }
+      ForceWideningLoops(false);
     }
   }
 }

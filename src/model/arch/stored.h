@@ -6,7 +6,8 @@
 // rows at a time. Widening is exact (every F16 and BF16 value is a float), and each product sums
 // its terms in the same order as on widened weights, so the numbers are the same bits as the
 // forward on Params<float> of the same values (tests/model/test_hf_gpt2.cpp). One row times a
-// block (the cached step) widens a panel of columns at a time instead (row_product.h).
+// block (the cached step) widens a panel of columns at a time instead (row_product.h). On x86
+// with F16C, eight halves are widened by one instruction (the same values, chosen at run time).
 // Shapes and layout: (rows, cols) as the matching Params matrix, column-major as Eigen's (the
 // loader transposes the file's row-major values once), so widening reads and writes in runs.
 #pragma once
@@ -72,6 +73,11 @@ struct StoredWeights {
   std::vector<StoredBlock> blocks;   // L
   std::size_t bytes() const;
 };
+
+// Tests only: true widens through the portable loops even where the CPU has F16C (x86 with AVX
+// and F16C widens eight values an instruction: the same values), so that this machine checks the
+// page's path too. Not thread-safe.
+void ForceWideningLoops(bool on);
 
 // The rows of the output matrix (wte, or lm_head when untied) widened per slice of this many:
 // what the logits' product reads at once.
