@@ -6,8 +6,10 @@
 //     corrupted run's; a step's runs in lockstep) = the corrupted prompt's whole forward with the
 //     same patch, every kind;
 //   - the cached step's row products (row_product.h, one product per key/value head) = the last
-//     row of the whole text's forward, on one and two threads.
-
+//     row of the whole text's forward, on one and two threads;
+//   - the logit lens's stacked product and column-wise softmax summaries = each layer's own
+//     product and a row-by-row summary, including a vocabulary large enough to split the layers
+//     into groups.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@
 #include "model/arch/kv_cache.h"
 #include "model/format/fp16.h"
 #include "model/format/hf_checkpoint.h"
+#include "model/inspect/lens.h"
 #include "model/inspect/patching.h"
 
 using namespace attn;
@@ -224,6 +227,44 @@ void CheckCache(const Params<float>& p, const ModelConfig& c, const std::vector<
   }
 }
 
+// The lens as its definition says, one layer at a time and one row after another (the code
+// before the stacked product): each value must come out the same.
+void CheckLens(const Params<float>& p, const ModelConfig& c, const SequenceActs<float>& acts, int target, int threads) {
+  LogitLens fast;
+  std::string error;
+  REQUIRE_MESSAGE(ComputeLogitLens(p, c, acts, target, &fast, &error, threads), error);
+  const int L = c.layers, T = static_cast<int>(acts.emb.rows());
+  std::vector<int> targets(static_cast<std::size_t>(T), target);
+  int differ = 0;
+  for (int k = L; k >= 0; --k) {
+    Mat<float> normed, logits;
+    FinalNormRows(normed, k == 0 ? acts.emb : acts.blocks[static_cast<std::size_t>(k - 1)].res2, p, c);
+    UnembedRows(logits, normed, p, c, 1);
+    for (int t = 0; t < T; ++t) {
+      double m = -INFINITY;
+      for (int v = 0; v < c.vocab; ++v) m = std::max(m, static_cast<double>(logits(t, v)));
+      double sum = 0;
+      for (int v = 0; v < c.vocab; ++v) sum += std::exp(static_cast<double>(logits(t, v)) - m);
+      std::vector<int> order(static_cast<std::size_t>(c.vocab));
+      for (int v = 0; v < c.vocab; ++v) order[static_cast<std::size_t>(v)] = v;
+      std::partial_sort(order.begin(), order.begin() + 5, order.end(), [&](int a, int b) {  // ties: the lower id first
+        return logits(t, a) > logits(t, b) || (logits(t, a) == logits(t, b) && a < b);
+      });
+      auto prob = [&](int v) { return std::exp(static_cast<double>(logits(t, v)) - m) / sum; };
+      if (k == L && target < 0) targets[static_cast<std::size_t>(t)] = order[0];
+      const LensCell& cell = fast.At(k, t);
+      differ += cell.top.id != order[0] || cell.top.p != prob(order[0]);
+      differ += cell.target_p != prob(targets[static_cast<std::size_t>(t)]);
+      if (t == T - 1) {
+        const std::vector<LensToken>& top = fast.last_top5[static_cast<std::size_t>(k)];
+        for (std::size_t i = 0; i < 5; ++i) differ += top[i].id != order[i] || top[i].p != prob(order[i]);
+      }
+    }
+  }
+  CHECK(fast.targets == targets);
+  CHECK_MESSAGE(differ == 0, differ << " lens values differ from the layer-by-layer definition");
+}
+
 const std::vector<int> kClean = {3, 17, 5, 29, 11, 2, 40, 8, 33};
 const std::vector<int> kText = {3, 17, 5, 29, 11, 2, 40, 8, 33, 6, 14, 21};  // past the window of 5
 
@@ -268,8 +309,28 @@ TEST_CASE("kv cache: the row products' steps give the whole forward's last row b
   }
 }
 
+TEST_CASE("logit lens: the stacked product gives each layer's own logits and probabilities, whole groups or not") {
+  for (const Family& f : Families()) {
+    const Params<float> p = RandomParams(f.config, 5);
+    for (const Weights& w : Variants(p, f.config)) {
+      CAPTURE(f.name);
+      CAPTURE(w.name);
+      const SequenceActs<float> acts = Run(w.params, f.config, kClean, true);
+      CheckLens(w.params, f.config, acts, -1, 2);
+      CheckLens(w.params, f.config, acts, 7, 1);
+    }
+  }
+  // a vocabulary of 200 000 and 10 layers: the 11 lens rows of 9 positions are more logits than
+  // one group holds (lens.cpp), so they come in two groups
+  ModelConfig big;
+  big.vocab = 200000; big.d_model = 8; big.layers = 10; big.heads = 2; big.context = 16; big.mlp = 16;
+  const Params<float> p = RandomParams(big, 11);
+  const Params<float> stored = Stored(p, big, StoredType::kF16);
+  CheckLens(stored, big, Run(stored, big, kClean, true), -1, 2);
+}
+
 TEST_SUITE("gpt2") {
-TEST_CASE("gpt2 checkpoints: patching from the first patched layer and the cached steps give the plain paths' bits") {
+TEST_CASE("gpt2 checkpoints: patching from the first patched layer, the cached steps and the lens give the plain paths' bits") {
   const std::string dir = checkpoint_reference::FixtureFolder("ATTNLAB_GPT2_FIXTURES", "/usr/bin/python3 scripts/gpt2_fixture.py --out DIR");
   for (const char* name : {"f16-vocab", "bf16-sharded-tokjson-pairs", "f32-sharded-lmhead"}) {
     CAPTURE(name);
@@ -280,12 +341,13 @@ TEST_CASE("gpt2 checkpoints: patching from the first patched layer and the cache
     corrupted[2] = 900;
     CheckPatching(ck.params, ck.config, kClean, corrupted, 2);
     CheckCache(ck.params, ck.config, kText, 4, 2);
+    CheckLens(ck.params, ck.config, Run(ck.params, ck.config, kClean, true), -1, 2);
   }
 }
 }  // TEST_SUITE
 
 TEST_SUITE("llama") {
-TEST_CASE("llama checkpoints: patching from the first patched layer and the cached steps give the plain paths' bits") {
+TEST_CASE("llama checkpoints: patching from the first patched layer, the cached steps and the lens give the plain paths' bits") {
   const std::string dir = checkpoint_reference::FixtureFolder("ATTNLAB_LLAMA_FIXTURES", "/usr/bin/python3 scripts/llama_fixture.py --out DIR");
   for (const char* name : {"llama-f16-sharded", "llama-mqa", "mistral", "qwen2", "qwen3"}) {
     CAPTURE(name);
@@ -296,6 +358,7 @@ TEST_CASE("llama checkpoints: patching from the first patched layer and the cach
     corrupted[2] = 900;
     CheckPatching(ck.params, ck.config, kClean, corrupted, 2);
     CheckCache(ck.params, ck.config, kText, 4, 2);
+    CheckLens(ck.params, ck.config, Run(ck.params, ck.config, kClean, true), -1, 2);
   }
 }
 }  // TEST_SUITE
