@@ -40,6 +40,22 @@ bool Prefill(KvCache* cache, SequenceActs<float>* acts, const Params<float>& p, 
   return true;
 }
 
+namespace {
+
+// One product of the step: row (1, K) times the stored matrix, or the float one when the weights
+// are not stored; out (1, N) sized here, filled by RowProducts.
+RowProduct Times(const Mat<float>& row, const StoredMatrix* stored, const Mat<float>* plain, Mat<float>* out) {
+  out->resize(1, stored ? stored->cols() : plain->cols());
+  RowProduct r;
+  r.x = row.data();
+  r.stored = stored;
+  r.plain = stored ? nullptr : plain;
+  r.out = out->data();
+  return r;
+}
+
+}  // namespace
+
 bool DecodeStep(KvCache* cache, Mat<float>* logits, const Params<float>& p, const ModelConfig& c, int token,
                 std::string* error, int threads) {
   const int t = cache->length;  // the new position
@@ -53,39 +69,48 @@ bool DecodeStep(KvCache* cache, Mat<float>* logits, const Params<float>& p, cons
   for (Eigen::Index k = 0; k < C; ++k) x(0, k) = c.rotary ? tok(k) : tok(k) + p.wpe(t, k);
   const MultiHeadConfig attn_cfg = BlockAttentionConfig(c, t + 1);
   const Mask full_row = attn_cfg.mask.size() != 0 ? Mask(attn_cfg.mask.bottomRows(1)) : Mask::Constant(1, t + 1, true);
-  BlockParams<float> widened;
   Mat<float> ln, out, res1, mlp_in, fc, up, act, proj;
   Vec<float> mean, rstd;
   for (std::size_t l = 0; l < cache->k.size(); ++l) {
-    const BlockParams<float>& w = BlockOf(p, static_cast<int>(l), &widened);
+    const BlockParams<float>& w = p.blocks[l];  // the vectors, and the matrices when nothing is stored
+    const StoredBlock* s = p.stored ? &p.stored->blocks[l] : nullptr;
     Norm(ln, mean, rstd, x, w.ln1_w, w.ln1_b, c);  // (1, C)
-    const std::size_t H = w.attn.W_Q.size();
+    // q of every head; k and v of every key/value head (stored: a grouped-query model keeps one
+    // W_K, W_V per key/value head, the forward copies its product for the heads that share it)
+    const std::size_t H = cache->k[l].size();
+    const std::size_t kv = s ? s->wk.size() : H, group = H / kv;
+    std::vector<Mat<float>> q(H), k(kv), v(kv);  // (1, Dh) each
+    std::vector<RowProduct> products;
+    for (std::size_t h = 0; h < H; ++h) products.push_back(s ? Times(ln, &s->wq[h], nullptr, &q[h]) : Times(ln, nullptr, &w.attn.W_Q[h], &q[h]));
+    for (std::size_t g = 0; g < kv; ++g) {
+      products.push_back(s ? Times(ln, &s->wk[g], nullptr, &k[g]) : Times(ln, nullptr, &w.attn.W_K[g], &k[g]));
+      products.push_back(s ? Times(ln, &s->wv[g], nullptr, &v[g]) : Times(ln, nullptr, &w.attn.W_V[g], &v[g]));
+    }
+    RowProducts(products, threads, &cache->scratch);
     Mat<float> concat(1, 0);
     std::vector<Mat<float>> outputs;
     Eigen::Index width = 0;
     for (std::size_t h = 0; h < H; ++h) {
-      Mat<float> q = linalg::MatMul<float>(ln, w.attn.W_Q[h]);  // (1, Dh)
-      Mat<float> k = linalg::MatMul<float>(ln, w.attn.W_K[h]);
-      Mat<float> v = linalg::MatMul<float>(ln, w.attn.W_V[h]);
+      Mat<float> qh = q[h], kh = k[h / group], vh = v[h / group];  // (1, Dh)
       if (!w.bq.empty()) {
-        AddRowBias(q, w.bq[h]);
-        AddRowBias(k, w.bk[h]);
-        AddRowBias(v, w.bv[h]);
+        AddRowBias(qh, w.bq[h]);
+        AddRowBias(kh, w.bk[h]);
+        AddRowBias(vh, w.bv[h]);
       }
       if (c.qk_norm) {
-        RmsNormRows(q, w.q_norm, c.ln_eps);
-        RmsNormRows(k, w.k_norm, c.ln_eps);
+        RmsNormRows(qh, w.q_norm, c.ln_eps);
+        RmsNormRows(kh, w.k_norm, c.ln_eps);
       }
       if (c.rotary) {
-        RopeRotate(q, cache->rope, t);
-        RopeRotate(k, cache->rope, t);
+        RopeRotate(qh, cache->rope, t);
+        RopeRotate(kh, cache->rope, t);
       }
       Mat<float>& K = cache->k[l][h];
       Mat<float>& V = cache->v[l][h];
-      K.row(t) = k.row(0);
-      V.row(t) = v.row(0);
+      K.row(t) = kh.row(0);
+      V.row(t) = vh.row(0);
       HeadTrace<float> head;
-      if (!HeadForward<float>(head, q, K.topRows(t + 1), V.topRows(t + 1), full_row, attn_cfg.head, error))
+      if (!HeadForward<float>(head, qh, K.topRows(t + 1), V.topRows(t + 1), full_row, attn_cfg.head, error))
         return false;
       width += head.output.cols();
       outputs.push_back(std::move(head.output));
@@ -96,20 +121,22 @@ bool DecodeStep(KvCache* cache, Mat<float>* logits, const Params<float>& p, cons
       concat.middleCols(offset, o.cols()) = o;
       offset += o.cols();
     }
-    out = linalg::MatMul<float>(concat, w.attn.W_O);  // (1, C)
+    RowProducts({Times(concat, s ? &s->wo : nullptr, &w.attn.W_O, &out)}, threads, &cache->scratch);  // (1, C)
     if (w.bo.size() != 0) AddRowBias(out, w.bo);
     ResidualForward(res1, x, out);
     Norm(mlp_in, mean, rstd, res1, w.ln2_w, w.ln2_b, c);
     if (c.swiglu) {
-      fc = MatMulByColumns(mlp_in, w.gate_w, threads);
-      up = MatMulByColumns(mlp_in, w.fc_w, threads);
+      RowProducts({Times(mlp_in, s ? &s->gate_w : nullptr, &w.gate_w, &fc), Times(mlp_in, s ? &s->fc_w : nullptr, &w.fc_w, &up)},
+                  threads, &cache->scratch);
       SwiGluForward(act, fc, up);
-      proj = MatMulByColumns(act, w.proj_w, threads);
-    } else {
-      LinearForward(fc, mlp_in, w.fc_w, w.fc_b, threads);
+      RowProducts({Times(act, s ? &s->proj_w : nullptr, &w.proj_w, &proj)}, threads, &cache->scratch);
+    } else {  // LinearForward's product, then its bias
+      RowProducts({Times(mlp_in, s ? &s->fc_w : nullptr, &w.fc_w, &fc)}, threads, &cache->scratch);
+      AddRowBias(fc, w.fc_b);
       if (c.gelu_erf) GeluErfForward(act, fc);
       else GeluForward(act, fc);
-      LinearForward(proj, act, w.proj_w, w.proj_b, threads);
+      RowProducts({Times(act, s ? &s->proj_w : nullptr, &w.proj_w, &proj)}, threads, &cache->scratch);
+      AddRowBias(proj, w.proj_b);
     }
     ResidualForward(x, res1, proj);
   }

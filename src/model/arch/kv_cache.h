@@ -8,10 +8,15 @@
 // window, as the full forward's mask), so the logits of each step equal the last row of a forward
 // of the whole text, bit for bit (the tests compare them, and greedy and sampled continuations).
 // The cached path runs no hooks: an edited or patched run recomputes the text.
+//
+// A step's products are one row times the block's matrices at their stored precision, a panel
+// of output columns widened at a time (row_product.h), not the whole block widened for one row;
+// a grouped-query model's k and v are multiplied once per key/value head.
 #pragma once
 
 #include "model/arch/llama_layers.h"
 #include "model/arch/model.h"
+#include "model/arch/row_product.h"
 
 #include <cstdint>
 #include <string>
@@ -26,6 +31,7 @@ struct KvCache {
   // and v, rows 0 .. length - 1 (a grouped-query head's are its key/value head's)
   std::vector<std::vector<Mat<float>>> k, v;
   RopeTable<float> rope;  // rotary models: angles up to the capacity
+  RowScratch scratch;     // the steps' panel buffers (row_product.h), kept between steps
 };
 
 // The prompt's forward (last_only), its keys and values kept for up to `capacity` positions

@@ -200,28 +200,19 @@ bool BlockForward(BlockActs<T>& b, const BlockParams<T>& w, const ModelConfig& c
   return RunHooks(hooks, HookPoint::kResidPost, l, -1, b.res2, error);
 }
 
-// The last LayerNorm, the logits and the loss (last_only: of the last position alone).
+// The last LayerNorm (and its hook) of a run.
 template <typename T>
-bool FinalForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s, bool last_only,
-                  const Hooks<T>* hooks, std::string* error) {
+bool FinalNormForward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Hooks<T>* hooks, std::string* error) {
   Norm(a.lnf, a.lnf_mean, a.lnf_rstd, a.blocks.back().res2, p.lnf_w, p.lnf_b, c);
-  if (!RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error)) return false;
-  if (last_only) {  // each row's logits and softmax are its own: the last row's bits are the same
-    const Mat<T> last = a.lnf.bottomRows(1);  // (1, C)
-    OutputLogits(a.logits, last, p, c, s.threads);
-    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, std::vector<int>{s.targets.back()});
-    return true;
-  }
-  OutputLogits(a.logits, a.lnf, p, c, s.threads);
-  a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, s.targets);
-  return true;
+  return RunHooks(hooks, HookPoint::kLnFinal, -1, -1, a.lnf, error);
 }
 
 }  // namespace
 
-template <typename T>
-bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s,
-             std::string* error, bool last_only, const Hooks<T>* hooks) {
+namespace {
+
+// The sequence's checks, Forward's and ForwardFrom's.
+bool CheckSequence(const ModelConfig& c, const Sequence& s, std::string* error) {
   const int n = static_cast<int>(s.tokens.size());
   if (n < 1 || n > c.context) return linalg::Fail(error, "sequence length must be 1 to context");
   if (s.targets.size() != s.tokens.size())
@@ -231,32 +222,129 @@ bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const
       return linalg::Fail(error, "token id out of the vocabulary");
   }
   if (!(s.dropout >= 0 && s.dropout < 1)) return linalg::Fail(error, "dropout must be in [0, 1)");
+  return true;
+}
+
+// The dropout mask of one site: 0 the embeddings, then each block's attention and MLP branches
+// (1 + 2 l, 2 + 2 l); empty without dropout.
+template <typename T>
+void SiteMask(Mat<T>& m, const Sequence& s, const ModelConfig& c, std::uint64_t site) {
+  const Eigen::Index n = static_cast<Eigen::Index>(s.tokens.size());
+  if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
+  else m.resize(0, 0);
+}
+
+// Checks a run of ForwardFrom: a block of the model to start at, and its input's shape.
+template <typename T>
+bool CheckRunFrom(const RunFrom<T>& r, const Params<T>& p, const ModelConfig& c, const Sequence& s, std::string* error) {
+  if (r.from < 0 || r.from >= static_cast<int>(p.blocks.size()) || !r.acts || r.acts->blocks.size() != p.blocks.size())
+    return linalg::Fail(error, "the forward must start at a block of the model (0 to " + std::to_string(p.blocks.size() - 1) + ")");
+  const Mat<T>& x = r.acts->blocks[static_cast<std::size_t>(r.from)].x;
+  if (x.rows() != static_cast<Eigen::Index>(s.tokens.size()) || x.cols() != c.d_model)
+    return linalg::Fail(error, "the block's input must have one row per token and d_model columns");
+  return true;
+}
+
+// The runs' blocks from each one's `from` to L - 1 (its acts->blocks[from].x is block from's
+// input), in lockstep -- each block taken (widened, for stored weights) once for all the runs
+// that reach it, the runs over s.threads, or one run with s.threads of its own -- then their final
+// norms and the logits of all their rows as one product: the rest of Forward, and ForwardFrom.
+template <typename T>
+bool ForwardRuns(const std::vector<RunFrom<T>>& runs, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+                 std::string* error, bool last_only) {
+  const std::size_t R = runs.size();
+  RopeTable<T> rope;
+  if (c.rotary) rope = MakeRopeTable<T>(c, static_cast<int>(s.tokens.size()));
+  std::vector<Hooks<T>> all(R);
+  std::vector<const Hooks<T>*> hooks(R);
+  int first = static_cast<int>(p.blocks.size());
+  for (std::size_t i = 0; i < R; ++i) {
+    const Hooks<T>* own = runs[i].hooks && !runs[i].hooks->empty() ? runs[i].hooks : nullptr;
+    hooks[i] = WithArchitectureHooks(all[i], p, c, *runs[i].acts, c.rotary ? &rope : nullptr, own);
+    first = std::min(first, runs[i].from);
+  }
+  std::vector<std::string> errors(R);
+  std::vector<char> ok(R, 1);
+  auto failed = [&] {  // the first run's error that failed, in run order
+    for (std::size_t i = 0; i < R; ++i)
+      if (!ok[i]) return linalg::Fail(error, errors[i]);
+    return true;
+  };
+  BlockParams<T> widened;  // stored weights: one block at a time, the storage reused
+  std::vector<std::size_t> active;
+  for (std::size_t l = static_cast<std::size_t>(std::max(first, 0)); l < p.blocks.size(); ++l) {
+    const BlockParams<T>& w = BlockFor(p, l, &widened);
+    active.clear();
+    for (std::size_t i = 0; i < R; ++i)
+      if (static_cast<std::size_t>(runs[i].from) <= l) active.push_back(i);
+    const int n = static_cast<int>(active.size());
+    const bool one = n == 1;
+    ParallelFor(n, one ? 1 : s.threads, [&](int k) {
+      const std::size_t i = active[static_cast<std::size_t>(k)];
+      SequenceActs<T>& a = *runs[i].acts;
+      BlockActs<T>& b = a.blocks[l];
+      if (l > static_cast<std::size_t>(runs[i].from)) b.x = a.blocks[l - 1].res2;
+      b.q_unrotated.clear();  // refilled by the rotation's hooks (rotary models only)
+      b.k_unrotated.clear();
+      if (!c.swiglu) b.up.resize(0, 0);
+      SiteMask(b.drop_attn, s, c, 1 + 2 * l);
+      SiteMask(b.drop_mlp, s, c, 2 + 2 * l);
+      ok[i] = BlockForward(b, w, c, static_cast<int>(l), hooks[i], &errors[i], one ? s.threads : 1);
+    });
+    if (!failed()) return false;
+  }
+  for (std::size_t i = 0; i < R; ++i) ok[i] = FinalNormForward(*runs[i].acts, p, c, hooks[i], &errors[i]);
+  if (!failed()) return false;
+  // Each row's logits are its own sums (the last row alone: the same bits as in every row's)
+  const Eigen::Index rows = last_only ? 1 : static_cast<Eigen::Index>(s.tokens.size());
+  const std::vector<int> targets = last_only ? std::vector<int>{s.targets.back()} : s.targets;
+  if (R == 1) {
+    SequenceActs<T>& a = *runs[0].acts;
+    if (last_only) OutputLogits(a.logits, Mat<T>(a.lnf.bottomRows(1)), p, c, s.threads);  // (1, V)
+    else OutputLogits(a.logits, a.lnf, p, c, s.threads);                                  // (T, V)
+    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, targets);
+    return true;
+  }
+  Mat<T> h(rows * static_cast<Eigen::Index>(R), c.d_model), logits;  // (R rows, C), (R rows, V)
+  for (std::size_t i = 0; i < R; ++i) h.middleRows(static_cast<Eigen::Index>(i) * rows, rows) = runs[i].acts->lnf.bottomRows(rows);
+  OutputLogits(logits, h, p, c, s.threads);
+  ParallelFor(static_cast<int>(R), s.threads, [&](int k) {
+    SequenceActs<T>& a = *runs[static_cast<std::size_t>(k)].acts;
+    a.logits = logits.middleRows(static_cast<Eigen::Index>(k) * rows, rows);
+    a.loss_sum = CrossEntropyForward(a.probs, a.losses, a.logits, targets);
+  });
+  return true;
+}
+
+}  // namespace
+
+template <typename T>
+bool Forward(SequenceActs<T>& a, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+             std::string* error, bool last_only, const Hooks<T>* hooks) {
+  if (!CheckSequence(c, s, error)) return false;
   if (hooks && hooks->empty()) hooks = nullptr;
   a.blocks.resize(p.blocks.size());
-  RopeTable<T> rope;
-  if (c.rotary) rope = MakeRopeTable<T>(c, n);
-  Hooks<T> all;
-  hooks = WithArchitectureHooks(all, p, c, a, c.rotary ? &rope : nullptr, hooks);
-  // The masks: site 0 the embeddings, then each block's attention and MLP branches.
-  auto mask = [&](Mat<T>& m, std::uint64_t site) {
-    if (s.dropout > 0) DropoutMask(m, n, c.d_model, s.dropout, rng::Mix64(s.dropout_seed + site * 0x9E3779B97F4A7C15ULL));
-    else m.resize(0, 0);
-  };
   if (!EmbedWithHooks(a.emb, s.tokens, p, c, hooks, error)) return false;
-  mask(a.drop_emb, 0);
+  SiteMask(a.drop_emb, s, c, 0);
   DropoutForward(a.emb, a.drop_emb);
-  BlockParams<T> widened;  // stored weights: one block at a time, the storage reused
-  for (std::size_t l = 0; l < p.blocks.size(); ++l) {
-    BlockActs<T>& b = a.blocks[l];
-    b.x = l == 0 ? a.emb : a.blocks[l - 1].res2;
-    b.q_unrotated.clear();  // refilled by the rotation's hooks (rotary models only)
-    b.k_unrotated.clear();
-    if (!c.swiglu) b.up.resize(0, 0);
-    mask(b.drop_attn, 1 + 2 * l);
-    mask(b.drop_mlp, 2 + 2 * l);
-    if (!BlockForward(b, BlockFor(p, l, &widened), c, static_cast<int>(l), hooks, error, s.threads)) return false;
-  }
-  return FinalForward(a, p, c, s, last_only, hooks, error);
+  a.blocks[0].x = a.emb;
+  return ForwardRuns<T>({RunFrom<T>{&a, 0, hooks}}, p, c, s, error, last_only);
+}
+
+template <typename T>
+bool ForwardFrom(SequenceActs<T>& a, int from, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+                 std::string* error, bool last_only, const Hooks<T>* hooks) {
+  return ForwardFrom<T>({RunFrom<T>{&a, from, hooks}}, p, c, s, error, last_only);
+}
+
+template <typename T>
+bool ForwardFrom(const std::vector<RunFrom<T>>& runs, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+                 std::string* error, bool last_only) {
+  if (!CheckSequence(c, s, error)) return false;
+  if (runs.empty()) return true;
+  for (const RunFrom<T>& r : runs)
+    if (!CheckRunFrom(r, p, c, s, error)) return false;
+  return ForwardRuns(runs, p, c, s, error, last_only);
 }
 
 template <typename T>
@@ -470,6 +558,10 @@ double Loss(const Params<T>& p, const ModelConfig& c, const std::vector<Sequence
 #define ATTN_MODEL_INSTANTIATE(T)                                                               \
   template bool Forward<T>(SequenceActs<T>&, const Params<T>&, const ModelConfig&,              \
                            const Sequence&, std::string*, bool, const Hooks<T>*);               \
+  template bool ForwardFrom<T>(SequenceActs<T>&, int, const Params<T>&, const ModelConfig&,     \
+                               const Sequence&, std::string*, bool, const Hooks<T>*);           \
+  template bool ForwardFrom<T>(const std::vector<RunFrom<T>>&, const Params<T>&, const ModelConfig&, \
+                               const Sequence&, std::string*, bool);                            \
   template const Mat<T>* Activation<T>(const SequenceActs<T>&, HookPoint, int, int);           \
   template void FinalNormRows<T>(Mat<T>&, const Mat<T>&, const Params<T>&, const ModelConfig&); \
   template void UnembedRows<T>(Mat<T>&, const Mat<T>&, const Params<T>&, const ModelConfig&, int); \

@@ -231,6 +231,30 @@ MultiHeadConfig BlockAttentionConfig(const ModelConfig& c, int n);
 template <typename T>
 bool Forward(SequenceActs<T>& acts, const Params<T>& p, const ModelConfig& c, const Sequence& s,
              std::string* error = nullptr, bool last_only = false, const Hooks<T>* hooks = nullptr);
+// The forward from block `from` on (activation patching, model/inspect/patching.h): acts has a
+// BlockActs for every block and acts.blocks[from].x holds block from's input (T, C) -- kept from
+// an earlier Forward of the same tokens, say; blocks from .. L - 1, the final norm and the logits
+// are computed as Forward computes them, the hooks firing from block from's resid_pre on. The
+// same bits as a Forward whose blocks below `from` gave that input (the layers below a patch are
+// the unpatched run's: they need not run again). acts' blocks below `from` and emb are left as
+// they are. False with an English one-line message on bad input, as Forward.
+template <typename T>
+bool ForwardFrom(SequenceActs<T>& acts, int from, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+                 std::string* error = nullptr, bool last_only = false, const Hooks<T>* hooks = nullptr);
+// Several such runs of one sequence, each with its own acts, first block and hooks, in lockstep:
+// block l's weights are taken (stored ones widened) once for every run that reaches it, the runs
+// share s.threads (each on one thread), and their last norms' rows go through the output matrix
+// as one product. Each run's numbers are its own ForwardFrom's, bit for bit. False with the
+// first failing run's message.
+template <typename T>
+struct RunFrom {
+  SequenceActs<T>* acts = nullptr;  // as ForwardFrom's: blocks[from].x set
+  int from = 0;
+  const Hooks<T>* hooks = nullptr;  // null or empty: none
+};
+template <typename T>
+bool ForwardFrom(const std::vector<RunFrom<T>>& runs, const Params<T>& p, const ModelConfig& c, const Sequence& s,
+                 std::string* error = nullptr, bool last_only = false);
 // The run's activation at a hook point, read from what Forward kept (TransformerLens's cache):
 // resid_pre = blocks[l].x, ln1 = blocks[l].ln1, the heads' q, k, v, attn_scores (the scaled
 // scores), pattern and z, attn_out, resid_mid = res1, ln2, mlp pre (fc) and post (gelu), mlp_out

@@ -5,7 +5,9 @@
 // block at a time into a scratch BlockParams (model.h BlockOf) and the output matrix a slice of
 // rows at a time. Widening is exact (every F16 and BF16 value is a float), and each product sums
 // its terms in the same order as on widened weights, so the numbers are the same bits as the
-// forward on Params<float> of the same values (tests/model/test_stored.cpp).
+// forward on Params<float> of the same values (tests/model/test_hf_gpt2.cpp). One row times a
+// block (the cached step) widens a panel of columns at a time instead (row_product.h). On x86
+// with F16C, eight halves are widened by one instruction (the same values, chosen at run time).
 // Shapes and layout: (rows, cols) as the matching Params matrix, column-major as Eigen's (the
 // loader transposes the file's row-major values once), so widening reads and writes in runs.
 #pragma once
@@ -39,6 +41,12 @@ class StoredMatrix {
   // Rows [first, first + n) widened: out (n, cols); all of it: out (rows, cols).
   void WidenRows(Eigen::Index first, Eigen::Index n, Mat<float>* out) const;
   void Widen(Mat<float>* out) const { WidenRows(0, rows_, out); }
+  // The same into out[r + k * n] (column-major, leading dimension n) for the caller's buffer.
+  void WidenRowsTo(Eigen::Index first, Eigen::Index n, float* out) const;
+  // Columns [first, first + n) widened k-major: out[k * n + j] = (k, first + j), rows * n
+  // numbers: adjacent output columns adjacent in memory, what one row times this matrix reads
+  // (row_product.h).
+  void WidenColumnsKMajor(Eigen::Index first, Eigen::Index n, float* out) const;
   // Every value finite (a NaN or an infinity in a weight is refused by the reader).
   bool AllFinite() const;
 
@@ -65,6 +73,11 @@ struct StoredWeights {
   std::vector<StoredBlock> blocks;   // L
   std::size_t bytes() const;
 };
+
+// Tests only: true widens through the portable loops even where the CPU has F16C (x86 with AVX
+// and F16C widens eight values an instruction: the same values), so that this machine checks the
+// page's path too. Not thread-safe.
+void ForceWideningLoops(bool on);
 
 // The rows of the output matrix (wte, or lm_head when untied) widened per slice of this many:
 // what the logits' product reads at once.

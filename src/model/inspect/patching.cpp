@@ -1,10 +1,12 @@
 // Activation patching (patching.h): the corrupted prompt's forward with hooks that copy the clean
-// run's activation in.
+// run's activation in, from the first patched layer on (the layers below it are the corrupted
+// run's, kept from Start), a step's runs together (model.h ForwardFrom).
 #include "model/inspect/patching.h"
 
 #include "engine/attention/hooks.h"
 #include "engine/linalg/linalg.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -74,17 +76,16 @@ bool PatchRun::Start(const Params<float>& p, const ModelConfig& c, const PatchSp
   s.targets.assign(n, -1);
   s.threads = threads;
   if (!Forward(clean_, p, c, s, error, /*last_only=*/true)) return false;  // every block's rows kept
-  SequenceActs<float> corrupted;
   s.tokens = spec.corrupted;
-  if (!Forward(corrupted, p, c, s, error, true)) return false;
+  if (!Forward(corrupted_, p, c, s, error, true)) return false;
   int clean_top = 0, clean_second = 0, corrupted_top = 0, corrupted_second = 0;
   TopTwo(clean_, &clean_top, &clean_second);
-  TopTwo(corrupted, &corrupted_top, &corrupted_second);
+  TopTwo(corrupted_, &corrupted_top, &corrupted_second);
   if (spec_.target < 0) spec_.target = clean_top;
   if (spec_.foil < 0) spec_.foil = corrupted_top != spec_.target ? corrupted_top : clean_second;
   if (spec_.foil == spec_.target) return linalg::Fail(error, "foil: the foil must differ from the target (" + std::to_string(spec_.foil) + ")");
   ld_clean_ = Difference(clean_, spec_.target, spec_.foil);
-  ld_corrupted_ = Difference(corrupted, spec_.target, spec_.foil);
+  ld_corrupted_ = Difference(corrupted_, spec_.target, spec_.foil);
   if (!(std::abs(ld_clean_ - ld_corrupted_) > 1e-6))
     return linalg::Fail(error, "the clean and the corrupted prompts give the same logit difference (" + std::to_string(ld_clean_) +
                            "): nothing to restore; choose prompts, or a target and foil, that they disagree on");
@@ -96,9 +97,11 @@ bool PatchRun::Start(const Params<float>& p, const ModelConfig& c, const PatchSp
   return true;
 }
 
-bool PatchRun::PatchedDifference(const std::vector<std::pair<int, int>>& cells, double* ld, std::string* error) const {
+Hooks<float> PatchRun::PatchHooks(const std::vector<std::pair<int, int>>& cells, int* first) const {
   Hooks<float> hooks;
+  *first = cells.empty() ? 0 : c_->layers - 1;  // the lowest patched layer
   for (const auto& [layer, col] : cells) {
+    *first = std::min(*first, layer);
     const BlockActs<float>& clean = clean_.blocks[static_cast<std::size_t>(layer)];
     switch (spec_.what) {
       case PatchWhat::kResid:
@@ -128,26 +131,50 @@ bool PatchRun::PatchedDifference(const std::vector<std::pair<int, int>>& cells, 
       }
     }
   }
+  return hooks;
+}
+
+bool PatchRun::PatchedDifferences(const std::vector<std::vector<std::pair<int, int>>>& runs, std::vector<double>* lds,
+                                  std::string* error) const {
+  const std::size_t n = runs.size();
+  std::vector<Hooks<float>> hooks(n);
+  std::vector<SequenceActs<float>> patched(n);
+  std::vector<RunFrom<float>> from(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    int first = 0;
+    hooks[i] = PatchHooks(runs[i], &first);
+    // the layers below the first patched one are the corrupted run's: start there, from its input
+    patched[i].blocks.resize(corrupted_.blocks.size());
+    patched[i].blocks[static_cast<std::size_t>(first)].x = corrupted_.blocks[static_cast<std::size_t>(first)].x;
+    from[i] = {&patched[i], first, &hooks[i]};
+  }
   Sequence s;
   s.tokens = spec_.corrupted;
   s.targets.assign(s.tokens.size(), -1);
   s.threads = threads_;
-  SequenceActs<float> patched;
-  if (!Forward(patched, *p_, *c_, s, error, true, &hooks)) return false;
-  *ld = Difference(patched, spec_.target, spec_.foil);
+  if (!ForwardFrom(from, *p_, *c_, s, error, /*last_only=*/true)) return false;
+  lds->resize(n);
+  for (std::size_t i = 0; i < n; ++i) (*lds)[i] = Difference(patched[i], spec_.target, spec_.foil);
+  return true;
+}
+
+bool PatchRun::PatchedDifference(const std::vector<std::pair<int, int>>& cells, double* ld, std::string* error) const {
+  std::vector<double> lds;
+  if (!PatchedDifferences({cells}, &lds, error)) return false;
+  *ld = lds[0];
   return true;
 }
 
 bool PatchRun::Step(int runs, std::string* error) {
-  for (int k = 0; k < runs && !done(); ++k) {
-    double ld = 0;
-    if (!PatchedDifference({{next_ / cols_, next_ % cols_}}, &ld, error)) {
-      next_ = total();  // stopped
-      return false;
-    }
-    metric_[static_cast<std::size_t>(next_)] = (ld - ld_corrupted_) / (ld_clean_ - ld_corrupted_);
-    ++next_;
+  // the step's cells together: each block taken once for all of them (ForwardFrom's lockstep)
+  std::vector<std::vector<std::pair<int, int>>> cells;
+  for (int k = next_; k < total() && k < next_ + runs; ++k) cells.push_back({{k / cols_, k % cols_}});
+  std::vector<double> lds;
+  if (!PatchedDifferences(cells, &lds, error)) {
+    next_ = total();  // stopped
+    return false;
   }
+  for (double ld : lds) metric_[static_cast<std::size_t>(next_++)] = (ld - ld_corrupted_) / (ld_clean_ - ld_corrupted_);
   return true;
 }
 

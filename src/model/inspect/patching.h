@@ -14,7 +14,10 @@
 //
 // Patching every head of GPT-2 small is 144+ forwards: a PatchRun runs them a few at a time
 // (Step), so that the page draws frames (a progress bar, Cancel) between the steps; its grid holds
-// what is done (NaN where it is not yet).
+// what is done (NaN where it is not yet). Each patched run starts at its patch's layer from the
+// corrupted run's input there (the layers below are unchanged), and a step's runs go through the
+// blocks together, each block's weights widened once for them all: the same numbers as a whole
+// forward per patch (tests/model/test_inspect_fast.cpp).
 #pragma once
 
 #include "model/arch/model.h"
@@ -59,13 +62,20 @@ class PatchRun {
   // The logit difference of one patched run (tests: nothing patched gives LD_corrupted's metric
   // 0, every resid_pre[0] row patched gives 1). rows/cols: the cells patched together.
   bool PatchedDifference(const std::vector<std::pair<int, int>>& cells, double* ld, std::string* error = nullptr) const;
+  // The same for several runs at once, each with its cells (Step's runs): lds (runs).
+  bool PatchedDifferences(const std::vector<std::vector<std::pair<int, int>>>& runs, std::vector<double>* lds,
+                          std::string* error = nullptr) const;
 
  private:
+  // The hooks that copy the clean run's activations at `cells` in; *first: the lowest layer.
+  Hooks<float> PatchHooks(const std::vector<std::pair<int, int>>& cells, int* first) const;
+
   const Params<float>* p_ = nullptr;
   const ModelConfig* c_ = nullptr;
   PatchSpec spec_;
   int threads_ = 1;
   SequenceActs<float> clean_;
+  SequenceActs<float> corrupted_;  // the unpatched run: every patched run starts from its resid_pre
   double ld_clean_ = 0, ld_corrupted_ = 0;
   int rows_ = 0, cols_ = 0, next_ = 0;
   std::vector<double> metric_;
