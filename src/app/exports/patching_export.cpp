@@ -82,16 +82,7 @@ std::string Svg(const LabView& v) {
          ") rotate(90)\">" + XmlEscape(cols[static_cast<std::size_t>(c)]) + "</text>\n";
   o += "</g>\n";
   const double ly = top + cell_h * rows + label_w + 24, lw = 240;
-  o += "<defs><linearGradient id=\"diverging\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n";
-  for (int k = 0; k <= 12; ++k)
-    o += "<stop offset=\"" + Num(k / 12.0, "%.4f") + "\" stop-color=\"" + DivergingHex(static_cast<float>(k / 12.0)) + "\"/>\n";
-  o += "</linearGradient></defs>\n";
-  o += "<rect id=\"legend\" x=\"" + Num(left) + "\" y=\"" + Num(ly) + "\" width=\"" + Num(lw) +
-       "\" height=\"12\" fill=\"url(#diverging)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
-  o += "<text x=\"" + Num(left) + "\" y=\"" + Num(ly + 28) + "\" fill=\"#111111\">" + XmlEscape("−" + Shown(m, 2)) + "</text>\n";
-  o += "<text x=\"" + Num(left + lw / 2) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"middle\" fill=\"#111111\">0</text>\n";
-  o += "<text x=\"" + Num(left + lw) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"end\" fill=\"#111111\">" +
-       XmlEscape("+" + Shown(m, 2)) + "</text>\n";
+  o += DivergingLegend(left, ly, lw, m, 2);
   o += "</svg>\n";
   return o;
 }

@@ -122,6 +122,22 @@ inline std::string SvgHeader(double width, double height, int font_size, const s
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   return o;
 }
+// The legend of a map on the diverging colours (colormap.h): the ramp over [-m, m] at (left, y),
+// `width` wide, zero in the middle, its ends written with `decimals` (the what-if's Δα, patching).
+inline std::string DivergingLegend(double left, double y, double width, double m, int decimals) {
+  std::string o = "<defs><linearGradient id=\"diverging\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n";
+  for (int k = 0; k <= 12; ++k)
+    o += "<stop offset=\"" + Num(k / 12.0, "%.4f") + "\" stop-color=\"" + DivergingHex(static_cast<float>(k / 12.0)) + "\"/>\n";
+  o += "</linearGradient></defs>\n";
+  o += "<rect id=\"legend\" x=\"" + Num(left) + "\" y=\"" + Num(y) + "\" width=\"" + Num(width) +
+       "\" height=\"12\" fill=\"url(#diverging)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
+  o += "<text x=\"" + Num(left) + "\" y=\"" + Num(y + 28) + "\" fill=\"#111111\">" + XmlEscape("−" + Shown(m, decimals)) + "</text>\n";
+  o += "<text x=\"" + Num(left + width / 2) + "\" y=\"" + Num(y + 28) + "\" text-anchor=\"middle\" fill=\"#111111\">0</text>\n";
+  o += "<text x=\"" + Num(left + width) + "\" y=\"" + Num(y + 28) + "\" text-anchor=\"end\" fill=\"#111111\">" +
+       XmlEscape("+" + Shown(m, decimals)) + "</text>\n";
+  return o;
+}
+
 inline constexpr const char* kQueryColour = "#f59b28";  // the query's row, as on screen
 
 }  // namespace svg

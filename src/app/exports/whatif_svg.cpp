@@ -157,16 +157,7 @@ std::string WhatIfSvg(const LabView& v, std::string* why) {
          "\" height=\"" + Num(cell + 2) + "\" fill=\"none\" stroke=\"" + kQueryColour + "\" stroke-width=\"2.5\"/>\n";
   // the legend: the diverging ramp over [-m, m], zero in the middle
   const double ly = top + side + 24, lw = std::min(std::max(side, 160.0), 240.0);
-  o += "<defs><linearGradient id=\"diverging\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n";
-  for (int k = 0; k <= 12; ++k)
-    o += "<stop offset=\"" + Num(k / 12.0, "%.4f") + "\" stop-color=\"" + DivergingHex(static_cast<float>(k / 12.0)) + "\"/>\n";
-  o += "</linearGradient></defs>\n";
-  o += "<rect id=\"legend\" x=\"" + Num(left) + "\" y=\"" + Num(ly) + "\" width=\"" + Num(lw) +
-       "\" height=\"12\" fill=\"url(#diverging)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n";
-  o += "<text x=\"" + Num(left) + "\" y=\"" + Num(ly + 28) + "\" fill=\"#111111\">" + XmlEscape("−" + Shown(m, 3)) + "</text>\n";
-  o += "<text x=\"" + Num(left + lw / 2) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"middle\" fill=\"#111111\">0</text>\n";
-  o += "<text x=\"" + Num(left + lw) + "\" y=\"" + Num(ly + 28) + "\" text-anchor=\"end\" fill=\"#111111\">" +
-       XmlEscape("+" + Shown(m, 3)) + "</text>\n";
+  o += DivergingLegend(left, ly, lw, m, 3);
   o += "<text x=\"" + Num(left + lw + 10) + "\" y=\"" + Num(ly + 11) + "\" fill=\"#555555\">Δα</text>\n";
   o += "</svg>\n";
   return o;
